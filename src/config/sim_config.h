@@ -1,0 +1,72 @@
+#pragma once
+// SimConfig: everything one run needs, as typed Params of every block plus
+// the system's shape (CPUs, root ports, devices, their interrupt routing)
+// and its traffic. Filled only by config_loader; defaults are the Params
+// structs' member initialisers.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/cpu_core.h"
+#include "model/device.h"
+#include "model/iommu.h"
+#include "model/local_apic.h"
+#include "model/notification_handler.h"
+#include "model/root_port.h"
+#include "model/shared_line.h"
+#include "workloads/bursty.h"
+
+namespace cidsim {
+
+enum class RemapMode : int { Remappable, Posted };
+extern const char* const kRemapModeNames[2];
+
+struct RunParams {
+    sc_core::sc_time duration = ns(1e6);  // simulated time measured
+    sc_core::sc_time warmup = ns(0);      // simulated time before measuring starts
+    uint64_t seed = 1;                    // seeds every stochastic workload
+
+    void describe(ParamVisitor& v);
+};
+
+struct TopologyParams {
+    uint64_t sockets = 1;     // CPUs are split evenly across sockets
+    uint64_t cpus = 1;        // logical CPUs, APIC id = index
+    uint64_t root_ports = 1;  // PCIe root ports (IIO stacks) on socket 0
+
+    void describe(ParamVisitor& v);
+};
+
+struct DeviceConfig {
+    std::string name;
+    uint64_t root_port = 0;
+    std::vector<uint64_t> irq_cpus{0};  // queue q interrupts CPU irq_cpus[q % size]
+    uint64_t first_vector = 0x24;       // vectors are allocated per CPU from here
+    DeviceParams params;
+
+    void describe(ParamVisitor& v);
+};
+
+struct WorkloadConfig {
+    std::string type;  // bursty | trace
+    BurstyParams bursty;
+    nlohmann::json events = nlohmann::json::array();  // trace: [[t_ns, "device", queue], ...]
+};
+extern const char* const kWorkloadTypes[2];
+
+struct SimConfig {
+    RunParams run;
+    RemapMode mode = RemapMode::Posted;
+    TopologyParams topology;
+    CpuCoreParams cpu;
+    NotificationHandlerParams handler;
+    LocalApicParams lapic;
+    IommuParams iommu;
+    SharedLineParams pid_line;
+    RootPortParams root_port;
+    std::vector<DeviceConfig> devices;
+    std::vector<WorkloadConfig> workloads;
+};
+
+}  // namespace cidsim

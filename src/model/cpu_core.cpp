@@ -1,0 +1,138 @@
+#include "model/cpu_core.h"
+
+namespace cidsim {
+
+using sc_core::sc_time;
+using sc_core::sc_time_stamp;
+
+void CpuCoreParams::describe(ParamVisitor& v) {
+    v.time("irq_entry_ns", irq_entry, 0, 1e6, "IDT vectoring, entry code and irq_enter");
+    v.time("irq_exit_ns", irq_exit, 0, 1e6, "irq_exit and iret");
+    v.time("eoi_ns", eoi, 0, 1e6, "x2APIC EOI (MSR write)");
+    v.time("handler_call_ns", handler_call, 0, 1e6,
+           "dispatch of one vector to its driver handler (generic_handle_irq)");
+    v.time("timer_handler_ns", timer_handler, 0, 1e7, "local timer interrupt handler work");
+}
+
+CpuCore::CpuCore(sc_core::sc_module_name name, const CpuCoreParams& params,
+                 const NotificationHandlerParams& handler_params, unsigned index, AgentId agent,
+                 LocalApic& apic, PostedDescriptor& pid)
+    : sc_module(name),
+      m_params(params),
+      m_handler(handler_params),
+      m_index(index),
+      m_agent(agent),
+      m_apic(apic),
+      m_pid(pid) {
+    SC_THREAD(main);
+}
+
+void CpuCore::register_handler(Vector vector, IrqHandler& handler, uint32_t cookie) {
+    m_handlers[vector] = {&handler, cookie};
+}
+
+void CpuCore::queue_softirq(const Work& w) {
+    m_softirq.push_back(w);
+    m_work_queued.notify(sc_core::SC_ZERO_TIME);
+}
+
+void CpuCore::queue_task(const Work& w) {
+    m_tasks.push_back(w);
+    m_work_queued.notify(sc_core::SC_ZERO_TIME);
+}
+
+void CpuCore::main() {
+    for (;;) {
+        if (m_apic.deliverable() >= 0)
+            take_interrupt();
+        else if (!m_softirq.empty() || !m_tasks.empty())
+            run_work();
+        else
+            wait(m_apic.irq_event() | m_work_queued);
+    }
+}
+
+void CpuCore::spend(const sc_time& t) {
+    if (t > sc_core::SC_ZERO_TIME) wait(t);
+}
+
+void CpuCore::take_interrupt() {
+    const sc_time start = sc_time_stamp();
+    const Vector v = m_apic.acknowledge();
+    m_in_interrupt = true;
+    ++m_stats.interrupts;
+    spend(m_params.irq_entry);
+    if (v == m_pid.nv()) {
+        ++m_stats.notifications;
+        m_stats.harvest_passes.record(m_handler.run(*this));
+        if (m_pid.pir().any() && !m_pid.on()) {
+            if (!m_stats.stranded) m_stats.first_stranded_at = sc_time_stamp();
+            ++m_stats.stranded;
+        }
+    } else if (v == kLocalTimerVector) {
+        spend(m_params.timer_handler);
+    } else {
+        call_handler(v);
+    }
+    spend(m_params.eoi);
+    m_apic.eoi();
+    spend(m_params.irq_exit);
+    m_in_interrupt = false;
+    const sc_time span = sc_time_stamp() - start;
+    m_stats.irq_time += span;
+    m_stats.busy += span;
+    m_stats.irq_off_ns.record(whole_ns(span));
+}
+
+void CpuCore::run_work() {
+    RingBuffer<Work>& queue = m_softirq.empty() ? m_tasks : m_softirq;
+    const sc_time start = sc_time_stamp();
+    const sc_time cost = queue.front().cost;
+    if (cost > sc_core::SC_ZERO_TIME) wait(cost, m_apic.irq_event());
+    const sc_time ran = sc_time_stamp() - start;
+    m_stats.busy += ran;
+    if (ran < cost) {  // interrupted: the rest runs after the interrupt
+        queue.front().cost -= ran;  // re-read: the ring may have grown meanwhile
+        return;
+    }
+    const Work done = queue.front();
+    queue.pop_front();
+    ++m_stats.work_items;
+    if (done.fn) done.fn(done.ctx, done.arg);
+}
+
+uint64_t CpuCore::read_pir(unsigned word) {
+    sc_time cost;
+    const uint64_t v = m_pid.read_word(m_agent, word, cost);
+    ++m_stats.pid_reads;
+    spend(cost);
+    return v;
+}
+
+uint64_t CpuCore::xchg_pir(unsigned word) {
+    sc_time cost;
+    const uint64_t v = m_pid.xchg_word(m_agent, word, 0, cost);
+    ++m_stats.pid_xchgs;
+    spend(cost);
+    return v;
+}
+
+void CpuCore::clear_on() {
+    sc_time cost;
+    m_pid.clear_on(m_agent, cost);
+    ++m_stats.pid_clear_on;
+    spend(cost);
+}
+
+void CpuCore::call_handler(Vector vector) {
+    ++m_stats.handler_calls[vector];
+    const HandlerSlot& slot = m_handlers[vector];
+    sc_time cost = m_params.handler_call;
+    if (slot.handler)
+        cost += slot.handler->handle(slot.cookie, m_index);
+    else
+        ++m_stats.unhandled_vector_calls;
+    spend(cost);
+}
+
+}  // namespace cidsim

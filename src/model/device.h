@@ -1,0 +1,101 @@
+#pragma once
+// Device: a PCIe function with MSI-X, one completion queue per vector.
+//
+// Modelled: a completion is written by DMA (payload and completion entry)
+// through the device's root port, then the MSI-X entry's message is written
+// (a TLM write to 0xFEEx_xxxx, remappable format) after the DMA, as PCIe
+// ordering requires. Completions are never lost: every completion raises its
+// MSI, MSIs that find their vector pending merge there (PIR or IRR), and the
+// driver handler drains every completion that is visible when it runs,
+// recording each one's MSI-to-handler latency.
+// Not modelled: the device's own work (workloads decide when completions
+// happen), MSI-X masking and the pending-bit array, interrupt moderation.
+#include <cstdint>
+#include <vector>
+
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "model/cpu_core.h"
+#include "model/msi.h"
+#include "model/ring_buffer.h"
+#include "model/root_port.h"
+#include "model/stats.h"
+
+namespace cidsim {
+
+struct DeviceParams {
+    uint64_t vectors = 1;                       // MSI-X vectors = completion queues
+    sc_core::sc_time handler_base = ns(150);    // driver handler cost per invocation
+    sc_core::sc_time per_completion = ns(100);  // driver cost per completion drained
+    uint64_t completion_entry_bytes = 16;       // DMA'd with every completion
+
+    void describe(ParamVisitor& v);
+};
+
+// Who consumes completions once the driver handler has drained them.
+class CompletionSink {
+public:
+    virtual ~CompletionSink() = default;
+    virtual void on_completion(unsigned queue, uint64_t tag, unsigned cpu) = 0;
+};
+
+struct DeviceStats {
+    uint64_t completions = 0;         // completions posted
+    uint64_t msis = 0;                // MSI writes issued
+    uint64_t handler_invocations = 0;
+    uint64_t empty_invocations = 0;   // handler found nothing to drain
+    uint64_t drained = 0;             // completions handled
+    uint64_t max_queue_depth = 0;     // most completions waiting in one queue
+    Histogram msi_to_handler_ns;      // MSI issue -> drained by the handler
+};
+
+class Device : public sc_core::sc_module, public IrqHandler {
+public:
+    tlm_utils::simple_initiator_socket<Device> msi_socket;
+
+    Device(sc_core::sc_module_name name, const DeviceParams& params, uint16_t source_id,
+           RootPort& port);
+    ~Device() override { m_payload.clear_extension(&m_ingress); }  // not heap-owned
+
+    void program_msix(unsigned entry, uint64_t address, uint32_t data);
+    void set_sink(CompletionSink* sink) { m_sink = sink; }
+
+    // A completion on queue `queue` now: `dma_bytes` of data plus its entry
+    // are written, then the queue's MSI.
+    void complete(unsigned queue, uint64_t tag, uint64_t dma_bytes);
+
+    // The driver's handler for a queue's vector.
+    sc_core::sc_time handle(uint32_t queue, unsigned cpu) override;
+
+    uint64_t in_flight() const;  // completions posted but not yet drained
+    // Completions posted but neither drained nor waiting: must stay 0.
+    uint64_t lost() const { return m_posted_ever - m_drained_ever - in_flight(); }
+    unsigned queues() const { return unsigned(m_queues.size()); }
+    uint16_t source_id() const { return m_ingress.source_id; }
+    const DeviceStats& stats() const { return m_stats; }
+    void reset_stats() { m_stats = {}; }
+
+private:
+    struct Entry {
+        uint64_t tag;
+        sc_core::sc_time msi_at;
+    };
+    struct Queue {
+        uint64_t msi_address = 0;
+        uint32_t msi_data = 0;
+        RingBuffer<Entry> entries;
+    };
+
+    DeviceParams m_params;
+    RootPort& m_port;
+    std::vector<Queue> m_queues;
+    CompletionSink* m_sink = nullptr;
+    tlm::tlm_generic_payload m_payload;
+    uint32_t m_payload_data = 0;
+    MsiIngress m_ingress;
+    DeviceStats m_stats;
+    uint64_t m_posted_ever = 0;   // not reset with the statistics
+    uint64_t m_drained_ever = 0;
+};
+
+}  // namespace cidsim

@@ -1,0 +1,200 @@
+#include "model/iommu.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace cidsim {
+
+using sc_core::sc_time;
+using sc_core::sc_time_stamp;
+
+void IommuParams::describe(ParamVisitor& v) {
+    v.integer("irte_entries", irte_entries, "entries", 1, 65536, "interrupt remapping table size");
+    v.integer("iec_entries", iec_entries, "entries", 0, 4096,
+              "Interrupt Entry Cache capacity, LRU (0: every fetch reads memory)");
+    v.time("iec_hit_ns", iec_hit, 0, 1e6, "IRTE fetch that hits the IEC");
+    v.time("iec_miss_ns", iec_miss, 0, 1e6, "IRTE fetch from memory (IEC miss)");
+    v.time("pipeline_occupancy_ns", pipeline_occupancy, 0, 1e6,
+           "remapping pipeline: one request started per this interval");
+    v.time("message_occupancy_ns", message_occupancy, 0, 1e6,
+           "interrupt-message port: time each message holds it (socket-wide)");
+    v.time("message_latency_ns", message_latency, 0, 1e6, "message port to LAPIC latency");
+}
+
+const char* to_string(IommuFault f) {
+    switch (f) {
+        case IommuFault::NotMsi: return "not_msi_address";
+        case IommuFault::CompatibilityFormat: return "compatibility_format_blocked";
+        case IommuFault::IndexOutOfRange: return "index_out_of_range";
+        case IommuFault::NotPresent: return "irte_not_present";
+        case IommuFault::SourceIdMismatch: return "source_id_mismatch";
+        case IommuFault::NoDescriptor: return "no_posted_descriptor_at_pda";
+        case IommuFault::NoDestination: return "no_lapic_at_destination";
+        case IommuFault::Count: break;
+    }
+    return "?";
+}
+
+Iommu::Iommu(sc_core::sc_module_name name, const IommuParams& params, AgentId agent)
+    : sc_module(name), msi_socket("msi_socket"), m_params(params), m_agent(agent),
+      m_table(params.irte_entries) {
+    msi_socket.register_b_transport(this, &Iommu::b_transport);
+    m_iec.reserve(params.iec_entries);
+    SC_METHOD(on_fetch_due);
+    sensitive << m_to_fetch.event();
+    dont_initialize();
+    SC_METHOD(on_post_due);
+    sensitive << m_to_post.event();
+    dont_initialize();
+}
+
+void Iommu::attach_apic(LocalApic& apic) { m_apics[apic.apic_id()] = &apic; }
+void Iommu::attach_descriptor(PostedDescriptor& pid) { m_pids[pid.address()] = &pid; }
+
+void Iommu::write_irte(uint32_t index, const Irte& e) { m_table.at(index) = e.encode(); }
+
+void Iommu::invalidate_iec(uint32_t index) {
+    ++m_stats.iec_invalidations;
+    m_iec.erase(std::remove_if(m_iec.begin(), m_iec.end(),
+                               [index](const IecEntry& c) { return c.index == index; }),
+                m_iec.end());
+}
+
+void Iommu::invalidate_iec_all() {
+    ++m_stats.iec_invalidations;
+    m_iec.clear();
+}
+
+uint64_t Iommu::faults_total() const {
+    uint64_t n = 0;
+    for (uint64_t f : m_stats.faults) n += f;
+    return n;
+}
+
+void Iommu::fault(IommuFault reason, uint32_t index, uint16_t source_id) {
+    ++m_stats.faults[size_t(reason)];
+    if (m_stats.first_faults.size() < kFaultLog)
+        m_stats.first_faults.push_back({sc_time_stamp(), reason, index, source_id});
+}
+
+void Iommu::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
+    ++m_stats.requests;
+    MsiIngress* ingress = gp.get_extension<MsiIngress>();
+    const uint16_t sid = ingress ? ingress->source_id : 0;
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);  // posted write: the device never sees faults
+    const msi::Decoded d = msi::decode(gp.get_address());
+    if (!d.in_range || gp.get_command() != tlm::TLM_WRITE_COMMAND || gp.get_data_length() != 4) {
+        fault(IommuFault::NotMsi, 0, sid);
+        return;
+    }
+    if (!d.remappable_format) {
+        fault(IommuFault::CompatibilityFormat, 0, sid);
+        return;
+    }
+    uint32_t index = d.handle;
+    if (d.shv) {
+        uint32_t data;
+        std::copy_n(gp.get_data_ptr(), 4, reinterpret_cast<unsigned char*>(&data));
+        index += data & 0xFFFF;
+    }
+    if (index >= m_table.size()) {
+        fault(IommuFault::IndexOutOfRange, index, sid);
+        return;
+    }
+    // Requests start in arrival order, one per pipeline_occupancy.
+    const sc_time arrival = sc_time_stamp() + delay;
+    const sc_time start = std::max(arrival, m_pipeline_free);
+    m_pipeline_free = start + m_params.pipeline_occupancy;
+    m_to_fetch.push(start, Request{index, sid, ingress ? ingress->port : nullptr});
+}
+
+Iommu::Resolved Iommu::resolve(uint32_t index) const {
+    Resolved r;
+    r.irte = Irte::decode(m_table[index]);
+    uint32_t apic_id = r.irte.destination;
+    if (r.irte.posted) {
+        auto p = m_pids.find(r.irte.pda);
+        if (p == m_pids.end()) return r;
+        r.pid = p->second;
+        apic_id = r.pid->ndst();
+    }
+    auto a = m_apics.find(apic_id);
+    if (a != m_apics.end()) r.apic = a->second;
+    return r;
+}
+
+const Iommu::Resolved& Iommu::lookup(uint32_t index, bool& hit) {
+    ++m_iec_clock;
+    for (IecEntry& c : m_iec)
+        if (c.index == index) {
+            c.last_use = m_iec_clock;
+            hit = true;
+            return c.entry;
+        }
+    hit = false;
+    if (m_params.iec_entries == 0) {
+        m_uncached = resolve(index);
+        return m_uncached;
+    }
+    IecEntry fill{index, m_iec_clock, resolve(index)};
+    // Only present entries are cached [6.4].
+    if (!fill.entry.irte.present) {
+        m_uncached = fill.entry;
+        return m_uncached;
+    }
+    if (m_iec.size() < m_params.iec_entries) {
+        m_iec.push_back(fill);
+        return m_iec.back().entry;
+    }
+    auto victim = std::min_element(m_iec.begin(), m_iec.end(), [](const IecEntry& a,
+                                                                  const IecEntry& b) {
+        return a.last_use < b.last_use;
+    });
+    *victim = fill;
+    return victim->entry;
+}
+
+void Iommu::on_fetch_due() {
+    m_to_fetch.pop_due([this](const Request& r) {
+        bool hit;
+        const Resolved& e = lookup(r.index, hit);
+        ++(hit ? m_stats.iec_hits : m_stats.iec_misses);
+        const Irte& irte = e.irte;
+        if (!irte.present) return fault(IommuFault::NotPresent, r.index, r.source_id);
+        if (irte.svt == SourceValidation::RequesterId && irte.sq == 0 && irte.sid != r.source_id)
+            return fault(IommuFault::SourceIdMismatch, r.index, r.source_id);
+        if (irte.posted && !e.pid) return fault(IommuFault::NoDescriptor, r.index, r.source_id);
+        if (!e.apic) return fault(IommuFault::NoDestination, r.index, r.source_id);
+        const sc_time done = sc_time_stamp() + (hit ? m_params.iec_hit : m_params.iec_miss);
+        m_to_post.push(done, Fetched{e, r.index, r.source_id, r.port, sc_time_stamp()});
+    });
+}
+
+void Iommu::send_message(const sc_time& ready, LocalApic& apic, Vector vector) {
+    m_message_port_free = std::max(ready, m_message_port_free) + m_params.message_occupancy;
+    apic.deliver_at(m_message_port_free + m_params.message_latency, vector);
+}
+
+void Iommu::on_post_due() {
+    m_to_post.pop_due([this](const Fetched& f) {
+        const sc_time now = sc_time_stamp();
+        m_stats.fetch_to_post_ns.record(whole_ns(now - f.started));
+        const Irte& irte = f.entry.irte;
+        if (!irte.posted) {
+            ++m_stats.remapped_messages;
+            const sc_time ordered = f.port ? f.port->order_message(now) : now;
+            send_message(ordered, *f.entry.apic, irte.vector);
+            return;
+        }
+        ++m_stats.posts;
+        sc_time rmw;
+        if (f.entry.pid->post(m_agent, irte.vector, irte.urgent, rmw)) {
+            ++m_stats.notifications;
+            send_message(now + rmw, *f.entry.apic, f.entry.pid->nv());
+        } else {
+            ++m_stats.suppressed;
+        }
+    });
+}
+
+}  // namespace cidsim

@@ -1,0 +1,151 @@
+#pragma once
+// Iommu: the interrupt-remapping half of a VT-d remapping unit [5.1.4].
+//
+// Modelled, per MSI write (a TLM write on msi_socket):
+//  - decode of the remappable-format address/data into an IRTE index;
+//    compatibility-format writes and indices beyond the table fault [5.1.4];
+//  - the request pipeline: requests start in arrival order, one per
+//    `pipeline_occupancy` (throughput), and the IRTE is fetched at start
+//    from the Interrupt Entry Cache (`iec_hit`) or memory (`iec_miss`) [6.4];
+//    the IEC keeps whole decoded IRTEs (LRU) and is only changed by
+//    invalidation (index-selective or global), as with queued invalidation;
+//  - P=0 and source-id mismatches fault; faults are counted by reason and
+//    the first few recorded, never silently dropped;
+//  - IM=0: an interrupt message (vector, x2APIC destination) ordered after
+//    the device's earlier DMA writes by a drain at its root port [5.2.4],
+//    then through the unit's interrupt-message port (`message_occupancy`
+//    each, in order) to the destination LAPIC after `message_latency`;
+//  - IM=1: the atomic RMW of the PID at the IRTE's PDA [5.2.3] at the end of
+//    the fetch: PIR bit set, ON/SN/URG checked, and only when allowed a
+//    notification (NV to NDST) through the same message port.
+// The IRTE is captured at fetch time, so an IRTE re-pointed between fetch
+// and post delivers into the old PID (the affinity-change race).
+// Not modelled: DMA remapping, fault reporting registers and fault events,
+// the invalidation queue's own timing, the reserved-bit checks of the PID.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include "model/irte.h"
+#include "model/local_apic.h"
+#include "model/msi.h"
+#include "model/posted_descriptor.h"
+#include "model/root_port.h"
+#include "model/stats.h"
+#include "model/timed_queue.h"
+
+namespace cidsim {
+
+struct IommuParams {
+    uint64_t irte_entries = 4096;  // interrupt remapping table size
+    uint64_t iec_entries = 64;     // Interrupt Entry Cache capacity (0: no cache)
+    sc_core::sc_time iec_hit = ns(5);
+    sc_core::sc_time iec_miss = ns(120);             // IRTE read from memory
+    sc_core::sc_time pipeline_occupancy = ns(10);    // one request started per this
+    sc_core::sc_time message_occupancy = ns(20);     // interrupt message port, per message
+    sc_core::sc_time message_latency = ns(100);      // message port -> LAPIC
+
+    void describe(ParamVisitor& v);
+};
+
+enum class IommuFault : int { NotMsi, CompatibilityFormat, IndexOutOfRange, NotPresent,
+                              SourceIdMismatch, NoDescriptor, NoDestination, Count };
+const char* to_string(IommuFault f);
+
+struct IommuFaultRecord {
+    sc_core::sc_time at;
+    IommuFault reason;
+    uint32_t index;
+    uint16_t source_id;
+};
+
+struct IommuStats {
+    uint64_t requests = 0;
+    uint64_t remapped_messages = 0;        // IM=0 interrupt messages
+    uint64_t posts = 0;                    // IM=1 PID updates
+    uint64_t notifications = 0;            // posts that sent a notification
+    uint64_t suppressed = 0;               // posts that found ON set (or SN without URG)
+    uint64_t iec_hits = 0;
+    uint64_t iec_misses = 0;
+    uint64_t iec_invalidations = 0;
+    std::array<uint64_t, size_t(IommuFault::Count)> faults{};
+    std::vector<IommuFaultRecord> first_faults;  // at most kFaultLog
+    Histogram fetch_to_post_ns;                   // pipeline wait + IRTE fetch
+};
+
+class Iommu : public sc_core::sc_module {
+public:
+    // Every device's MSI writes (one binding per device).
+    tlm_utils::multi_passthrough_target_socket<Iommu> msi_socket;
+
+    SC_HAS_PROCESS(Iommu);
+    Iommu(sc_core::sc_module_name name, const IommuParams& params, AgentId agent);
+
+    void attach_apic(LocalApic& apic);
+    void attach_descriptor(PostedDescriptor& pid);
+
+    // Software's view of the table in memory; the IEC is not touched.
+    void write_irte(uint32_t index, const Irte& e);
+    Irte read_irte(uint32_t index) const { return Irte::decode(m_table.at(index)); }
+    // Queued-invalidation descriptors [6.5.2.5].
+    void invalidate_iec(uint32_t index);
+    void invalidate_iec_all();
+
+    const IommuStats& stats() const { return m_stats; }
+    void reset_stats() { m_stats = {}; }
+    uint64_t faults_total() const;
+    static constexpr size_t kFaultLog = 16;
+
+private:
+    struct Request {
+        uint32_t index;
+        uint16_t source_id;
+        RootPort* port;
+    };
+    // An IRTE with its PID and destination LAPIC looked up once, at fill.
+    struct Resolved {
+        Irte irte;
+        PostedDescriptor* pid = nullptr;
+        LocalApic* apic = nullptr;  // message or notification destination
+    };
+    struct Fetched {
+        Resolved entry;
+        uint32_t index;
+        uint16_t source_id;
+        RootPort* port;
+        sc_core::sc_time started;
+    };
+    struct IecEntry {
+        uint32_t index;
+        uint64_t last_use;
+        Resolved entry;
+    };
+
+    void b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+    void on_fetch_due();  // pipeline start: IRTE fetch
+    void on_post_due();   // fetch done: message or PID post
+    Resolved resolve(uint32_t index) const;
+    const Resolved& lookup(uint32_t index, bool& hit);
+    void send_message(const sc_core::sc_time& ready, LocalApic& apic, Vector vector);
+    void fault(IommuFault reason, uint32_t index, uint16_t source_id);
+
+    IommuParams m_params;
+    AgentId m_agent;
+    std::vector<IrteBits> m_table;
+    std::vector<IecEntry> m_iec;
+    uint64_t m_iec_clock = 0;
+    Resolved m_uncached;  // the last IRTE read when there is no IEC
+    std::unordered_map<uint32_t, LocalApic*> m_apics;
+    std::unordered_map<uint64_t, PostedDescriptor*> m_pids;
+    sc_core::sc_time m_pipeline_free;
+    sc_core::sc_time m_message_port_free;
+    TimedQueue<Request> m_to_fetch;
+    TimedQueue<Fetched> m_to_post;
+    IommuStats m_stats;
+};
+
+}  // namespace cidsim

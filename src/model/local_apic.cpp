@@ -1,0 +1,79 @@
+#include "model/local_apic.h"
+
+namespace cidsim {
+
+using sc_core::sc_time;
+
+void LocalApicParams::describe(ParamVisitor& v) {
+    v.time("timer_period_ns", timer_period, 0, 1e12, "local timer period (0: no timer)");
+    v.integer("tpr", tpr, "", 0, 255, "task priority register (class = tpr >> 4)");
+}
+
+LocalApic::LocalApic(sc_core::sc_module_name name, const LocalApicParams& params,
+                     uint32_t apic_id)
+    : sc_module(name), m_params(params), m_apic_id(apic_id) {
+    SC_METHOD(on_message_due);
+    sensitive << m_incoming.event();
+    dont_initialize();
+    if (m_params.timer_period > sc_core::SC_ZERO_TIME) {
+        SC_METHOD(on_timer);  // its first run, at time 0, only arms the timer
+    }
+}
+
+void LocalApic::deliver_at(const sc_time& at, Vector vector) { m_incoming.push(at, vector); }
+
+void LocalApic::on_message_due() {
+    m_incoming.pop_due([this](Vector v) { accept(v); });
+}
+
+void LocalApic::accept(Vector v) {
+    ++m_stats.accepted[v];
+    if (m_irr.test(v)) {
+        ++m_stats.merged[v];
+        return;
+    }
+    m_irr.set(v);
+    m_irq_event.notify(sc_core::SC_ZERO_TIME);
+}
+
+void LocalApic::on_timer() {
+    next_trigger(m_params.timer_period);
+    if (sc_core::sc_time_stamp() == sc_core::SC_ZERO_TIME) return;
+    ++m_stats.timer_expiries;
+    if (!m_irr.test(kLocalTimerVector)) m_timer_expired_at = sc_core::sc_time_stamp();
+    accept(kLocalTimerVector);
+}
+
+int LocalApic::deliverable() const {
+    int v = m_irr.highest();
+    if (v < 0) return -1;
+    int isr_class = m_isr.highest() >> 4;  // -1 >> 4 == -1: empty ISR
+    int ppr_class = std::max(int(m_params.tpr >> 4), isr_class);
+    return (v >> 4) > ppr_class ? v : -1;
+}
+
+Vector LocalApic::acknowledge() {
+    int v = deliverable();
+    sc_assert(v >= 0);
+    m_irr.clear(unsigned(v));
+    m_isr.set(unsigned(v));
+    ++m_stats.dispatched[v];
+    if (v == kLocalTimerVector) {
+        const sc_time delay = sc_core::sc_time_stamp() - m_timer_expired_at;
+        m_stats.timer_delay_ns.record(whole_ns(delay));
+    }
+    return Vector(v);
+}
+
+void LocalApic::eoi() {
+    ++m_stats.eois;
+    int v = m_isr.highest();
+    if (v < 0) {
+        ++m_stats.eoi_with_empty_isr;
+        return;
+    }
+    m_isr.clear(unsigned(v));
+    if (m_irr.any()) m_irq_event.notify(sc_core::SC_ZERO_TIME);
+}
+
+}  // namespace cidsim

@@ -1,0 +1,80 @@
+#pragma once
+// LocalApic: one CPU's local APIC in x2APIC mode (Intel SDM vol. 3, ch. 11).
+//
+// Modelled: 256-bit IRR and ISR; fixed delivery of interrupt messages (a
+// message to a vector whose IRR bit is already set merges into it and is
+// counted); priority classes (vector >> 4), TPR and the processor priority
+// PPR = max(TPR class, highest ISR class); dispatch of the highest IRR vector
+// whose class exceeds PPR; EOI clearing the highest ISR bit (an EOI with an
+// empty ISR is counted as an error); the local timer in periodic mode on
+// vector 0xEC, with the delay from expiry to dispatch recorded.
+// Not modelled: logical destination modes, NMI/SMI/INIT, the level-triggered
+// EOI broadcast, the timer's one-shot and TSC-deadline modes, and the cost
+// of the MSR writes (charged by CpuCore).
+#include <array>
+#include <cstdint>
+
+#include "model/param_visitor.h"
+#include "model/stats.h"
+#include "model/timed_queue.h"
+#include "model/vector_bits.h"
+
+namespace cidsim {
+
+struct LocalApicParams {
+    sc_core::sc_time timer_period = ns(1e6);  // local timer period; 0 disables it
+    uint64_t tpr = 0;                         // task priority register
+
+    void describe(ParamVisitor& v);
+};
+
+struct LocalApicStats {
+    std::array<uint64_t, 256> accepted{};  // messages that set or merged into IRR[v]
+    std::array<uint64_t, 256> merged{};    // ... of which found IRR[v] already set
+    std::array<uint64_t, 256> dispatched{};
+    uint64_t eois = 0;
+    uint64_t eoi_with_empty_isr = 0;  // a software bug if non-zero
+    uint64_t timer_expiries = 0;
+    Histogram timer_delay_ns;  // timer expiry -> dispatch of vector 0xEC
+};
+
+class LocalApic : public sc_core::sc_module {
+public:
+    SC_HAS_PROCESS(LocalApic);
+    LocalApic(sc_core::sc_module_name name, const LocalApicParams& params, uint32_t apic_id);
+
+    // An interrupt message that reaches this APIC at absolute time `at`.
+    void deliver_at(const sc_core::sc_time& at, Vector vector);
+    // An interrupt message arriving now.
+    void accept(Vector vector);
+
+    // Highest vector the core would take now if interrupts were enabled, or -1.
+    int deliverable() const;
+    // INTA: moves the deliverable vector from IRR to ISR and returns it.
+    Vector acknowledge();
+    void eoi();
+
+    // Notified whenever IRR gains a bit or ISR loses one.
+    const sc_core::sc_event& irq_event() const { return m_irq_event; }
+    uint32_t apic_id() const { return m_apic_id; }
+    const VectorBits& irr() const { return m_irr; }
+    const VectorBits& isr() const { return m_isr; }
+    const LocalApicStats& stats() const { return m_stats; }
+    void reset_stats() { m_stats = {}; }
+    void set_tpr(uint8_t tpr) { m_params.tpr = tpr; }
+
+private:
+    void on_message_due();
+    void on_timer();
+
+    LocalApicParams m_params;
+    uint32_t m_apic_id;
+    VectorBits m_irr;
+    VectorBits m_isr;
+    TimedQueue<Vector> m_incoming;
+    sc_core::sc_event m_irq_event;
+    sc_core::sc_time m_timer_expired_at;
+    LocalApicStats m_stats;
+};
+
+}  // namespace cidsim

@@ -1,0 +1,51 @@
+#pragma once
+// MSI write format with interrupt remapping [5.1.2]: a DWORD write to
+// 0xFEEx_xxxx whose address carries, in remappable format (bit 4 = 1), a
+// 16-bit handle (bits 19:5 = handle[14:0], bit 2 = handle[15]) and SHV
+// (bit 3); with SHV the data's low 16 bits are a subhandle added to it.
+// Plus the TLM extension that tells the remapping unit where a write came
+// in: its requester id (for source-id verification) and its root port.
+#include <cstdint>
+
+#include <tlm>
+
+namespace cidsim {
+
+class RootPort;
+
+namespace msi {
+constexpr uint64_t kBase = 0xFEE00000;
+
+inline uint64_t remappable_address(uint16_t handle, bool shv) {
+    return kBase | uint64_t(handle & 0x7FFF) << 5 | 1u << 4 | uint64_t(shv) << 3 |
+           uint64_t(handle >> 15) << 2;
+}
+
+struct Decoded {
+    bool in_range = false;            // 0xFEEx_xxxx
+    bool remappable_format = false;   // bit 4
+    uint16_t handle = 0;
+    bool shv = false;
+};
+
+inline Decoded decode(uint64_t address) {
+    Decoded d;
+    d.in_range = (address & 0xFFF00000) == kBase && (address >> 32) == 0;
+    d.remappable_format = address >> 4 & 1;
+    d.shv = address >> 3 & 1;
+    d.handle = uint16_t((address >> 5 & 0x7FFF) | (address >> 2 & 1) << 15);
+    return d;
+}
+}  // namespace msi
+
+struct MsiIngress : tlm::tlm_extension<MsiIngress> {
+    uint16_t source_id = 0;
+    RootPort* port = nullptr;
+
+    tlm::tlm_extension_base* clone() const override { return new MsiIngress(*this); }
+    void copy_from(const tlm::tlm_extension_base& other) override {
+        *this = static_cast<const MsiIngress&>(other);
+    }
+};
+
+}  // namespace cidsim

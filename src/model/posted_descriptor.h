@@ -1,0 +1,82 @@
+#pragma once
+// PostedDescriptor: the 64-byte posted-interrupt descriptor (PID) of one CPU
+// (host posted MSI) or vCPU, and the cache line it lives in [9.12].
+//
+// Modelled: PIR (256 bits as four 64-bit words), ON, SN, NV, NDST; the
+// remapping hardware's atomic post (set PIR bit, X = !ON && (URG || !SN),
+// set ON if X) [5.2.3]; the CPU's 64-bit loads, xchg of a PIR word and the
+// atomic clear of ON, each charged through the SharedLine cost model. An
+// optional access log records every access in order (tests, `explain`).
+// Not modelled: the reserved bits (a PID is never malformed here), the
+// descriptor's memory address beyond identifying it.
+#include <cstdint>
+#include <vector>
+
+#include "model/shared_line.h"
+#include "model/vector_bits.h"
+
+namespace cidsim {
+
+enum class PidOp : int { Read, Xchg, ClearOn, Post };
+const char* to_string(PidOp op);
+
+struct PidAccess {
+    sc_core::sc_time at;
+    AgentId agent;
+    PidOp op;
+    int word;        // PIR word for Read/Xchg, -1 otherwise
+    uint64_t value;  // value read or swapped out; for Post the vector
+    bool notify;     // Post only: a notification was sent
+};
+
+class PostedDescriptor {
+public:
+    PostedDescriptor(uint64_t address, Vector nv, uint32_t ndst, const SharedLine& line)
+        : m_address(address), m_nv(nv), m_ndst(ndst), m_line(line) {}
+
+    // CPU side. Each returns the access latency in `cost`.
+    uint64_t read_word(AgentId cpu, unsigned word, sc_core::sc_time& cost);
+    uint64_t xchg_word(AgentId cpu, unsigned word, uint64_t value, sc_core::sc_time& cost);
+    void clear_on(AgentId cpu, sc_core::sc_time& cost);
+
+    // Remapping hardware [5.2.3]. Returns true when a notification is to be
+    // sent (ON was clear and URG or !SN); `cost` is the RMW's latency.
+    bool post(AgentId iommu, Vector vector, bool urgent, sc_core::sc_time& cost);
+
+    // Software writes that are not on the measured path (KVM vCPU load/put).
+    void set_sn(bool sn) { m_sn = sn; }
+    void set_on(bool on) { m_on = on; }
+
+    uint64_t address() const { return m_address; }
+    Vector nv() const { return m_nv; }
+    uint32_t ndst() const { return m_ndst; }
+    bool on() const { return m_on; }
+    bool sn() const { return m_sn; }
+    const VectorBits& pir() const { return m_pir; }
+    const SharedLine& line() const { return m_line; }
+    uint64_t posts() const { return m_posts; }
+    uint64_t notifications() const { return m_notifications; }
+    void reset_stats() {
+        m_line.reset_stats();
+        m_posts = m_notifications = 0;
+    }
+
+    // Starts recording accesses into `log` (nullptr stops).
+    void record_into(std::vector<PidAccess>* log) { m_log = log; }
+
+private:
+    void log(AgentId a, PidOp op, int word, uint64_t value, bool notify = false);
+
+    uint64_t m_address;
+    Vector m_nv;
+    uint32_t m_ndst;
+    SharedLine m_line;
+    VectorBits m_pir;
+    bool m_on = false;
+    bool m_sn = false;
+    uint64_t m_posts = 0;
+    uint64_t m_notifications = 0;
+    std::vector<PidAccess>* m_log = nullptr;
+};
+
+}  // namespace cidsim

@@ -1,0 +1,34 @@
+#include "model/root_port.h"
+
+#include <algorithm>
+
+namespace cidsim {
+
+using sc_core::sc_time;
+
+void RootPortParams::describe(ParamVisitor& v) {
+    v.real("bandwidth_gbps", bandwidth_gbps, "GB/s", 0.001, 1e4,
+           "posted-write bandwidth of the root port");
+    v.time("drain_ns", drain, 0, 1e6,
+           "write path held per interrupt message ordered behind DMA writes [5.2.4]");
+}
+
+sc_time RootPort::free_at() const { return std::max(m_free, sc_core::sc_time_stamp()); }
+
+sc_time RootPort::dma_write(uint64_t bytes) {
+    const sc_time duration = ns(double(bytes) / m_params.bandwidth_gbps);
+    m_free = free_at() + duration;
+    ++m_stats.dma_writes;
+    m_stats.dma_bytes += bytes;
+    m_stats.busy += duration;
+    return m_free;
+}
+
+sc_time RootPort::order_message(const sc_time& at) {
+    ++m_stats.drains;
+    m_free = std::max(m_free, at) + m_params.drain;
+    m_stats.busy += m_params.drain;
+    return m_free;
+}
+
+}  // namespace cidsim

@@ -1,0 +1,58 @@
+#include "model/stats.h"
+
+#include <nlohmann/json.hpp>
+
+namespace cidsim {
+
+unsigned Histogram::bucket_of(uint64_t v) {
+    if (v < kLinear) return unsigned(v);
+    unsigned msb = 63 - __builtin_clzll(v);  // >= 6
+    unsigned sub = unsigned(v >> (msb - kSubBits)) & ((1u << kSubBits) - 1);
+    return kLinear + (msb - 6) * (1u << kSubBits) + sub;
+}
+
+double Histogram::bucket_mid(unsigned b) {
+    if (b < kLinear) return b;
+    unsigned rel = b - kLinear;
+    unsigned msb = rel / (1u << kSubBits) + 6;
+    unsigned sub = rel % (1u << kSubBits);
+    double width = double(uint64_t(1) << (msb - kSubBits));
+    double lo = double(uint64_t(1) << msb) + sub * width;
+    return lo + width / 2;
+}
+
+void Histogram::record(uint64_t value) {
+    ++m_bucket[bucket_of(value)];
+    ++m_count;
+    m_sum += value;
+    if (value > m_max) m_max = value;
+}
+
+void Histogram::merge(const Histogram& other) {
+    for (unsigned i = 0; i < kBuckets; ++i) m_bucket[i] += other.m_bucket[i];
+    m_count += other.m_count;
+    m_sum += other.m_sum;
+    if (other.m_max > m_max) m_max = other.m_max;
+}
+
+double Histogram::percentile(double q) const {
+    if (!m_count) return 0.0;
+    uint64_t rank = uint64_t(q * double(m_count - 1)) + 1;
+    uint64_t seen = 0;
+    for (unsigned b = 0; b < kBuckets; ++b) {
+        seen += m_bucket[b];
+        if (seen >= rank) {
+            double mid = bucket_mid(b);
+            return mid > double(m_max) ? double(m_max) : mid;
+        }
+    }
+    return double(m_max);
+}
+
+nlohmann::json Histogram::summary(const std::string& unit) const {
+    return {{"unit", unit},          {"count", m_count},          {"mean", mean()},
+            {"p50", percentile(0.5)}, {"p90", percentile(0.9)},   {"p99", percentile(0.99)},
+            {"max", m_max}};
+}
+
+}  // namespace cidsim

@@ -1,0 +1,40 @@
+#pragma once
+// Statistics primitives shared by every block: plain counters and a
+// fixed-bucket log-linear histogram (no allocation after construction, so
+// recording on the per-MSI path is a few instructions).
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace cidsim {
+
+// Log-linear histogram of non-negative integer samples (ns, counts): exact
+// below 64, then 32 sub-buckets per power of two (relative error < 3%).
+class Histogram {
+public:
+    void record(uint64_t value);
+    void merge(const Histogram& other);
+    uint64_t count() const { return m_count; }
+    uint64_t max() const { return m_max; }
+    double mean() const { return m_count ? double(m_sum) / double(m_count) : 0.0; }
+    // Value below which a fraction q (0..1) of the samples lie (bucket midpoint).
+    double percentile(double q) const;
+    // {"count", "mean", "p50", "p90", "p99", "max"} in the unit given.
+    nlohmann::json summary(const std::string& unit) const;
+
+private:
+    static constexpr unsigned kSubBits = 5;
+    static constexpr unsigned kLinear = 64;
+    static constexpr unsigned kBuckets = kLinear + (64 - 6) * (1u << kSubBits);
+    static unsigned bucket_of(uint64_t v);
+    static double bucket_mid(unsigned b);
+
+    std::array<uint64_t, kBuckets> m_bucket{};
+    uint64_t m_count = 0;
+    uint64_t m_sum = 0;
+    uint64_t m_max = 0;
+};
+
+}  // namespace cidsim

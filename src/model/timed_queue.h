@@ -1,0 +1,50 @@
+#pragma once
+// A queue of items due at absolute simulated times, driven by one sc_event
+// (notified for the earliest item): one kernel event per item, however many
+// are in flight, and no allocation once the heap has grown to its peak.
+// Items due at the same time come out in the order they were pushed.
+#include <cstdint>
+#include <queue>
+#include <vector>
+
+#include <systemc>
+
+namespace cidsim {
+
+template <class T>
+class TimedQueue {
+public:
+    void push(const sc_core::sc_time& at, const T& item) {
+        m_heap.push(Entry{at, m_seq++, item});
+        m_event.notify(at - sc_core::sc_time_stamp());
+    }
+
+    // Calls f(item) for every item due now, then re-arms the event.
+    template <class F>
+    void pop_due(F&& f) {
+        const sc_core::sc_time now = sc_core::sc_time_stamp();
+        while (!m_heap.empty() && m_heap.top().at <= now) {
+            T item = m_heap.top().item;
+            m_heap.pop();
+            f(item);
+        }
+        if (!m_heap.empty()) m_event.notify(m_heap.top().at - now);
+    }
+
+    const sc_core::sc_event& event() const { return m_event; }
+    bool empty() const { return m_heap.empty(); }
+    size_t size() const { return m_heap.size(); }
+
+private:
+    struct Entry {
+        sc_core::sc_time at;
+        uint64_t seq;
+        T item;
+        bool operator>(const Entry& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+    };
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> m_heap;
+    uint64_t m_seq = 0;
+    sc_core::sc_event m_event;
+};
+
+}  // namespace cidsim

@@ -1,0 +1,130 @@
+#include "sim/system.h"
+
+#include <stdexcept>
+
+#include "config/config_loader.h"
+#include "workloads/bursty.h"
+#include "workloads/trace_replay.h"
+
+namespace cidsim {
+
+using sc_core::sc_time;
+
+System::System(const SimConfig& config) : m_config(config) {
+    build_cpus();
+    build_devices();
+    build_workloads();
+}
+
+System::~System() = default;
+
+void System::build_cpus() {
+    const unsigned n = unsigned(m_config.topology.cpus);
+    const unsigned sockets = unsigned(m_config.topology.sockets);
+    std::vector<uint8_t> node_of_agent(n + 1);
+    for (unsigned c = 0; c < n; ++c) node_of_agent[c] = uint8_t(c * sockets / n);
+    node_of_agent[n] = 0;  // the remapping unit sits on socket 0
+    const SharedLine line(m_config.pid_line, node_of_agent);
+
+    m_iommu = std::make_unique<Iommu>("iommu", m_config.iommu, AgentId(n));
+    for (unsigned c = 0; c < n; ++c) {
+        const std::string cpu = "cpu" + std::to_string(c);
+        m_apics.push_back(std::make_unique<LocalApic>((cpu + "_lapic").c_str(), m_config.lapic, c));
+        m_pids.push_back(std::make_unique<PostedDescriptor>(
+            pid_address(c), kPostedMsiNotificationVector, c, line));
+        m_cpus.push_back(std::make_unique<CpuCore>(cpu.c_str(), m_config.cpu, m_config.handler, c,
+                                                   AgentId(c), *m_apics[c], *m_pids[c]));
+        m_iommu->attach_apic(*m_apics[c]);
+        m_iommu->attach_descriptor(*m_pids[c]);
+        m_view.cpus.push_back(m_cpus[c].get());
+    }
+    for (uint64_t p = 0; p < m_config.topology.root_ports; ++p)
+        m_ports.push_back(std::make_unique<RootPort>(m_config.root_port));
+}
+
+Irte System::irte_for(const VectorRoute& r, unsigned cpu) const {
+    Irte e = m_config.mode == RemapMode::Posted ? Irte::posted_to(r.vector, pid_address(cpu))
+                                                : Irte::remappable(r.vector, cpu);
+    // Linux programs requester-id verification for MSIs (set_msi_sid).
+    e.svt = SourceValidation::RequesterId;
+    e.sid = m_devices[r.device]->source_id();
+    return e;
+}
+
+void System::build_devices() {
+    std::vector<VectorBits> used(m_cpus.size());
+    uint32_t next_index = 0;
+    for (size_t d = 0; d < m_config.devices.size(); ++d) {
+        const DeviceConfig& dc = m_config.devices[d];
+        const uint16_t sid = uint16_t((d + 1) << 8);  // bus d+1, device 0, function 0
+        m_devices.push_back(
+            std::make_unique<Device>(dc.name.c_str(), dc.params, sid, *m_ports[dc.root_port]));
+        Device& dev = *m_devices.back();
+        dev.msi_socket.bind(m_iommu->msi_socket);
+        m_view.devices.push_back(&dev);
+        m_view.device_names.push_back(dc.name);
+        m_view.irq_cpu.emplace_back();
+        for (unsigned q = 0; q < dev.queues(); ++q) {
+            const unsigned cpu = unsigned(dc.irq_cpus[q % dc.irq_cpus.size()]);
+            unsigned v = unsigned(dc.first_vector);
+            while (v < kPostedMsiNotificationVector && used[cpu].test(v)) ++v;
+            if (v >= kPostedMsiNotificationVector)
+                throw ConfigError("devices[" + std::to_string(d) +
+                                  "]: CPU " + std::to_string(cpu) +
+                                  " has no free device vector left (0x20..0xEA)");
+            if (next_index >= m_config.iommu.irte_entries)
+                throw ConfigError("iommu.irte_entries: " +
+                                  std::to_string(m_config.iommu.irte_entries) +
+                                  " entries are too few for the devices' vectors");
+            used[cpu].set(v);
+            const VectorRoute r{unsigned(d), q, cpu, Vector(v), next_index++};
+            m_routes.push_back(r);
+            m_view.irq_cpu.back().push_back(cpu);
+            m_iommu->write_irte(r.irte_index, irte_for(r, cpu));
+            dev.program_msix(q, msi::remappable_address(uint16_t(r.irte_index), false), 0);
+            m_cpus[cpu]->register_handler(Vector(v), dev, q);
+        }
+    }
+}
+
+void System::build_workloads() {
+    for (size_t i = 0; i < m_config.workloads.size(); ++i) {
+        const WorkloadConfig& w = m_config.workloads[i];
+        const std::string name = "workload" + std::to_string(i);
+        const std::string at = "workloads[" + std::to_string(i) + "]";
+        const uint64_t seed = m_config.run.seed * 1000003u + i;
+        if (w.type == "bursty") {
+            m_workloads.push_back(std::make_unique<BurstyTraffic>(
+                name.c_str(), w.bursty, m_view.device(w.bursty.device, at + ".device"), seed));
+        } else if (w.type == "trace") {
+            auto events = TraceReplay::parse(w.events, m_view, at + ".events");
+            m_workloads.push_back(
+                std::make_unique<TraceReplay>(name.c_str(), std::move(events), m_view));
+        }
+    }
+}
+
+void System::reset_stats() {
+    m_iommu->reset_stats();
+    for (auto& c : m_cpus) c->reset_stats();
+    for (auto& a : m_apics) a->reset_stats();
+    for (auto& p : m_pids) p->reset_stats();
+    for (auto& d : m_devices) d->reset_stats();
+    for (auto& p : m_ports) p->reset_stats();
+    for (auto& w : m_workloads) w->reset_stats();
+}
+
+void System::run() {
+    if (m_config.run.warmup > sc_core::SC_ZERO_TIME) {
+        sc_core::sc_start(m_config.run.warmup);
+        reset_stats();
+    }
+    m_measure_start = sc_core::sc_time_stamp();
+    sc_core::sc_start(m_config.run.duration);
+}
+
+double System::measured_seconds() const {
+    return (sc_core::sc_time_stamp() - m_measure_start).to_seconds();
+}
+
+}  // namespace cidsim

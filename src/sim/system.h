@@ -1,0 +1,79 @@
+#pragma once
+// System: elaborates one simulated machine from a SimConfig (CPUs with their
+// LAPIC and PID, root ports, the IOMMU, devices with their interrupt routing
+// and IRTEs, workloads) and runs it. SystemC elaborates once per process, so
+// one process builds one System.
+#include <memory>
+#include <vector>
+
+#include "config/sim_config.h"
+#include "model/cpu_core.h"
+#include "model/device.h"
+#include "model/iommu.h"
+#include "model/local_apic.h"
+#include "model/posted_descriptor.h"
+#include "model/root_port.h"
+#include "workloads/workload.h"
+
+namespace cidsim {
+
+// Where one device queue's interrupt goes.
+struct VectorRoute {
+    unsigned device;
+    unsigned queue;
+    unsigned cpu;
+    Vector vector;
+    uint32_t irte_index;
+};
+
+class System {
+public:
+    explicit System(const SimConfig& config);
+    ~System();
+
+    // Runs the warm-up (statistics then reset) and the measured duration.
+    void run();
+    // Simulated seconds measured so far.
+    double measured_seconds() const;
+
+    const SimConfig& config() const { return m_config; }
+    Iommu& iommu() { return *m_iommu; }
+    const Iommu& iommu() const { return *m_iommu; }
+    unsigned cpu_count() const { return unsigned(m_cpus.size()); }
+    CpuCore& cpu(unsigned i) { return *m_cpus[i]; }
+    const CpuCore& cpu(unsigned i) const { return *m_cpus[i]; }
+    LocalApic& apic(unsigned i) { return *m_apics[i]; }
+    const LocalApic& apic(unsigned i) const { return *m_apics[i]; }
+    PostedDescriptor& pid(unsigned i) { return *m_pids[i]; }
+    const PostedDescriptor& pid(unsigned i) const { return *m_pids[i]; }
+    const RootPort& root_port(unsigned i) const { return *m_ports[i]; }
+    unsigned root_port_count() const { return unsigned(m_ports.size()); }
+    const std::vector<VectorRoute>& routes() const { return m_routes; }
+    const SystemView& view() const { return m_view; }
+    const std::vector<std::unique_ptr<Workload>>& workloads() const { return m_workloads; }
+    AgentId iommu_agent() const { return AgentId(m_cpus.size()); }
+
+    // The IRTE for a route in the configured mode.
+    Irte irte_for(const VectorRoute& r, unsigned cpu) const;
+    static uint64_t pid_address(unsigned cpu) { return 0x10000000 + uint64_t(cpu) * 64; }
+
+private:
+    void build_cpus();
+    void build_devices();
+    void build_workloads();
+    void reset_stats();
+
+    SimConfig m_config;
+    std::vector<std::unique_ptr<RootPort>> m_ports;
+    std::vector<std::unique_ptr<LocalApic>> m_apics;
+    std::vector<std::unique_ptr<PostedDescriptor>> m_pids;
+    std::vector<std::unique_ptr<CpuCore>> m_cpus;
+    std::unique_ptr<Iommu> m_iommu;
+    std::vector<std::unique_ptr<Device>> m_devices;
+    std::vector<std::unique_ptr<Workload>> m_workloads;
+    std::vector<VectorRoute> m_routes;
+    SystemView m_view;
+    sc_core::sc_time m_measure_start;
+};
+
+}  // namespace cidsim

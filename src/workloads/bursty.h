@@ -1,0 +1,42 @@
+#pragma once
+// BurstyTraffic: on/off (two-state Markov-modulated Poisson) completions on
+// one device's queues. During an "on" period completions arrive as a
+// Poisson process at `on_rate_mpps`; on and off periods are exponential with
+// the given means. Queues are used round-robin. With off_mean 0 it is a
+// plain Poisson source.
+#include "workloads/workload.h"
+
+namespace cidsim {
+
+struct BurstyParams {
+    std::string device;
+    double on_rate_mpps = 2.0;                // completions/s while on, millions
+    sc_core::sc_time on_mean = ns(2000);      // mean on-period
+    sc_core::sc_time off_mean = ns(8000);     // mean off-period (0: always on)
+    uint64_t dma_bytes = 0;                   // payload written per completion
+
+    void describe(ParamVisitor& v);
+};
+
+class BurstyTraffic : public Workload {
+public:
+    SC_HAS_PROCESS(BurstyTraffic);
+    BurstyTraffic(sc_core::sc_module_name name, const BurstyParams& params, Device& device,
+                  uint64_t seed);
+    void report(nlohmann::json& out, double seconds) const override;
+    void reset_stats() override { m_sent_measured = m_bursts = 0; }
+
+private:
+    void step();
+
+    BurstyParams m_params;
+    Device& m_device;
+    std::mt19937_64 m_rng;
+    sc_core::sc_time m_on_until;
+    unsigned m_next_queue = 0;
+    uint64_t m_sent = 0;           // also the tag of the next completion
+    uint64_t m_sent_measured = 0;
+    uint64_t m_bursts = 0;
+};
+
+}  // namespace cidsim
