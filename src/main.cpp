@@ -18,6 +18,7 @@ struct Command {
 const Command kCommands[] = {
     {"run", cidsim::cmd_run, "simulate one config and print/write its metrics"},
     {"params", cidsim::cmd_params, "list every parameter with unit, default and range"},
+    {"reproduce", cidsim::cmd_reproduce, "regenerate the published tables (configs/rfc/)"},
 };
 
 void usage() {

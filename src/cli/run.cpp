@@ -47,7 +47,7 @@ int cmd_run(int argc, char** argv) {
     const std::string out = vm.count("out") ? vm["out"].as<std::string>() : "";
     SimConfig config;
     try {
-        nlohmann::json j = read_json_file(vm["config"].as<std::string>());
+        nlohmann::json j = read_config_file(vm["config"].as<std::string>());
         if (vm.count("set"))
             for (const std::string& s : vm["set"].as<std::vector<std::string>>())
                 apply_override(j, s);
@@ -66,8 +66,7 @@ int cmd_run(int argc, char** argv) {
 
     try {
         System system(config);
-        system.run();
-        const nlohmann::json results = collect_results(system);
+        const nlohmann::json results = run_and_collect(system);
         if (!out.empty()) write_file_atomically(out, results.dump(2) + "\n");
         if (!vm.count("quiet")) std::cout << summary_text(results);
     } catch (const ConfigError& e) {

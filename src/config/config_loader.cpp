@@ -11,12 +11,20 @@ namespace cidsim {
 using nlohmann::json;
 
 const char* const kRemapModeNames[2] = {"remappable", "posted"};
-const char* const kWorkloadTypes[2] = {"bursty", "trace"};
+const char* const kWorkloadTypes[4] = {"bursty", "trace", "nvme", "dsa"};
+
+const std::string& WorkloadConfig::device() const {
+    static const std::string none;
+    return type == "bursty" ? bursty.device : type == "nvme" ? nvme.device
+         : type == "dsa"    ? dsa.device    : none;
+}
 
 void RunParams::describe(ParamVisitor& v) {
     v.time("duration_ns", duration, 1, 1e13, "simulated time measured");
     v.time("warmup_ns", warmup, 0, 1e13, "simulated time run before measuring");
     v.integer("seed", seed, "", 0, UINT64_MAX, "seed of every stochastic workload");
+    v.integer("batches", batches, "", 1, 1000,
+              "split the duration into this many batches; metrics are batch means with ci95");
 }
 
 void TopologyParams::describe(ParamVisitor& v) {
@@ -244,8 +252,10 @@ void describe_top(SimConfig& c, ParamVisitor& v) {
 }
 
 void describe_workload(WorkloadConfig& w, ParamVisitor& v) {
-    v.text("type", w.type, "workload type: bursty | trace");
+    v.text("type", w.type, "workload type: bursty | trace | nvme | dsa");
     if (w.type == "bursty") w.bursty.describe(v);
+    if (w.type == "nvme") w.nvme.describe(v);
+    if (w.type == "dsa") w.dsa.describe(v);
 }
 
 const json& object_at(const json& j, const std::string& path) {
@@ -274,8 +284,8 @@ void check_references(const SimConfig& c) {
     for (size_t i = 0; i < c.workloads.size(); ++i) {
         const WorkloadConfig& w = c.workloads[i];
         const std::string at = "workloads[" + std::to_string(i) + "].";
-        if (w.type == "bursty" && !names.count(w.bursty.device))
-            throw ConfigError(at + "device: no device named '" + w.bursty.device + "'");
+        if (w.type != "trace" && !names.count(w.device()))
+            throw ConfigError(at + "device: no device named '" + w.device() + "'");
     }
 }
 
@@ -289,6 +299,26 @@ json read_json_file(const std::string& path) {
     } catch (const json::parse_error& e) {
         throw ConfigError(path + ": not valid JSON: " + e.what());
     }
+}
+
+json read_config_file(const std::string& path, int depth) {
+    if (depth > 8) throw ConfigError(path + ": includes nested too deeply (a cycle?)");
+    json config = read_json_file(path);
+    if (!config.is_object() || !config.contains("include")) return config;
+    const json includes = config["include"];
+    config.erase("include");
+    const std::string dir = path.find('/') == std::string::npos
+                                ? std::string(".")
+                                : path.substr(0, path.find_last_of('/'));
+    json merged = json::object();
+    for (const json& inc : includes.is_array() ? includes : json::array({includes})) {
+        if (!inc.is_string())
+            throw ConfigError(path + ": include: expected a file name or a list of them");
+        const std::string file = inc.get<std::string>();
+        merged.merge_patch(read_config_file(file[0] == '/' ? file : dir + "/" + file, depth + 1));
+    }
+    merged.merge_patch(config);
+    return merged;
 }
 
 void apply_override(json& config, const std::string& assignment) {
@@ -338,7 +368,8 @@ SimConfig load_config(const json& config) {
     }
     top.allow("devices");
     top.allow("workloads");
-    top.allow("comment");  // free text for the config's author
+    top.allow("comment");     // free text for the config's author
+    top.allow("provenance");  // where fitted values came from (docs/calibration.md)
     top.check_unknown();
 
     if (auto it = config.find("devices"); it != config.end()) {
@@ -363,8 +394,8 @@ SimConfig load_config(const json& config) {
             describe_workload(w, r);
             if (std::find(std::begin(kWorkloadTypes), std::end(kWorkloadTypes), w.type) ==
                 std::end(kWorkloadTypes))
-                throw ConfigError(at + ".type: expected one of bursty, trace, found \"" + w.type +
-                                  "\"");
+                throw ConfigError(at + ".type: expected one of bursty, trace, nvme, dsa, found \"" +
+                                  w.type + "\"");
             if (w.type == "trace") {
                 r.allow("events");
                 if (obj.contains("events")) w.events = obj["events"];
@@ -426,12 +457,14 @@ json describe_parameters() {
     Describer dd(devices);
     dev.describe(dd);
     out["devices[]"] = devices;
-    WorkloadConfig bursty;
-    bursty.type = "bursty";
-    json b = json::array();
-    Describer bd(b);
-    describe_workload(bursty, bd);
-    out["workloads[] (type bursty)"] = b;
+    for (const char* type : {"bursty", "nvme", "dsa"}) {
+        WorkloadConfig w;
+        w.type = type;
+        json list = json::array();
+        Describer d(list);
+        describe_workload(w, d);
+        out[std::string("workloads[] (type ") + type + ")"] = list;
+    }
     return out;
 }
 

@@ -20,6 +20,10 @@ struct ConfigError : std::runtime_error {
 };
 
 nlohmann::json read_json_file(const std::string& path);
+// A config file with its "include" (a path or list of paths, relative to the
+// including file) merged underneath it: included files first, in order, then
+// the file's own keys on top (JSON merge patch).
+nlohmann::json read_config_file(const std::string& path, int depth = 0);
 // "a.b.0.c=value": value is JSON if it parses as JSON, else a string.
 void apply_override(nlohmann::json& config, const std::string& assignment);
 SimConfig load_config(const nlohmann::json& config);

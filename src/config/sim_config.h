@@ -16,6 +16,8 @@
 #include "model/root_port.h"
 #include "model/shared_line.h"
 #include "workloads/bursty.h"
+#include "workloads/dsa.h"
+#include "workloads/nvme.h"
 
 namespace cidsim {
 
@@ -26,6 +28,7 @@ struct RunParams {
     sc_core::sc_time duration = ns(1e6);  // simulated time measured
     sc_core::sc_time warmup = ns(0);      // simulated time before measuring starts
     uint64_t seed = 1;                    // seeds every stochastic workload
+    uint64_t batches = 1;                 // equal batches the duration is split into (batch means)
 
     void describe(ParamVisitor& v);
 };
@@ -49,11 +52,16 @@ struct DeviceConfig {
 };
 
 struct WorkloadConfig {
-    std::string type;  // bursty | trace
+    std::string type;  // one of kWorkloadTypes
     BurstyParams bursty;
+    NvmeParams nvme;
+    DsaParams dsa;
     nlohmann::json events = nlohmann::json::array();  // trace: [[t_ns, "device", queue], ...]
+
+    // The device the workload drives ("" for a trace, which names its own).
+    const std::string& device() const;
 };
-extern const char* const kWorkloadTypes[2];
+extern const char* const kWorkloadTypes[4];
 
 struct SimConfig {
     RunParams run;

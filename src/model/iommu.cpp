@@ -170,9 +170,11 @@ void Iommu::on_fetch_due() {
     });
 }
 
-void Iommu::send_message(const sc_time& ready, LocalApic& apic, Vector vector) {
-    m_message_port_free = std::max(ready, m_message_port_free) + m_params.message_occupancy;
+sc_time Iommu::send_message(const sc_time& ready, LocalApic& apic, Vector vector) {
+    const sc_time enter = std::max(ready, m_message_port_free);
+    m_message_port_free = enter + m_params.message_occupancy;
     apic.deliver_at(m_message_port_free + m_params.message_latency, vector);
+    return enter;
 }
 
 void Iommu::on_post_due() {
@@ -182,8 +184,12 @@ void Iommu::on_post_due() {
         const Irte& irte = f.entry.irte;
         if (!irte.posted) {
             ++m_stats.remapped_messages;
-            const sc_time ordered = f.port ? f.port->order_message(now) : now;
-            send_message(ordered, *f.entry.apic, irte.vector);
+            if (!f.port) {
+                send_message(now, *f.entry.apic, irte.vector);
+                return;
+            }
+            const sc_time ordered = f.port->order_message(now);
+            f.port->hold_until(send_message(ordered, *f.entry.apic, irte.vector));
             return;
         }
         ++m_stats.posts;

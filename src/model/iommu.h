@@ -14,7 +14,8 @@
 //  - IM=0: an interrupt message (vector, x2APIC destination) ordered after
 //    the device's earlier DMA writes by a drain at its root port [5.2.4],
 //    then through the unit's interrupt-message port (`message_occupancy`
-//    each, in order) to the destination LAPIC after `message_latency`;
+//    each, in order) to the destination LAPIC after `message_latency`; the
+//    root port's write path stays held until the message enters the port;
 //  - IM=1: the atomic RMW of the PID at the IRTE's PDA [5.2.3] at the end of
 //    the fetch: PIR bit set, ON/SN/URG checked, and only when allowed a
 //    notification (NV to NDST) through the same message port.
@@ -130,7 +131,8 @@ private:
     void on_post_due();   // fetch done: message or PID post
     Resolved resolve(uint32_t index) const;
     const Resolved& lookup(uint32_t index, bool& hit);
-    void send_message(const sc_core::sc_time& ready, LocalApic& apic, Vector vector);
+    // Sends an interrupt message ready at `ready`; returns when it entered the port.
+    sc_core::sc_time send_message(const sc_core::sc_time& ready, LocalApic& apic, Vector vector);
     void fault(IommuFault reason, uint32_t index, uint16_t source_id);
 
     IommuParams m_params;

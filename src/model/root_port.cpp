@@ -32,3 +32,13 @@ sc_time RootPort::order_message(const sc_time& at) {
 }
 
 }  // namespace cidsim
+
+namespace cidsim {
+
+void RootPort::hold_until(const sc_core::sc_time& t) {
+    if (t <= m_free) return;
+    m_stats.busy += t - m_free;
+    m_free = t;
+}
+
+}  // namespace cidsim

@@ -8,7 +8,9 @@
 // path for `drain` while it does (later writes queue behind it). That
 // serialising drain is the hypothesis this simulator uses for why the
 // remappable flow's per-message cost limits DMA throughput on Xeon
-// (docs/calibration.md). Posted-mode PID writes are ordinary posted writes
+// (docs/calibration.md). While the message waits for the remapping unit's
+// interrupt-message port, the path stays held: a busy port back-pressures
+// the DMA of every device behind the root port. Posted-mode PID writes are ordinary posted writes
 // and need no drain; the notification that may follow leaves from the
 // remapping unit after the PID write is already globally observed.
 // Not modelled: link-level flow control credits, read completions, TLP
@@ -40,8 +42,11 @@ public:
     // A DMA write issued now; returns when it is globally observed.
     sc_core::sc_time dma_write(uint64_t bytes);
     // An interrupt message that must follow all earlier writes, ready at `at`;
-    // returns when it may leave.
+    // returns when the drain is done.
     sc_core::sc_time order_message(const sc_core::sc_time& at);
+    // The ordered message could only leave at `t` (the interrupt-message port
+    // was busy): the write path stays held until then (back-pressure).
+    void hold_until(const sc_core::sc_time& t);
     // When a write issued now would start (posted writes stay in order).
     sc_core::sc_time free_at() const;
 

@@ -1,5 +1,6 @@
 #include "report/results.h"
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -169,6 +170,86 @@ json collect_results(const System& sys) {
             {"per_device", devices},
             {"root_ports", ports},
             {"workloads", workloads}};
+}
+
+namespace {
+
+// Two-sided 95% Student t quantile for `dof` degrees of freedom.
+double t95(unsigned dof) {
+    static const double table[] = {0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
+                                   2.306, 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+                                   2.120, 2.110,  2.101, 2.093, 2.086};
+    return dof < sizeof table / sizeof *table ? table[dof] : 1.96 + 2.5 / dof;
+}
+
+// Mean and 95% half-width of every number found at the same place in all
+// of `samples` (objects and arrays of the same shape).
+void combine(const std::vector<const json*>& samples, json& mean, json& ci95) {
+    const json& first = *samples.front();
+    if (first.is_number()) {
+        double sum = 0, sq = 0;
+        for (const json* s : samples) sum += s->get<double>();
+        const double n = double(samples.size()), m = sum / n;
+        for (const json* s : samples) sq += (s->get<double>() - m) * (s->get<double>() - m);
+        mean = m;
+        ci95 = n > 1 ? t95(unsigned(n - 1)) * std::sqrt(sq / (n - 1) / n) : 0.0;
+    } else if (first.is_object() || first.is_array()) {
+        mean = first.is_object() ? json::object() : json::array();
+        ci95 = mean;
+        for (auto it = first.begin(); it != first.end(); ++it) {
+            std::vector<const json*> parts;
+            for (const json* s : samples) {
+                const json* part = first.is_object() ? (s->contains(it.key()) ? &(*s)[it.key()] : nullptr)
+                                                     : nullptr;
+                if (first.is_array()) {
+                    const size_t i = size_t(std::distance(first.begin(), it));
+                    part = i < s->size() ? &(*s)[i] : nullptr;
+                }
+                if (!part) break;
+                parts.push_back(part);
+            }
+            if (parts.size() != samples.size()) continue;
+            json m, c;
+            combine(parts, m, c);
+            if (first.is_object()) {
+                mean[it.key()] = m;
+                if (!c.is_null()) ci95[it.key()] = c;
+            } else {
+                mean.push_back(m);
+                ci95.push_back(c);
+            }
+        }
+    } else {
+        mean = first;  // strings, booleans: as in the first window
+    }
+}
+
+}  // namespace
+
+json run_and_collect(System& system) {
+    const uint64_t batches = system.config().run.batches;
+    if (batches <= 1) {
+        system.run();
+        return collect_results(system);
+    }
+    system.warm_up();
+    json windows = json::array();
+    for (uint64_t b = 0; b < batches; ++b) {
+        system.advance(system.config().run.duration / double(batches));
+        json r = collect_results(system);
+        windows.push_back({{"metrics", r["metrics"]}, {"workloads", r["workloads"]}});
+        system.reset_stats();
+    }
+    std::vector<const json*> samples;
+    for (const json& w : windows) samples.push_back(&w);
+    json mean, ci95;
+    combine(samples, mean, ci95);
+    json result = collect_results(system);  // identity, config, per-block of the last window
+    result["metrics"] = mean["metrics"];
+    result["workloads"] = mean["workloads"];
+    result["ci95"] = ci95;
+    result["batches"] = windows;
+    return result;
 }
 
 std::string summary_text(const json& r) {

@@ -11,6 +11,12 @@
 namespace cidsim {
 
 nlohmann::json collect_results(const System& system);
+// Runs the system as its config says and collects the result. With
+// run.batches = B > 1 the duration is split into B equal windows measured
+// separately: "metrics" and "workloads" hold the mean over the windows of
+// every number, "ci95" the 95% half-width of each (Student t, B-1 degrees
+// of freedom), "batches" each window's own metrics.
+nlohmann::json run_and_collect(System& system);
 std::string summary_text(const nlohmann::json& results);
 
 // Writes `text` to a temporary file beside `path` and renames it into place,

@@ -4,6 +4,8 @@
 
 #include "config/config_loader.h"
 #include "workloads/bursty.h"
+#include "workloads/dsa.h"
+#include "workloads/nvme.h"
 #include "workloads/trace_replay.h"
 
 namespace cidsim {
@@ -96,6 +98,24 @@ void System::build_workloads() {
         if (w.type == "bursty") {
             m_workloads.push_back(std::make_unique<BurstyTraffic>(
                 name.c_str(), w.bursty, m_view.device(w.bursty.device, at + ".device"), seed));
+        } else if (w.type == "nvme") {
+            const unsigned dev = m_view.device_index(w.nvme.device, at + ".device");
+            if (w.nvme.jobs > m_devices[dev]->queues())
+                throw ConfigError(at + ".jobs: " + std::to_string(w.nvme.jobs) +
+                                  " jobs but device '" + w.nvme.device + "' has " +
+                                  std::to_string(m_devices[dev]->queues()) + " vectors");
+            std::vector<CpuCore*> job_cpus;
+            for (unsigned j = 0; j < w.nvme.jobs; ++j)
+                job_cpus.push_back(m_cpus[m_view.irq_cpu[dev][j]].get());
+            m_workloads.push_back(std::make_unique<NvmeDisk>(name.c_str(), w.nvme,
+                                                             *m_devices[dev], job_cpus, seed));
+        } else if (w.type == "dsa") {
+            const unsigned dev = m_view.device_index(w.dsa.device, at + ".device");
+            if (w.dsa.submitter_cpu >= m_cpus.size())
+                throw ConfigError(at + ".submitter_cpu: CPU " +
+                                  std::to_string(w.dsa.submitter_cpu) + " does not exist");
+            m_workloads.push_back(std::make_unique<DsaMemfill>(
+                name.c_str(), w.dsa, *m_devices[dev], *m_cpus[w.dsa.submitter_cpu]));
         } else if (w.type == "trace") {
             auto events = TraceReplay::parse(w.events, m_view, at + ".events");
             m_workloads.push_back(
@@ -105,6 +125,7 @@ void System::build_workloads() {
 }
 
 void System::reset_stats() {
+    m_measure_start = sc_core::sc_time_stamp();
     m_iommu->reset_stats();
     for (auto& c : m_cpus) c->reset_stats();
     for (auto& a : m_apics) a->reset_stats();
@@ -114,13 +135,19 @@ void System::reset_stats() {
     for (auto& w : m_workloads) w->reset_stats();
 }
 
-void System::run() {
+void System::warm_up() {
     if (m_config.run.warmup > sc_core::SC_ZERO_TIME) {
         sc_core::sc_start(m_config.run.warmup);
         reset_stats();
     }
     m_measure_start = sc_core::sc_time_stamp();
-    sc_core::sc_start(m_config.run.duration);
+}
+
+void System::advance(const sc_time& t) { sc_core::sc_start(t); }
+
+void System::run() {
+    warm_up();
+    advance(m_config.run.duration);
 }
 
 double System::measured_seconds() const {

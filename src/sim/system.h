@@ -33,7 +33,12 @@ public:
 
     // Runs the warm-up (statistics then reset) and the measured duration.
     void run();
-    // Simulated seconds measured so far.
+    // The same in steps: warm-up, then measured stretches; reset_stats()
+    // starts a new measurement window (batch means).
+    void warm_up();
+    void advance(const sc_core::sc_time& t);
+    void reset_stats();
+    // Simulated seconds in the current measurement window.
     double measured_seconds() const;
 
     const SimConfig& config() const { return m_config; }
@@ -61,7 +66,6 @@ private:
     void build_cpus();
     void build_devices();
     void build_workloads();
-    void reset_stats();
 
     SimConfig m_config;
     std::vector<std::unique_ptr<RootPort>> m_ports;

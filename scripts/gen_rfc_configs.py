@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Writes the experiment configs under configs/rfc/ from the device profiles
+in configs/rfc/devices.json and the setups of spec/experiments.md. The
+generated files are committed; rerun this after changing a profile (the
+calibration script does)."""
+import json
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RFC = os.path.join(HERE, "..", "configs", "rfc")
+PROFILES = json.load(open(os.path.join(RFC, "devices.json")))
+PLATFORM = "../platform/spr.json"
+
+
+def base(comment, cpus, root_ports, duration_ns, warmup_ns, mode="posted", batches=10):
+    return {"comment": comment, "include": PLATFORM,
+            "run": {"duration_ns": duration_ns, "warmup_ns": warmup_ns, "batches": batches},
+            "mode": mode, "topology": {"cpus": cpus, "root_ports": root_ports},
+            "devices": [], "workloads": []}
+
+
+def add_nvme(cfg, profile, name, root_port, cpus, **workload):
+    p = PROFILES[profile]
+    cfg["devices"].append(dict(name=name, root_port=root_port, vectors=len(cpus),
+                               irq_cpus=cpus, **p["device"]))
+    w = dict(type="nvme", device=name, jobs=len(cpus), **p["workload"])
+    w.update(workload)
+    cfg["workloads"].append(w)
+
+
+def add_dsa(cfg, name, root_port, irq_cpu, submitter_cpu):
+    p = PROFILES["dsa"]
+    cfg["devices"].append(dict(name=name, root_port=root_port, vectors=1, irq_cpus=[irq_cpu],
+                               **p["device"]))
+    cfg["workloads"].append(dict(type="dsa", device=name, submitter_cpu=submitter_cpu,
+                                 **p["workload"]))
+
+
+def c1(disks, jobs=4):
+    # One fio job per CPU, `jobs` per disk; a Gen5 x16 stack holds 4 x4 disks.
+    cfg = base(f"C1 nvme-disks: {disks} PM174x-like disks, FIO libaio, {jobs} jobs each on "
+               "dedicated CPUs, 4 disks per x16 root port.", disks * jobs, (disks + 3) // 4,
+               2e6, 3e5)
+    for d in range(disks):
+        add_nvme(cfg, "nvme_pm174x", f"nvme{d}", d // 4, list(range(d * jobs, (d + 1) * jobs)))
+    return cfg
+
+
+def dsa(wqs, comment):
+    # CPU 0 takes every interrupt; each work queue's submitter has its own CPU.
+    cfg = base(comment, 1 + wqs, wqs, 1e6, 1e5)
+    for d in range(wqs):
+        add_dsa(cfg, f"dsa{d}", d, 0, 1 + d)
+    return cfg
+
+
+def p3():
+    cfg = base("P3 optane-iouring: 4 Optane gen2 drives, one io_uring submitter per drive on its "
+               "own CPU, batches of 32.", 4, 1, 1e6, 2e5)
+    for d in range(4):
+        add_nvme(cfg, "optane_gen2", f"optane{d}", 0, [d])
+    return cfg
+
+
+def p4():
+    cfg = base("P4 low-rate: one NVMe-like device and one CPU, Poisson completions at the "
+               "offered rate (workloads.0.on_rate_mpps).", 1, 1, 5e7, 1e5)
+    p = PROFILES["nvme_pm174x"]
+    cfg["devices"].append(dict(name="nvme0", root_port=0, vectors=1, irq_cpus=[0], **p["device"]))
+    cfg["workloads"].append({"type": "bursty", "device": "nvme0", "on_rate_mpps": 0.1,
+                             "on_mean_ns": 1e9, "off_mean_ns": 0, "dma_bytes": 4096})
+    return cfg
+
+
+def p5(cpus=32, jobs_per_queue=4, iodepth=16):
+    # 512 jobs = 4 disks x 32 CPUs x 4 jobs; the 4 jobs of a CPU share that
+    # CPU's queue pair of the disk, so one queue carries 4 x iodepth I/Os.
+    cfg = base(f"P5 nvme-pircopy: 4 PM174x-like disks behind one x16 root port, 512 libaio "
+               f"jobs ({cpus} CPUs x 4 disks x {jobs_per_queue} jobs, iodepth {iodepth}).",
+               cpus, 1, 1e6, 3e5)
+    for d in range(4):
+        add_nvme(cfg, "nvme_pm174x", f"nvme{d}", 0, list(range(cpus)),
+                 iodepth=jobs_per_queue * iodepth)
+    return cfg
+
+
+def write(name, cfg):
+    path = os.path.join(RFC, name)
+    with open(path, "w") as f:
+        json.dump(cfg, f, indent=1)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    for disks in (2, 4, 8):
+        write(f"c1-nvme-{disks}disks.json", c1(disks))
+    write("c2-dsa-2wq.json", dsa(2, "C2 dsa-2wq: two DSA devices, one dedicated WQ each, both "
+                                   "interrupts pinned to CPU 0, submitters on CPUs 1 and 2, 512-byte fills."))
+    write("p2-dsa-1wq.json", dsa(1, "P2 pir-copy: one DSA work queue, one MSI vector on CPU 0, "
+                                    "the submitter on CPU 1, 512-byte fills."))
+    write("p3-optane-iouring.json", p3())
+    write("p4-low-rate.json", p4())
+    write("p5-nvme-pircopy.json", p5())

@@ -1,0 +1,186 @@
+#include "report/tables.h"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "config/config_loader.h"
+
+namespace cidsim {
+
+using nlohmann::json;
+
+namespace {
+
+double sum_workloads(const json& window, const char* type, const char* field) {
+    double s = 0;
+    for (const json& w : window["workloads"])
+        if (w.value("type", "") == type) s += w[field].get<double>();
+    return s;
+}
+
+double mean_workloads(const json& window, const char* type, const char* field) {
+    double s = 0;
+    unsigned n = 0;
+    for (const json& w : window["workloads"])
+        if (w.value("type", "") == type) {
+            s += w[field].get<double>();
+            ++n;
+        }
+    return n ? s / n : 0.0;
+}
+
+double t95(size_t dof) {
+    static const double table[] = {0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
+                                   2.306, 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+                                   2.120, 2.110,  2.101, 2.093, 2.086};
+    return dof < sizeof table / sizeof *table ? table[dof] : 1.96 + 2.5 / double(dof);
+}
+
+std::string key_text(const json& key) {
+    std::string s;
+    for (auto it = key.begin(); it != key.end(); ++it) {
+        const std::string v = it->is_string() ? it->get<std::string>() : it->dump();
+        s += (s.empty() ? "" : " ") + it.key() + "=" + v;
+    }
+    return s;
+}
+
+}  // namespace
+
+const std::vector<std::string>& table_metric_names() {
+    static const std::vector<std::string> names = {
+        "iops_per_disk_M", "iops_M",         "irq_rate_M",     "device_irq_rate_M",
+        "bandwidth_mbps",  "pid_misses_per_notification", "throughput_M",
+        "latency_p50_ns",  "latency_p99_ns"};
+    return names;
+}
+
+double table_metric(const std::string& m, const json& w) {
+    const json& metrics = w["metrics"];
+    if (m == "iops_per_disk_M") return mean_workloads(w, "nvme", "iops_m");
+    if (m == "iops_M") return sum_workloads(w, "nvme", "iops_m");
+    // One interrupt per completion: the device MSI rate.
+    if (m == "irq_rate_M") return metrics["msi_rate_mps"].get<double>();
+    // Handler invocations, the per-vector count of /proc/interrupts.
+    if (m == "device_irq_rate_M") return metrics["handler_invocation_rate_mps"].get<double>();
+    if (m == "bandwidth_mbps") return sum_workloads(w, "dsa", "fill_mbps");
+    if (m == "pid_misses_per_notification")
+        return metrics["pid_line"]["cpu_misses_per_notification"].get<double>();
+    if (m == "throughput_M") return metrics["completion_rate_mps"].get<double>();
+    if (m == "latency_p50_ns") return metrics["msi_to_handler_ns"]["p50"].get<double>();
+    if (m == "latency_p99_ns") return metrics["msi_to_handler_ns"]["p99"].get<double>();
+    throw std::invalid_argument("unknown table metric " + m);
+}
+
+Figure measure(const std::string& metric, const json& result) {
+    std::vector<double> v;
+    if (result.contains("batches"))
+        for (const json& b : result["batches"]) v.push_back(table_metric(metric, b));
+    else
+        v.push_back(table_metric(metric, result));
+    Figure f;
+    for (double x : v) f.mean += x;
+    f.mean /= double(v.size());
+    if (v.size() > 1) {
+        double sq = 0;
+        for (double x : v) sq += (x - f.mean) * (x - f.mean);
+        f.ci95 = t95(v.size() - 1) * std::sqrt(sq / double(v.size() - 1) / double(v.size()));
+    }
+    return f;
+}
+
+std::vector<Table> load_tables(const std::string& path) {
+    const json doc = read_json_file(path);
+    const std::string dir = path.find('/') == std::string::npos
+                                ? "."
+                                : path.substr(0, path.find_last_of('/'));
+    if (!doc.contains("tables") || !doc["tables"].is_array())
+        throw ConfigError(path + ": tables: expected an array");
+    std::vector<Table> out;
+    const auto& names = table_metric_names();
+    for (size_t i = 0; i < doc["tables"].size(); ++i) {
+        const json& t = doc["tables"][i];
+        const std::string at = path + ": tables[" + std::to_string(i) + "]";
+        Table table;
+        try {
+            table.name = t.at("name").get<std::string>();
+            table.title = t.at("title").get<std::string>();
+            table.set = t.at("set").get<std::string>();
+            table.note = t.value("note", "");
+            table.metrics = t.at("metrics").get<std::vector<std::string>>();
+            for (const json& r : t.at("rows")) {
+                TableRow row;
+                row.key = r.at("key");
+                const std::string cfg = r.at("config").get<std::string>();
+                row.config = cfg[0] == '/' ? cfg : dir + "/" + cfg;
+                row.overrides = r.value("set", std::vector<std::string>{});
+                row.published = r.value("published", json::object());
+                table.rows.push_back(row);
+            }
+        } catch (const json::exception& e) {
+            throw ConfigError(at + ": " + e.what());
+        }
+        for (const std::string& m : table.metrics)
+            if (std::find(names.begin(), names.end(), m) == names.end())
+                throw ConfigError(at + ".metrics: unknown metric '" + m + "'");
+        out.push_back(table);
+    }
+    return out;
+}
+
+json table_json(const Table& t, const std::vector<json>& results) {
+    json rows = json::array();
+    for (size_t r = 0; r < t.rows.size(); ++r)
+        for (const std::string& m : t.metrics) {
+            const Figure f = measure(m, results[r]);
+            const json& pub = t.rows[r].published;
+            rows.push_back({{"key", t.rows[r].key},
+                            {"metric", m},
+                            {"simulated", f.mean},
+                            {"ci95", f.ci95},
+                            {"published", pub.contains(m) ? pub[m] : json(nullptr)}});
+        }
+    return {{"table", t.name}, {"rows", rows}};
+}
+
+std::string table_text(const Table& t, const json& table) {
+    std::ostringstream os;
+    os << t.name << ": " << t.title << " [" << t.set << " set]\n";
+    char line[512];
+    std::snprintf(line, sizeof line, "  %-32s %-28s %14s %10s %10s %8s\n", "key", "metric",
+                  "simulated", "+-ci95", "published", "error");
+    os << line;
+    for (const json& r : table["rows"]) {
+        const double sim = r["simulated"].get<double>();
+        std::string pub = "", err = "";
+        if (!r["published"].is_null()) {
+            const double p = r["published"].get<double>();
+            char b[64];
+            std::snprintf(b, sizeof b, "%.3f", p);
+            pub = b;
+            std::snprintf(b, sizeof b, "%+.1f%%", (sim - p) / p * 100);
+            err = b;
+        }
+        std::snprintf(line, sizeof line, "  %-32s %-28s %14.3f %10.3f %10s %8s\n",
+                      key_text(r["key"]).c_str(), r["metric"].get<std::string>().c_str(), sim,
+                      r["ci95"].get<double>(), pub.c_str(), err.c_str());
+        os << line;
+    }
+    if (!t.note.empty()) os << "  note: " << t.note << "\n";
+    return os.str();
+}
+
+std::string table_csv(const json& tables) {
+    std::ostringstream os;
+    os << "table,key,metric,simulated,ci95,published\n";
+    for (const json& t : tables)
+        for (const json& r : t["rows"])
+            os << t["table"].get<std::string>() << ",\"" << key_text(r["key"]) << "\","
+               << r["metric"].get<std::string>() << "," << r["simulated"].get<double>() << ","
+               << r["ci95"].get<double>() << ","
+               << (r["published"].is_null() ? "" : r["published"].dump()) << "\n";
+    return os.str();
+}
+
+}  // namespace cidsim

@@ -1,0 +1,47 @@
+#pragma once
+// Published-experiment tables (configs/rfc/tables.json): which configs to
+// run for each row, which metrics to read from the results, and the
+// published figure where one is given. Used by `cidsim reproduce`.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace cidsim {
+
+struct TableRow {
+    nlohmann::json key;                // e.g. {"disks": 4, "mode": "posted"}
+    std::string config;                // run config, absolute path
+    std::vector<std::string> overrides;  // --set assignments
+    nlohmann::json published;          // metric -> number (absent: not published)
+};
+
+struct Table {
+    std::string name;
+    std::string title;
+    std::string set;  // "calibration" or "prediction"
+    std::string note;
+    std::vector<std::string> metrics;
+    std::vector<TableRow> rows;
+};
+
+// Reads and checks the table file (errors are ConfigError naming the path).
+std::vector<Table> load_tables(const std::string& path);
+// Names of the metrics a table may ask for.
+const std::vector<std::string>& table_metric_names();
+// One metric's value from one measurement window {"metrics", "workloads"}.
+double table_metric(const std::string& metric, const nlohmann::json& window);
+
+// A measured figure: the mean over the result's batches and its 95% half-width.
+struct Figure {
+    double mean = 0;
+    double ci95 = 0;
+};
+Figure measure(const std::string& metric, const nlohmann::json& result);
+
+// {"table", "rows": [{"key", "metric", "simulated", "ci95", "published"}]}
+nlohmann::json table_json(const Table& t, const std::vector<nlohmann::json>& results);
+std::string table_text(const Table& t, const nlohmann::json& rows);
+std::string table_csv(const nlohmann::json& tables);
+
+}  // namespace cidsim

@@ -1,0 +1,62 @@
+#include "workloads/dsa.h"
+
+#include <algorithm>
+
+namespace cidsim {
+
+using sc_core::sc_time;
+
+void DsaParams::describe(ParamVisitor& v) {
+    v.text("device", device, "the DSA device whose vector 0 is the work queue's interrupt");
+    v.integer("wq_depth", wq_depth, "descriptors", 1, 65536, "descriptors kept outstanding");
+    v.integer("fill_bytes", fill_bytes, "B", 1, 1 << 24, "bytes filled per descriptor");
+    v.real("max_descriptors_m", max_descriptors_m, "M/s", 1e-6, 1e3,
+           "engine descriptor rate limit");
+    v.time("engine_latency_ns", engine_latency, 0, 1e9, "descriptor start to fill written");
+    v.time("submit_cpu_ns", submit_cpu, 0, 1e8, "CPU time to resubmit one descriptor");
+    v.integer("submitter_cpu", submitter_cpu, "", 0, 62, "CPU the submitting thread runs on");
+}
+
+DsaMemfill::DsaMemfill(sc_core::sc_module_name name, const DsaParams& params, Device& device,
+                       CpuCore& submitter)
+    : Workload(name), m_params(params), m_device(device), m_submitter(submitter) {
+    m_device.set_sink(this);
+    SC_METHOD(on_engine_done);
+    sensitive << m_in_engine.event();
+    dont_initialize();
+    for (uint64_t i = 0; i < m_params.wq_depth; ++i) m_submitter.queue_task(Work{m_params.submit_cpu,
+                                                                           &resubmit, this, 0});
+}
+
+void DsaMemfill::submit() {
+    const sc_time now = sc_core::sc_time_stamp();
+    const sc_time start = std::max(now, m_engine_free);
+    m_engine_free = start + ns(1e3 / m_params.max_descriptors_m);
+    m_in_engine.push(start + m_params.engine_latency, m_next_tag++);
+    ++m_outstanding;
+}
+
+void DsaMemfill::on_engine_done() {
+    m_in_engine.pop_due([this](uint64_t tag) { m_device.complete(0, tag, m_params.fill_bytes); });
+}
+
+void DsaMemfill::on_completion(unsigned, uint64_t, unsigned) {
+    --m_outstanding;
+    ++m_completed;
+    m_submitter.queue_task(Work{m_params.submit_cpu, &resubmit, this, 0});
+}
+
+void DsaMemfill::resubmit(void* self, uint64_t) { static_cast<DsaMemfill*>(self)->submit(); }
+
+void DsaMemfill::report(nlohmann::json& out, double seconds) const {
+    out["type"] = "dsa";
+    out["device"] = m_params.device;
+    out["completed"] = m_completed;
+    out["descriptor_rate_m"] = seconds > 0 ? double(m_completed) / seconds / 1e6 : 0.0;
+    out["fill_mbps"] = seconds > 0 ? double(m_completed) * double(m_params.fill_bytes) * 8 /
+                                         seconds / 1e6
+                                   : 0.0;
+    out["outstanding_at_end"] = m_outstanding;
+}
+
+}  // namespace cidsim

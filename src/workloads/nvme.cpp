@@ -1,0 +1,116 @@
+#include "workloads/nvme.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace cidsim {
+
+using sc_core::sc_time;
+
+const char* const kIoEngineNames[2] = {"libaio", "io_uring"};
+
+void NvmeParams::describe(ParamVisitor& v) {
+    v.text("device", device, "the disk's device (MSI-X function, one vector per job)");
+    v.integer("jobs", jobs, "", 1, 2048, "fio jobs; job j uses queue j on the CPU it interrupts");
+    v.integer("iodepth", iodepth, "I/Os", 1, 65536, "outstanding I/Os per job");
+    visit_choice(v, "engine", engine, kIoEngineNames,
+                 "libaio (reap one, submit one per completion) | io_uring (batches)");
+    v.integer("batch", batch, "I/Os", 1, 4096, "io_uring: most I/Os reaped/submitted per call");
+    v.integer("block_bytes", block_bytes, "B", 1, 1 << 24, "read size, DMA'd per completion");
+    v.real("max_iops_m", max_iops_m, "M/s", 1e-6, 1e3, "controller command rate limit per disk");
+    v.time("media_latency_ns", media_latency, 0, 1e10, "fixed part of the device latency");
+    v.time("media_jitter_ns", media_jitter, 0, 1e10,
+           "mean of the exponential part of the device latency");
+    v.time("per_io_cpu_ns", per_io_cpu, 0, 1e8, "application CPU time per I/O");
+    v.time("syscall_cpu_ns", syscall_cpu, 0, 1e8, "CPU time per system call");
+}
+
+NvmeDisk::NvmeDisk(sc_core::sc_module_name name, const NvmeParams& params, Device& device,
+                   const std::vector<CpuCore*>& job_cpus, uint64_t seed)
+    : Workload(name), m_params(params), m_device(device), m_jobs(job_cpus.size()), m_rng(seed) {
+    m_device.set_sink(this);
+    for (size_t j = 0; j < job_cpus.size(); ++j) {
+        m_jobs[j].cpu = job_cpus[j];
+        // fio starts by filling the queue: one submission call per batch.
+        m_jobs[j].cpu->queue_task(
+            Work{m_params.syscall_cpu + m_params.per_io_cpu * double(m_params.iodepth),
+                 &NvmeDisk::submit_initial, this, j});
+    }
+    SC_METHOD(on_media_done);
+    sensitive << m_in_media.event();
+    dont_initialize();
+}
+
+void NvmeDisk::submit_initial(void* self, uint64_t job) {
+    auto* d = static_cast<NvmeDisk*>(self);
+    d->submit(unsigned(job), d->m_params.iodepth);
+}
+
+void NvmeDisk::submit(unsigned job, uint64_t count) {
+    Job& j = m_jobs[job];
+    const sc_time now = sc_core::sc_time_stamp();
+    const sc_time per_command = ns(1e3 / m_params.max_iops_m);
+    for (uint64_t i = 0; i < count; ++i) {
+        const sc_time start = std::max(now, m_controller_free);
+        m_controller_free = start + per_command;
+        sc_time latency = m_params.media_latency;
+        if (m_params.media_jitter > sc_core::SC_ZERO_TIME)
+            latency += ns(exponential(m_rng, ns_of(m_params.media_jitter)));
+        m_in_media.push(start + latency, Command{job, j.next_tag++});
+    }
+    j.outstanding += count;
+    m_submitted += count;
+    m_max_outstanding = std::max(m_max_outstanding, j.outstanding);
+}
+
+void NvmeDisk::on_media_done() {
+    m_in_media.pop_due([this](const Command& c) {
+        m_device.complete(c.queue, c.tag, m_params.block_bytes);
+    });
+}
+
+void NvmeDisk::on_completion(unsigned queue, uint64_t, unsigned) {
+    ++m_jobs[queue].to_reap;
+    if (!m_jobs[queue].reap_queued) queue_reap(queue);
+}
+
+void NvmeDisk::queue_reap(unsigned job) {
+    Job& j = m_jobs[job];
+    // libaio: io_getevents returns one event, then io_submit sends one I/O.
+    // io_uring: one io_uring_enter reaps what is there and resubmits as many.
+    const bool libaio = m_params.engine == IoEngine::Libaio;
+    const uint64_t n = libaio ? 1 : std::min<uint64_t>(j.to_reap, m_params.batch);
+    j.to_reap -= n;
+    j.reap_queued = true;
+    j.cpu->queue_task(Work{m_params.syscall_cpu * (libaio ? 2.0 : 1.0) +
+                               m_params.per_io_cpu * double(n),
+                           &NvmeDisk::reap, this, uint64_t(job) | n << 32});
+}
+
+void NvmeDisk::reap(void* self, uint64_t job_and_count) {
+    auto* d = static_cast<NvmeDisk*>(self);
+    const unsigned job = unsigned(job_and_count & 0xFFFFFFFF);
+    const uint64_t n = job_and_count >> 32;
+    Job& j = d->m_jobs[job];
+    j.outstanding -= n;
+    d->m_reaped += n;
+    j.reap_queued = false;
+    d->submit(job, n);
+    if (j.to_reap) d->queue_reap(job);
+}
+
+void NvmeDisk::reset_stats() { m_submitted = m_reaped = 0; }
+
+void NvmeDisk::report(nlohmann::json& out, double seconds) const {
+    uint64_t outstanding = 0;
+    for (const Job& j : m_jobs) outstanding += j.outstanding;
+    out["type"] = "nvme";
+    out["device"] = m_params.device;
+    out["submitted"] = m_submitted;
+    out["reaped"] = m_reaped;
+    out["iops_m"] = seconds > 0 ? double(m_reaped) / seconds / 1e6 : 0.0;
+    out["outstanding_at_end"] = outstanding;
+    out["max_outstanding_per_job"] = m_max_outstanding;
+}
+
+}  // namespace cidsim

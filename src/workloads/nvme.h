@@ -1,0 +1,87 @@
+#pragma once
+// NvmeDisk: one NVMe SSD under a closed-loop fio-like load.
+//
+// Modelled: the disk's controller, which starts commands in order at most
+// `max_iops_m` per second (the per-disk IOPS limit) and completes each after
+// a media latency (a fixed part plus an exponential part); every completion
+// writes its data (`block_bytes`, a read) and completion entry by DMA and
+// raises the queue's MSI (Device). fio jobs, one per I/O queue pair: job j
+// submits to queue j and runs on the CPU that queue j interrupts (Linux maps
+// queues to CPUs), keeping `iodepth` I/Os outstanding. Two engines:
+//  - libaio: every completion is reaped on its own (io_getevents) and one
+//    new I/O submitted (io_submit): two system calls per I/O;
+//  - io_uring: completions are reaped and resubmitted in batches of up to
+//    `batch` with one io_uring_enter per batch.
+// The driver's interrupt handler cost is the Device's (per invocation and
+// per completion); application work runs as task work on the job's CPU,
+// after interrupts and softirqs.
+// Not modelled: the block layer's tags and merges, polling, the NAND
+// internals behind the latency, submission-queue doorbell MMIO costs
+// beyond `per_io_cpu`.
+#include "model/timed_queue.h"
+#include "workloads/workload.h"
+
+namespace cidsim {
+
+enum class IoEngine : int { Libaio, IoUring };
+extern const char* const kIoEngineNames[2];
+
+struct NvmeParams {
+    std::string device;                              // the disk's MSI-X function
+    uint64_t jobs = 1;                               // fio jobs = queue pairs used
+    uint64_t iodepth = 32;                           // outstanding I/Os per job
+    IoEngine engine = IoEngine::Libaio;
+    uint64_t batch = 32;                             // io_uring: most I/Os per submit/reap
+    uint64_t block_bytes = 4096;                     // read size
+    double max_iops_m = 2.0;                         // controller command rate, M/s
+    sc_core::sc_time media_latency = ns(60000);      // fixed part of the latency
+    sc_core::sc_time media_jitter = ns(20000);       // mean of the exponential part
+    sc_core::sc_time per_io_cpu = ns(700);           // application CPU per I/O (fio, aio/uring bookkeeping)
+    sc_core::sc_time syscall_cpu = ns(250);          // CPU per system call (entry/exit)
+
+    void describe(ParamVisitor& v);
+};
+
+class NvmeDisk : public Workload, public CompletionSink {
+public:
+    SC_HAS_PROCESS(NvmeDisk);
+    NvmeDisk(sc_core::sc_module_name name, const NvmeParams& params, Device& device,
+             const std::vector<CpuCore*>& job_cpus, uint64_t seed);
+    void on_completion(unsigned queue, uint64_t tag, unsigned cpu) override;
+    void report(nlohmann::json& out, double seconds) const override;
+    void reset_stats() override;
+
+    uint64_t outstanding(unsigned job) const { return m_jobs[job].outstanding; }
+    uint64_t max_outstanding() const { return m_max_outstanding; }
+
+private:
+    struct Job {
+        CpuCore* cpu = nullptr;
+        uint64_t outstanding = 0;  // submitted, not yet reaped
+        uint64_t to_reap = 0;      // completed by the driver, not yet in a reap task
+        bool reap_queued = false;  // a reap task is queued on the CPU
+        uint64_t next_tag = 0;
+    };
+    struct Command {
+        unsigned queue;
+        uint64_t tag;
+    };
+
+    static void submit_initial(void* self, uint64_t job);
+    void queue_reap(unsigned job);
+    static void reap(void* self, uint64_t job_and_count);
+    void submit(unsigned job, uint64_t count);
+    void on_media_done();
+
+    NvmeParams m_params;
+    Device& m_device;
+    std::vector<Job> m_jobs;
+    std::mt19937_64 m_rng;
+    sc_core::sc_time m_controller_free;
+    TimedQueue<Command> m_in_media;
+    uint64_t m_submitted = 0;
+    uint64_t m_reaped = 0;
+    uint64_t m_max_outstanding = 0;
+};
+
+}  // namespace cidsim
