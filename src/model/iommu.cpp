@@ -46,6 +46,9 @@ Iommu::Iommu(sc_core::sc_module_name name, const IommuParams& params, AgentId ag
     SC_METHOD(on_post_due);
     sensitive << m_to_post.event();
     dont_initialize();
+    SC_METHOD(on_message_ready);
+    sensitive << m_to_send.event();
+    dont_initialize();
 }
 
 void Iommu::attach_apic(LocalApic& apic) { m_apics[apic.apic_id()] = &apic; }
@@ -101,11 +104,9 @@ void Iommu::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
         fault(IommuFault::IndexOutOfRange, index, sid);
         return;
     }
-    // Requests start in arrival order, one per pipeline_occupancy.
-    const sc_time arrival = sc_time_stamp() + delay;
-    const sc_time start = std::max(arrival, m_pipeline_free);
-    m_pipeline_free = start + m_params.pipeline_occupancy;
-    m_to_fetch.push(start, Request{index, sid, ingress ? ingress->port : nullptr});
+    // Requests enter the pipeline in arrival order (writes from different
+    // root ports may be announced out of order, each with its own delay).
+    m_to_fetch.push(sc_time_stamp() + delay, Request{index, sid, ingress ? ingress->port : nullptr});
 }
 
 Iommu::Resolved Iommu::resolve(uint32_t index) const {
@@ -156,6 +157,10 @@ const Iommu::Resolved& Iommu::lookup(uint32_t index, bool& hit) {
 
 void Iommu::on_fetch_due() {
     m_to_fetch.pop_due([this](const Request& r) {
+        // One request starts per pipeline_occupancy; its IRTE is read as it
+        // arrives (the entry used is the one current at arrival).
+        const sc_time start = std::max(sc_time_stamp(), m_pipeline_free);
+        m_pipeline_free = start + m_params.pipeline_occupancy;
         bool hit;
         const Resolved& e = lookup(r.index, hit);
         ++(hit ? m_stats.iec_hits : m_stats.iec_misses);
@@ -165,16 +170,20 @@ void Iommu::on_fetch_due() {
             return fault(IommuFault::SourceIdMismatch, r.index, r.source_id);
         if (irte.posted && !e.pid) return fault(IommuFault::NoDescriptor, r.index, r.source_id);
         if (!e.apic) return fault(IommuFault::NoDestination, r.index, r.source_id);
-        const sc_time done = sc_time_stamp() + (hit ? m_params.iec_hit : m_params.iec_miss);
+        const sc_time done = start + (hit ? m_params.iec_hit : m_params.iec_miss);
         m_to_post.push(done, Fetched{e, r.index, r.source_id, r.port, sc_time_stamp()});
     });
 }
 
-sc_time Iommu::send_message(const sc_time& ready, LocalApic& apic, Vector vector) {
-    const sc_time enter = std::max(ready, m_message_port_free);
-    m_message_port_free = enter + m_params.message_occupancy;
-    apic.deliver_at(m_message_port_free + m_params.message_latency, vector);
-    return enter;
+// Messages enter the port in the order they become ready (not the order
+// they were announced: root ports drain at different paces).
+void Iommu::on_message_ready() {
+    m_to_send.pop_due([this](const Message& m) {
+        const sc_time enter = std::max(sc_time_stamp(), m_message_port_free);
+        m_message_port_free = enter + m_params.message_occupancy;
+        m.apic->deliver_at(m_message_port_free + m_params.message_latency, m.vector);
+        if (m.held) m.held->hold_until(enter);
+    });
 }
 
 void Iommu::on_post_due() {
@@ -184,19 +193,15 @@ void Iommu::on_post_due() {
         const Irte& irte = f.entry.irte;
         if (!irte.posted) {
             ++m_stats.remapped_messages;
-            if (!f.port) {
-                send_message(now, *f.entry.apic, irte.vector);
-                return;
-            }
-            const sc_time ordered = f.port->order_message(now);
-            f.port->hold_until(send_message(ordered, *f.entry.apic, irte.vector));
+            const sc_time ordered = f.port ? f.port->order_message(now) : now;
+            m_to_send.push(ordered, Message{f.entry.apic, irte.vector, f.port});
             return;
         }
         ++m_stats.posts;
         sc_time rmw;
         if (f.entry.pid->post(m_agent, irte.vector, irte.urgent, rmw)) {
             ++m_stats.notifications;
-            send_message(now + rmw, *f.entry.apic, f.entry.pid->nv());
+            m_to_send.push(now + rmw, Message{f.entry.apic, f.entry.pid->nv(), nullptr});
         } else {
             ++m_stats.suppressed;
         }

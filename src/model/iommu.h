@@ -5,8 +5,9 @@
 //  - decode of the remappable-format address/data into an IRTE index;
 //    compatibility-format writes and indices beyond the table fault [5.1.4];
 //  - the request pipeline: requests start in arrival order, one per
-//    `pipeline_occupancy` (throughput), and the IRTE is fetched at start
-//    from the Interrupt Entry Cache (`iec_hit`) or memory (`iec_miss`) [6.4];
+//    `pipeline_occupancy` (throughput); the IRTE is read from the Interrupt
+//    Entry Cache (`iec_hit`) or memory (`iec_miss`) [6.4] as the request
+//    arrives (its latency counts from the pipeline start);
 //    the IEC keeps whole decoded IRTEs (LRU) and is only changed by
 //    invalidation (index-selective or global), as with queued invalidation;
 //  - P=0 and source-id mismatches fault; faults are counted by reason and
@@ -120,6 +121,11 @@ private:
         RootPort* port;
         sc_core::sc_time started;
     };
+    struct Message {
+        LocalApic* apic;
+        Vector vector;
+        RootPort* held;  // remappable: the root port held until the message leaves
+    };
     struct IecEntry {
         uint32_t index;
         uint64_t last_use;
@@ -131,8 +137,7 @@ private:
     void on_post_due();   // fetch done: message or PID post
     Resolved resolve(uint32_t index) const;
     const Resolved& lookup(uint32_t index, bool& hit);
-    // Sends an interrupt message ready at `ready`; returns when it entered the port.
-    sc_core::sc_time send_message(const sc_core::sc_time& ready, LocalApic& apic, Vector vector);
+    void on_message_ready();  // a message enters the interrupt-message port
     void fault(IommuFault reason, uint32_t index, uint16_t source_id);
 
     IommuParams m_params;
@@ -147,6 +152,7 @@ private:
     sc_core::sc_time m_message_port_free;
     TimedQueue<Request> m_to_fetch;
     TimedQueue<Fetched> m_to_post;
+    TimedQueue<Message> m_to_send;
     IommuStats m_stats;
 };
 
