@@ -1,12 +1,14 @@
 #include "report/results.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <unistd.h>
 
 #include "config/config_loader.h"
+#include "sim/invariants.h"
 
 namespace cidsim {
 
@@ -168,7 +170,8 @@ json collect_results(const System& sys) {
             {"per_vector", vectors},
             {"per_device", devices},
             {"root_ports", ports},
-            {"workloads", workloads}};
+            {"workloads", workloads},
+            {"invariants", check_invariants(sys).to_json()}};
 }
 
 std::string summary_text(const json& r) {
@@ -215,6 +218,9 @@ std::string summary_text(const json& r) {
 }
 
 void check_writable(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw std::runtime_error(path + ": is a directory; expected a file name");
     const std::string probe = path + ".cidsim-probe";
     std::ofstream out(probe);
     if (!out) throw std::runtime_error(path + ": cannot write here");
