@@ -13,7 +13,7 @@ using sc_core::sc_time;
 System::System(const SimConfig& config) : m_config(config) {
     // A device overflow stops the run through sc_stop; the invariant report
     // says why, so SystemC's own notice would only clutter stdout.
-    sc_core::sc_report_handler::set_actions("/OSCI/SystemC: Simulation stopped by user",
+    sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
                                             sc_core::SC_DO_NOTHING);
     build_cpus();
     build_devices();
