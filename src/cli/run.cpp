@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "config/config_loader.h"
 #include "report/results.h"
+#include "sim/invariants.h"
 #include "sim/system.h"
 
 namespace cidsim {
@@ -45,14 +46,18 @@ int cmd_run(int argc, char** argv) {
     }
 
     const std::string out = vm.count("out") ? vm["out"].as<std::string>() : "";
+    const std::string path = vm["config"].as<std::string>();
     SimConfig config;
     try {
-        nlohmann::json j = read_config_file(vm["config"].as<std::string>());
+        nlohmann::json j = read_config_file(path);
         if (vm.count("set"))
             for (const std::string& s : vm["set"].as<std::vector<std::string>>())
                 apply_override(j, s);
-        if (vm.count("seed")) j["run"]["seed"] = vm["seed"].as<uint64_t>();
-        config = load_config(j);
+        if (vm.count("seed")) {
+            if (!j.is_object()) throw ConfigError(path + ": config: expected an object");
+            j["run"]["seed"] = vm["seed"].as<uint64_t>();
+        }
+        config = load_config(j, path);
     } catch (const ConfigError& e) {
         std::cerr << "cidsim run: " << e.what() << "\n";
         return kExitBadInput;
@@ -67,13 +72,22 @@ int cmd_run(int argc, char** argv) {
     try {
         System system(config);
         const nlohmann::json results = run_and_collect(system);
+        const InvariantReport invariants = check_invariants(system);
+        if (!invariants.ok()) {
+            // A run that broke the model's own rules has no trustworthy
+            // result: no file is written.
+            for (const std::string& f : invariants.failures())
+                std::cerr << "cidsim run: " << path << ": " << f << "\n";
+            return kExitFailure;
+        }
         if (!out.empty()) write_file_atomically(out, results.dump(2) + "\n");
         if (!vm.count("quiet")) std::cout << summary_text(results);
     } catch (const ConfigError& e) {
-        std::cerr << "cidsim run: " << e.what() << "\n";
+        // Constraints only the built system can check (vector allocation).
+        std::cerr << "cidsim run: " << path << ": " << e.what() << "\n";
         return kExitBadInput;
     } catch (const std::invalid_argument& e) {
-        std::cerr << "cidsim run: " << e.what() << "\n";
+        std::cerr << "cidsim run: " << path << ": " << e.what() << "\n";
         return kExitBadInput;
     } catch (const std::exception& e) {
         std::cerr << "cidsim run: failed: " << e.what() << "\n";

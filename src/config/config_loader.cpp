@@ -1,10 +1,15 @@
 #include "config/config_loader.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <set>
 #include <sstream>
+
+#include "model/vector_bits.h"
 
 namespace cidsim {
 
@@ -55,6 +60,52 @@ std::string type_name(const json& j) {
          : j.is_string() ? "a string" : j.is_array() ? "an array" : "an object";
 }
 
+// Levenshtein distance, for "did you mean" on unknown keys.
+size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1])});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+// The known key closest to `key` when it is a plausible typo, else "".
+std::string near_miss(const std::string& key, const std::vector<std::string>& known) {
+    std::string best;
+    size_t best_d = std::max<size_t>(2, key.size() / 3) + 1;
+    for (const std::string& k : known) {
+        const size_t d = edit_distance(key, k);
+        if (d < best_d) best_d = d, best = k;
+    }
+    return best;
+}
+
+std::string fmt(double v) {
+    std::ostringstream os;
+    os << v;
+    return os.str();
+}
+
+// A JSON value for a message: never throws, never longer than a line.
+std::string show(const json& j) {
+    std::string s = j.dump(-1, ' ', false, json::error_handler_t::replace);
+    if (s.size() > 80) s = s.substr(0, 77) + "...";
+    return s;
+}
+
+std::string hex(uint64_t v) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%llX", (unsigned long long)v);
+    return buf;
+}
+
 // Fills Params from one JSON object; remembers which keys it knows.
 class JsonReader final : public ParamVisitor {
 public:
@@ -89,12 +140,15 @@ public:
                     value = i;
                     return;
                 }
-        fail(key, "expected one of " + join_keys(allowed) + ", found " + j->dump());
+        fail(key, "expected one of " + join_keys(allowed) + ", found " + show(*j));
     }
     void text(const char* key, std::string& value, const char*) override {
         if (const json* j = find(key)) {
             if (!j->is_string()) fail(key, "expected a string, found " + type_name(*j));
             value = j->get<std::string>();
+            if (value.size() > kMaxNameLength)
+                fail(key, "expected at most " + std::to_string(kMaxNameLength) +
+                              " characters, found " + std::to_string(value.size()));
         }
     }
     void integers(const char* key, std::vector<uint64_t>& value, uint64_t min, uint64_t max,
@@ -103,8 +157,13 @@ public:
         if (!j) return;
         if (!j->is_array() || j->empty())
             fail(key, "expected a non-empty array of integers, found " + type_name(*j));
+        if (j->size() > kMaxListLength)
+            fail(key, "expected at most " + std::to_string(kMaxListLength) + " elements, found " +
+                          std::to_string(j->size()));
         value.clear();
-        for (const json& e : *j) value.push_back(whole(key, e, min, max));
+        for (size_t i = 0; i < j->size(); ++i)
+            value.push_back(whole((std::string(key) + "[" + std::to_string(i) + "]").c_str(),
+                                  (*j)[i], min, max));
     }
 
     // Accepts a key handled outside the visitor (arrays of sections).
@@ -112,9 +171,12 @@ public:
     // After visiting: every key present must be known.
     void check_unknown() const {
         for (auto it = m_obj.begin(); it != m_obj.end(); ++it)
-            if (std::find(m_known.begin(), m_known.end(), it.key()) == m_known.end())
-                throw ConfigError(m_path + it.key() + ": unknown key; valid keys here: " +
-                                  join_keys(m_known));
+            if (std::find(m_known.begin(), m_known.end(), it.key()) == m_known.end()) {
+                const std::string guess = near_miss(it.key(), m_known);
+                throw ConfigError(m_path + it.key() + ": unknown key" +
+                                  (guess.empty() ? "" : " (did you mean \"" + guess + "\"?)") +
+                                  "; valid keys here: " + join_keys(m_known));
+            }
     }
 
 private:
@@ -127,22 +189,44 @@ private:
         throw ConfigError(m_path + key + ": " + what);
     }
     double number(const char* key, const json& j, double min, double max) const {
-        if (!j.is_number()) fail(key, "expected a number, found " + type_name(j));
+        if (!j.is_number()) fail(key, "expected a number, found " + type_name(j) + " " + show(j));
         const double v = j.get<double>();
-        if (!std::isfinite(v) || v < min || v > max) {
-            std::ostringstream os;
-            os << "expected a number in [" << min << ", " << max << "], found " << j.dump();
-            fail(key, os.str());
-        }
+        if (!std::isfinite(v)) fail(key, "expected a finite number, found " + show(j));
+        if (min > 0 && v <= 0)
+            fail(key, "expected a positive number (at least " + fmt(min) + "), found " + show(j));
+        if (v < min || v > max)
+            fail(key, "expected a number in [" + fmt(min) + ", " + fmt(max) + "], found " +
+                          show(j));
         return v;
     }
     uint64_t whole(const char* key, const json& j, uint64_t min, uint64_t max) const {
-        if (!j.is_number_integer() || (j.is_number_integer() && !j.is_number_unsigned()))
-            fail(key, "expected a non-negative integer, found " + j.dump());
-        const uint64_t v = j.get<uint64_t>();
-        if (v < min || v > max)
-            fail(key, "expected an integer in [" + std::to_string(min) + ", " +
-                          std::to_string(max) + "], found " + j.dump());
+        const std::string range =
+            "[" + std::to_string(min) + ", " + std::to_string(max) + "]";
+        if (!j.is_number()) fail(key, "expected an integer in " + range + ", found " +
+                                          type_name(j) + " " + show(j));
+        uint64_t v = 0;
+        if (j.is_number_unsigned()) {
+            v = j.get<uint64_t>();
+        } else if (j.is_number_integer()) {  // signed: configs built in code, --set
+            if (j.get<int64_t>() < 0)
+                fail(key, "expected a non-negative integer in " + range + ", found " + show(j));
+            v = uint64_t(j.get<int64_t>());
+        } else {
+            // JSON integers beyond 64 bits arrive as doubles.
+            const double d = j.get<double>();
+            if (!std::isfinite(d)) fail(key, "expected a finite integer, found " + show(j));
+            if (d < 0)
+                fail(key, "expected a non-negative integer in " + range + ", found " + show(j));
+            if (d >= 18446744073709551616.0)
+                fail(key, "integer overflow: " + show(j) +
+                              " does not fit in 64 bits; expected an integer in " + range);
+            if (d != std::floor(d) || d > 9007199254740992.0)
+                fail(key, "expected a whole number in " + range + ", found " + show(j));
+            v = uint64_t(d);
+        }
+        if (min > 0 && v == 0)
+            fail(key, "expected a positive integer in " + range + ", found 0");
+        if (v < min || v > max) fail(key, "expected an integer in " + range + ", found " + show(j));
         return v;
     }
 
@@ -263,42 +347,208 @@ const json& object_at(const json& j, const std::string& path) {
     return j;
 }
 
+// Trace events: [t_ns, "device", queue], inside the run, on existing queues.
+void check_trace(const SimConfig& c, const WorkloadConfig& w, const std::string& at) {
+    const json& events = w.events;
+    if (!events.is_array())
+        throw ConfigError(at + "events: expected an array of [t_ns, \"device\", queue], found " +
+                          show(events));
+    if (events.size() > kMaxTraceEvents)
+        throw ConfigError(at + "events: expected at most " + std::to_string(kMaxTraceEvents) +
+                          " events, found " + std::to_string(events.size()));
+    const double end_ns = ns_of(c.run.warmup + c.run.duration);
+    for (size_t i = 0; i < events.size(); ++i) {
+        const json& e = events[i];
+        const std::string ev = at + "events[" + std::to_string(i) + "]";
+        if (!e.is_array() || e.size() != 3 || !e[0].is_number() || !e[1].is_string() ||
+            !e[2].is_number())
+            throw ConfigError(ev + ": expected [t_ns, \"device\", queue], found " + show(e));
+        const double t = e[0].get<double>();
+        if (!std::isfinite(t) || t < 0)
+            throw ConfigError(ev + ": expected a time >= 0 ns, found " + show(e[0]));
+        if (t >= end_ns)
+            throw ConfigError(ev + ": at " + fmt(t) +
+                              " ns, beyond the end of the run (run.warmup_ns + run.duration_ns = " +
+                              fmt(end_ns) + " ns); it would never be replayed");
+        const std::string name = e[1].get<std::string>();
+        auto dev = std::find_if(c.devices.begin(), c.devices.end(),
+                                [&](const DeviceConfig& d) { return d.name == name; });
+        if (dev == c.devices.end()) {
+            std::vector<std::string> names;
+            for (const DeviceConfig& d : c.devices) names.push_back(d.name);
+            throw ConfigError(ev + ": no device named " + show(e[1]) + " (devices: " +
+                              join_keys(names) + ")");
+        }
+        if (!e[2].is_number_integer() || e[2].get<int64_t>() < 0 ||
+            e[2].get<uint64_t>() >= dev->params.vectors)
+            throw ConfigError(ev + ": queue " + show(e[2]) + " does not exist: " + name + " has " +
+                              std::to_string(dev->params.vectors) + " queues (vectors)");
+    }
+}
+
+// Ids that must exist, names that must be unique.
 void check_references(const SimConfig& c) {
     std::set<std::string> names;
+    std::vector<std::string> name_list;
     for (size_t i = 0; i < c.devices.size(); ++i) {
         const DeviceConfig& d = c.devices[i];
         const std::string at = "devices[" + std::to_string(i) + "].";
         if (d.name.empty()) throw ConfigError(at + "name: a device needs a name");
         if (!names.insert(d.name).second)
             throw ConfigError(at + "name: duplicate device name '" + d.name + "'");
+        name_list.push_back(d.name);
         if (d.root_port >= c.topology.root_ports)
             throw ConfigError(at + "root_port: " + std::to_string(d.root_port) +
                               " but topology.root_ports is " +
                               std::to_string(c.topology.root_ports));
-        for (uint64_t cpu : d.irq_cpus)
-            if (cpu >= c.topology.cpus)
-                throw ConfigError(at + "irq_cpus: CPU " + std::to_string(cpu) +
+        for (size_t k = 0; k < d.irq_cpus.size(); ++k)
+            if (d.irq_cpus[k] >= c.topology.cpus)
+                throw ConfigError(at + "irq_cpus[" + std::to_string(k) + "]: CPU " +
+                                  std::to_string(d.irq_cpus[k]) +
                                   " does not exist (topology.cpus is " +
-                                  std::to_string(c.topology.cpus) + ")");
+                                  std::to_string(c.topology.cpus) +
+                                  "): its IRTE would target a missing CPU");
     }
     for (size_t i = 0; i < c.workloads.size(); ++i) {
         const WorkloadConfig& w = c.workloads[i];
         const std::string at = "workloads[" + std::to_string(i) + "].";
         if (w.type != "trace" && !names.count(w.device()))
-            throw ConfigError(at + "device: no device named '" + w.device() + "'");
+            throw ConfigError(at + "device: no device named '" + w.device() +
+                              "' (devices: " + join_keys(name_list) + ")");
+        if (w.type == "trace") check_trace(c, w, at);
     }
+}
+
+// Settings that are each in range but cannot work together.
+void check_consistency(const SimConfig& c) {
+    if (c.topology.sockets > c.topology.cpus)
+        throw ConfigError("topology.sockets: " + std::to_string(c.topology.sockets) +
+                          " sockets but only " + std::to_string(c.topology.cpus) +
+                          " CPUs (topology.cpus): a socket would have no CPU");
+    uint64_t vectors = 0;
+    for (size_t i = 0; i < c.devices.size(); ++i) {
+        const DeviceConfig& d = c.devices[i];
+        const std::string at = "devices[" + std::to_string(i) + "].";
+        vectors += d.params.vectors;
+        if (d.irq_cpus.size() > d.params.vectors)
+            throw ConfigError(at + "irq_cpus: " + std::to_string(d.irq_cpus.size()) +
+                              " CPUs listed but the device has " +
+                              std::to_string(d.params.vectors) +
+                              " vectors (" + at + "vectors): the extra CPUs would get no queue");
+        // The LAPIC delivers a vector only when its priority class exceeds
+        // the TPR's class (SDM vol. 3 11.8.3.1).
+        if (c.mode == RemapMode::Remappable && (d.first_vector >> 4) <= (c.lapic.tpr >> 4))
+            throw ConfigError("lapic.tpr: " + hex(c.lapic.tpr) + " masks " + at +
+                              "first_vector " + hex(d.first_vector) +
+                              " (priority class " + std::to_string(d.first_vector >> 4) +
+                              " <= " + std::to_string(c.lapic.tpr >> 4) +
+                              "): its interrupts would never be delivered in remappable mode");
+    }
+    if (c.mode == RemapMode::Posted && (kPostedMsiNotificationVector >> 4) <= (c.lapic.tpr >> 4))
+        throw ConfigError("lapic.tpr: " + hex(c.lapic.tpr) +
+                          " masks the posted-MSI notification vector " +
+                          hex(kPostedMsiNotificationVector) + ": no notification would be taken");
+    if (vectors > c.iommu.irte_entries)
+        throw ConfigError("iommu.irte_entries: " + std::to_string(c.iommu.irte_entries) +
+                          " entries but the devices have " + std::to_string(vectors) +
+                          " vectors, one IRTE each");
+    const sc_core::sc_time timer_cost =
+        c.cpu.irq_entry + c.cpu.timer_handler + c.cpu.eoi + c.cpu.irq_exit;
+    if (c.lapic.timer_period > sc_core::SC_ZERO_TIME && c.lapic.timer_period <= timer_cost)
+        throw ConfigError("lapic.timer_period_ns: " + fmt(ns_of(c.lapic.timer_period)) +
+                          " ns is not longer than one timer interrupt (cpu.irq_entry_ns + "
+                          "timer_handler_ns + eoi_ns + irq_exit_ns = " +
+                          fmt(ns_of(timer_cost)) + " ns): the CPUs would do nothing else");
+}
+
+SimConfig load_unprefixed(const json& config) {
+    SimConfig c;
+    JsonReader top(object_at(config, "config"), "");
+    describe_top(c, top);
+    for (const Section& s : sections()) {
+        top.allow(s.key);
+        auto it = config.find(s.key);
+        if (it == config.end()) continue;
+        JsonReader r(object_at(*it, s.key), std::string(s.key) + ".");
+        s.describe(c, r);
+        r.check_unknown();
+    }
+    top.allow("devices");
+    top.allow("workloads");
+    top.allow("comment");     // free text for the config's author
+    top.allow("provenance");  // where fitted values came from (docs/calibration.md)
+    top.check_unknown();
+
+    if (auto it = config.find("devices"); it != config.end()) {
+        if (!it->is_array())
+            throw ConfigError("devices: expected an array of devices, found " + type_name(*it));
+        if (it->size() > kMaxDevices)
+            throw ConfigError("devices: expected at most " + std::to_string(kMaxDevices) +
+                              " devices, found " + std::to_string(it->size()));
+        for (size_t i = 0; i < it->size(); ++i) {
+            const std::string at = "devices[" + std::to_string(i) + "]";
+            DeviceConfig d;
+            d.name = "dev" + std::to_string(i);
+            JsonReader r(object_at((*it)[i], at), at + ".");
+            d.describe(r);
+            r.check_unknown();
+            c.devices.push_back(d);
+        }
+    }
+    if (auto it = config.find("workloads"); it != config.end()) {
+        if (!it->is_array())
+            throw ConfigError("workloads: expected an array of workloads, found " +
+                              type_name(*it));
+        if (it->size() > kMaxWorkloads)
+            throw ConfigError("workloads: expected at most " + std::to_string(kMaxWorkloads) +
+                              " workloads, found " + std::to_string(it->size()));
+        for (size_t i = 0; i < it->size(); ++i) {
+            const std::string at = "workloads[" + std::to_string(i) + "]";
+            const json& obj = object_at((*it)[i], at);
+            WorkloadConfig w;
+            JsonReader r(obj, at + ".");
+            describe_workload(w, r);
+            if (std::find(std::begin(kWorkloadTypes), std::end(kWorkloadTypes), w.type) ==
+                std::end(kWorkloadTypes))
+                throw ConfigError(
+                    at + ".type: expected one of " +
+                    join_keys(std::vector<std::string>(std::begin(kWorkloadTypes),
+                                                       std::end(kWorkloadTypes))) +
+                    ", found " + show(json(w.type)));
+            if (w.type == "trace") {
+                r.allow("events");
+                if (obj.contains("events")) w.events = obj["events"];
+            }
+            r.check_unknown();
+            c.workloads.push_back(w);
+        }
+    }
+    check_references(c);
+    check_consistency(c);
+    return c;
 }
 
 }  // namespace
 
 json read_json_file(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw ConfigError(path + ": cannot open the config file");
-    try {
-        return json::parse(in);
-    } catch (const json::parse_error& e) {
-        throw ConfigError(path + ": not valid JSON: " + e.what());
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::file_status st = fs::status(path, ec);
+    if (!fs::exists(st)) throw ConfigError(path + ": no such file");
+    if (fs::is_directory(st))
+        throw ConfigError(path + ": is a directory; expected a JSON config file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw ConfigError(path + ": cannot open the config file for reading");
+    std::string text;
+    char buf[65536];
+    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+        text.append(buf, size_t(in.gcount()));
+        if (text.size() > kMaxConfigBytes)
+            throw ConfigError(path + ": larger than the maximum config size of " +
+                              std::to_string(kMaxConfigBytes) + " bytes");
     }
+    if (in.bad()) throw ConfigError(path + ": read error");
+    return parse_config_text(text, path);
 }
 
 json read_config_file(const std::string& path, int depth) {
@@ -312,13 +562,73 @@ json read_config_file(const std::string& path, int depth) {
                                 : path.substr(0, path.find_last_of('/'));
     json merged = json::object();
     for (const json& inc : includes.is_array() ? includes : json::array({includes})) {
-        if (!inc.is_string())
+        if (!inc.is_string() || inc.get<std::string>().empty())
             throw ConfigError(path + ": include: expected a file name or a list of them");
         const std::string file = inc.get<std::string>();
         merged.merge_patch(read_config_file(file[0] == '/' ? file : dir + "/" + file, depth + 1));
     }
     merged.merge_patch(config);
     return merged;
+}
+
+json parse_config_text(const std::string& text, const std::string& source) {
+    // Where the parser is: one frame per open object or array.
+    struct Frame {
+        bool object;
+        std::set<std::string> keys;
+        std::string key;   // objects: the current member
+        size_t count = 0;  // arrays: elements started so far
+    };
+    std::vector<Frame> stack;
+    auto path = [&stack]() {
+        std::string p;
+        for (size_t i = 0; i + 1 < stack.size(); ++i)
+            p += stack[i].object ? (p.empty() ? "" : ".") + stack[i].key
+                                 : "[" + std::to_string(stack[i].count - 1) + "]";
+        return p.empty() ? std::string("(top level)") : p;
+    };
+    const std::string prefix = source.empty() ? "" : source + ": ";
+    auto callback = [&](int depth, json::parse_event_t event, json& parsed) {
+        if (depth > kMaxJsonDepth)
+            throw ConfigError(prefix + path() + ": nested deeper than " +
+                              std::to_string(kMaxJsonDepth) + " levels");
+        using E = json::parse_event_t;
+        const bool starts = event == E::object_start || event == E::array_start;
+        if ((starts || event == E::value) && !stack.empty() && !stack.back().object)
+            ++stack.back().count;
+        if (starts) stack.push_back({event == E::object_start, {}, {}, 0});
+        if (event == E::object_end || event == E::array_end) stack.pop_back();
+        if (event == E::key) {
+            const std::string key = parsed.get<std::string>();
+            stack.back().key = key;
+            if (!stack.back().keys.insert(key).second)
+                throw ConfigError(prefix + path() + ": duplicate key \"" + key +
+                                  "\" (only one value per key is allowed)");
+        }
+        return true;
+    };
+    try {
+        return json::parse(text, callback);
+    } catch (const json::parse_error& e) {
+        size_t line = 1, column = 1;
+        for (size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
+            if (text[i] == '\n') ++line, column = 1;
+            else ++column;
+        }
+        std::string what = e.what();
+        const size_t col = what.find("column ");
+        const size_t colon = what.find(": ", col == std::string::npos ? 0 : col);
+        if (colon != std::string::npos) what = what.substr(colon + 2);
+        throw ConfigError((source.empty() ? "" : source + ":") + std::to_string(line) + ":" +
+                          std::to_string(column) + ": not valid JSON: " + what);
+    } catch (const json::out_of_range& e) {
+        // e.g. 1e400: JSON has no infinity, and cidsim takes no non-finite numbers.
+        std::string what = e.what();
+        if (const size_t sp = what.find("] "); sp != std::string::npos) what = what.substr(sp + 2);
+        throw ConfigError(prefix + "non-finite number: " + what + " (JSON numbers must be finite)");
+    } catch (const json::exception& e) {
+        throw ConfigError(prefix + "not valid JSON: " + e.what());
+    }
 }
 
 void apply_override(json& config, const std::string& assignment) {
@@ -329,6 +639,11 @@ void apply_override(json& config, const std::string& assignment) {
     const std::string text = assignment.substr(eq + 1);
     json value = json::parse(text, nullptr, false);
     if (value.is_discarded()) value = text;
+    try {
+        (void)value.dump();
+    } catch (const json::exception&) {
+        throw ConfigError("--set " + path + ": the value is not valid UTF-8");
+    }
 
     json* node = &config;
     std::stringstream parts(path);
@@ -354,58 +669,13 @@ void apply_override(json& config, const std::string& assignment) {
     *node = value;
 }
 
-SimConfig load_config(const json& config) {
-    SimConfig c;
-    JsonReader top(object_at(config, "config"), "");
-    describe_top(c, top);
-    for (const Section& s : sections()) {
-        top.allow(s.key);
-        auto it = config.find(s.key);
-        if (it == config.end()) continue;
-        JsonReader r(object_at(*it, s.key), std::string(s.key) + ".");
-        s.describe(c, r);
-        r.check_unknown();
+SimConfig load_config(const json& config, const std::string& source) {
+    try {
+        return load_unprefixed(config);
+    } catch (const ConfigError& e) {
+        if (source.empty()) throw;
+        throw ConfigError(source + ": " + e.what());
     }
-    top.allow("devices");
-    top.allow("workloads");
-    top.allow("comment");     // free text for the config's author
-    top.allow("provenance");  // where fitted values came from (docs/calibration.md)
-    top.check_unknown();
-
-    if (auto it = config.find("devices"); it != config.end()) {
-        if (!it->is_array()) throw ConfigError("devices: expected an array of devices");
-        for (size_t i = 0; i < it->size(); ++i) {
-            const std::string at = "devices[" + std::to_string(i) + "]";
-            DeviceConfig d;
-            d.name = "dev" + std::to_string(i);
-            JsonReader r(object_at((*it)[i], at), at + ".");
-            d.describe(r);
-            r.check_unknown();
-            c.devices.push_back(d);
-        }
-    }
-    if (auto it = config.find("workloads"); it != config.end()) {
-        if (!it->is_array()) throw ConfigError("workloads: expected an array of workloads");
-        for (size_t i = 0; i < it->size(); ++i) {
-            const std::string at = "workloads[" + std::to_string(i) + "]";
-            const json& obj = object_at((*it)[i], at);
-            WorkloadConfig w;
-            JsonReader r(obj, at + ".");
-            describe_workload(w, r);
-            if (std::find(std::begin(kWorkloadTypes), std::end(kWorkloadTypes), w.type) ==
-                std::end(kWorkloadTypes))
-                throw ConfigError(at + ".type: expected one of bursty, trace, nvme, dsa, found \"" +
-                                  w.type + "\"");
-            if (w.type == "trace") {
-                r.allow("events");
-                if (obj.contains("events")) w.events = obj["events"];
-            }
-            r.check_unknown();
-            c.workloads.push_back(w);
-        }
-    }
-    check_references(c);
-    return c;
 }
 
 json effective_config(const SimConfig& config) {
@@ -465,6 +735,19 @@ json describe_parameters() {
         describe_workload(w, d);
         out[std::string("workloads[] (type ") + type + ")"] = list;
     }
+    json limits = json::array();
+    auto limit = [&limits](const char* key, size_t max, const char* desc) {
+        limits.push_back({{"key", key}, {"type", "count"}, {"unit", ""}, {"default", nullptr},
+                          {"min", 0}, {"max", max}, {"description", desc}});
+    };
+    limit("config bytes", kMaxConfigBytes, "size of a config file");
+    limit("json depth", size_t(kMaxJsonDepth), "nesting of arrays and objects");
+    limit("devices", kMaxDevices, "entries of devices[]");
+    limit("workloads", kMaxWorkloads, "entries of workloads[]");
+    limit("trace events", kMaxTraceEvents, "events of one trace workload");
+    limit("list length", kMaxListLength, "elements of an integer list (irq_cpus)");
+    limit("name length", kMaxNameLength, "characters of a string value (device names)");
+    out["(limits)"] = limits;
     return out;
 }
 

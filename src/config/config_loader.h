@@ -19,14 +19,33 @@ struct ConfigError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// Documented maxima: together with the Params ranges they bound the memory
+// any input can make cidsim allocate (listed by `cidsim params` as "(limits)").
+constexpr size_t kMaxConfigBytes = 16u << 20;  // config file size
+constexpr int kMaxJsonDepth = 32;              // nesting of arrays and objects
+constexpr size_t kMaxDevices = 64;             // entries of `devices`
+constexpr size_t kMaxWorkloads = 256;          // entries of `workloads`
+constexpr size_t kMaxTraceEvents = 1000000;    // events of one trace workload
+constexpr size_t kMaxListLength = 2048;        // any integer list (irq_cpus)
+constexpr size_t kMaxNameLength = 64;          // any string value (names)
+
+// Reads and parses a config file: a missing file, a directory, an oversized
+// file and text that is not JSON (with line and column) are ConfigErrors
+// naming the file.
 nlohmann::json read_json_file(const std::string& path);
 // A config file with its "include" (a path or list of paths, relative to the
 // including file) merged underneath it: included files first, in order, then
 // the file's own keys on top (JSON merge patch).
 nlohmann::json read_config_file(const std::string& path, int depth = 0);
+// Parses config text; duplicate keys in an object and nesting deeper than
+// kMaxJsonDepth are errors too. `source` names the text in messages.
+nlohmann::json parse_config_text(const std::string& text, const std::string& source);
 // "a.b.0.c=value": value is JSON if it parses as JSON, else a string.
 void apply_override(nlohmann::json& config, const std::string& assignment);
-SimConfig load_config(const nlohmann::json& config);
+// Validates every key, type, range, reference and cross-parameter
+// constraint; the first problem is a ConfigError "SOURCE: key.path: what was
+// expected, found what" (SOURCE and its ": " only when given).
+SimConfig load_config(const nlohmann::json& config, const std::string& source = "");
 nlohmann::json effective_config(const SimConfig& config);
 
 // Every block's parameters, for `cidsim params`: {block: [{key, type, unit,

@@ -68,6 +68,7 @@ void CpuCore::take_interrupt() {
         if (m_pid.pir().any() && !m_pid.on()) {
             if (!m_stats.stranded) m_stats.first_stranded_at = sc_time_stamp();
             ++m_stats.stranded;
+            m_stranded_ever.note();
         }
     } else if (v == kLocalTimerVector) {
         spend(m_params.timer_handler);

@@ -24,6 +24,7 @@
 #include "model/posted_descriptor.h"
 #include "model/ring_buffer.h"
 #include "model/stats.h"
+#include "model/violation.h"
 
 namespace cidsim {
 
@@ -87,6 +88,8 @@ public:
     unsigned index() const { return m_index; }
     const CpuCoreStats& stats() const { return m_stats; }
     void reset_stats() { m_stats = {}; }
+    // Stranded interrupts over the whole run, warm-up included.
+    const ViolationCount& stranded_ever() const { return m_stranded_ever; }
     const PostedDescriptor& pid() const { return m_pid; }
     LocalApic& apic() { return m_apic; }
     bool in_interrupt() const { return m_in_interrupt; }
@@ -120,6 +123,7 @@ private:
     sc_core::sc_event m_work_queued;
     bool m_in_interrupt = false;
     CpuCoreStats m_stats;
+    ViolationCount m_stranded_ever;
 };
 
 }  // namespace cidsim

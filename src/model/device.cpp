@@ -14,6 +14,9 @@ void DeviceParams::describe(ParamVisitor& v) {
            "driver handler cost per completion drained");
     v.integer("completion_entry_bytes", completion_entry_bytes, "B", 0, 4096,
               "completion entry DMA'd with every completion");
+    v.integer("max_in_flight", max_in_flight, "completions", 1, 1u << 22,
+              "completions waiting undrained beyond which the run stops and fails "
+              "(bounds memory: 32 B each)");
 }
 
 Device::Device(sc_core::sc_module_name name, const DeviceParams& params, uint16_t source_id,
@@ -39,9 +42,15 @@ void Device::program_msix(unsigned entry, uint64_t address, uint32_t data) {
 void Device::complete(unsigned queue, uint64_t tag, uint64_t dma_bytes) {
     Queue& q = m_queues[queue];
     const sc_time visible = m_port.dma_write(dma_bytes + m_params.completion_entry_bytes);
+    check_not_in_past(visible);
     q.entries.push_back({tag, visible});
     ++m_stats.completions;
     ++m_posted_ever;
+    if (m_posted_ever - m_drained_ever > m_params.max_in_flight) {
+        // The handlers cannot keep up: stop rather than grow without bound.
+        if (!m_overflows.count) sc_core::sc_stop();
+        m_overflows.note();
+    }
     if (q.entries.size() > m_stats.max_queue_depth) m_stats.max_queue_depth = q.entries.size();
 
     ++m_stats.msis;

@@ -8,6 +8,8 @@
 // MSI, MSIs that find their vector pending merge there (PIR or IRR), and the
 // driver handler drains every completion that is visible when it runs,
 // recording each one's MSI-to-handler latency.
+// More than max_in_flight completions waiting stops the run (the bounded-
+// queues invariant fails), so an overloaded model cannot exhaust memory.
 // Not modelled: the device's own work (workloads decide when completions
 // happen), MSI-X masking and the pending-bit array, interrupt moderation.
 #include <cstdint>
@@ -20,6 +22,7 @@
 #include "model/ring_buffer.h"
 #include "model/root_port.h"
 #include "model/stats.h"
+#include "model/violation.h"
 
 namespace cidsim {
 
@@ -28,6 +31,7 @@ struct DeviceParams {
     sc_core::sc_time handler_base = ns(150);    // driver handler cost per invocation
     sc_core::sc_time per_completion = ns(100);  // driver cost per completion drained
     uint64_t completion_entry_bytes = 16;       // DMA'd with every completion
+    uint64_t max_in_flight = 1u << 20;          // bound on completions waiting (memory)
 
     void describe(ParamVisitor& v);
 };
@@ -72,6 +76,11 @@ public:
     uint64_t lost() const { return m_posted_ever - m_drained_ever - in_flight(); }
     unsigned queues() const { return unsigned(m_queues.size()); }
     uint16_t source_id() const { return m_ingress.source_id; }
+    // Completions posted and drained over the whole run (not reset).
+    uint64_t posted_ever() const { return m_posted_ever; }
+    uint64_t drained_ever() const { return m_drained_ever; }
+    // Times max_in_flight was exceeded; the first one stops the simulation.
+    const ViolationCount& overflows() const { return m_overflows; }
     const DeviceStats& stats() const { return m_stats; }
     void reset_stats() { m_stats = {}; }
 
@@ -96,6 +105,7 @@ private:
     DeviceStats m_stats;
     uint64_t m_posted_ever = 0;   // not reset with the statistics
     uint64_t m_drained_ever = 0;
+    ViolationCount m_overflows;
 };
 
 }  // namespace cidsim

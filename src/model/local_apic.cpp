@@ -70,6 +70,7 @@ void LocalApic::eoi() {
     int v = m_isr.highest();
     if (v < 0) {
         ++m_stats.eoi_with_empty_isr;
+        m_empty_eoi_ever.note();
         return;
     }
     m_isr.clear(unsigned(v));

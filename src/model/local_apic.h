@@ -17,6 +17,7 @@
 #include "model/param_visitor.h"
 #include "model/stats.h"
 #include "model/timed_queue.h"
+#include "model/violation.h"
 #include "model/vector_bits.h"
 
 namespace cidsim {
@@ -61,6 +62,8 @@ public:
     const VectorBits& isr() const { return m_isr; }
     const LocalApicStats& stats() const { return m_stats; }
     void reset_stats() { m_stats = {}; }
+    // EOIs with an empty ISR over the whole run, warm-up included.
+    const ViolationCount& empty_eoi_ever() const { return m_empty_eoi_ever; }
     void set_tpr(uint8_t tpr) { m_params.tpr = tpr; }
 
 private:
@@ -75,6 +78,7 @@ private:
     sc_core::sc_event m_irq_event;
     sc_core::sc_time m_timer_expired_at;
     LocalApicStats m_stats;
+    ViolationCount m_empty_eoi_ever;
 };
 
 }  // namespace cidsim

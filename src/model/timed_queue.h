@@ -9,12 +9,15 @@
 
 #include <systemc>
 
+#include "model/violation.h"
+
 namespace cidsim {
 
 template <class T>
 class TimedQueue {
 public:
     void push(const sc_core::sc_time& at, const T& item) {
+        check_not_in_past(at);
         m_heap.push(Entry{at, m_seq++, item});
         m_event.notify(at - sc_core::sc_time_stamp());
     }

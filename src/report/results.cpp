@@ -2,12 +2,14 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <unistd.h>
 
 #include "config/config_loader.h"
+#include "sim/invariants.h"
 
 namespace cidsim {
 
@@ -169,7 +171,8 @@ json collect_results(const System& sys) {
             {"per_vector", vectors},
             {"per_device", devices},
             {"root_ports", ports},
-            {"workloads", workloads}};
+            {"workloads", workloads},
+            {"invariants", check_invariants(sys).to_json()}};
 }
 
 namespace {
@@ -233,9 +236,13 @@ json run_and_collect(System& system) {
         return collect_results(system);
     }
     system.warm_up();
+    const sc_core::sc_time start = sc_core::sc_time_stamp();
     json windows = json::array();
     for (uint64_t b = 0; b < batches; ++b) {
-        system.advance(system.config().run.duration / double(batches));
+        // Boundaries from the start, so the last window ends exactly on time.
+        const sc_core::sc_time end =
+            start + system.config().run.duration * (double(b + 1) / double(batches));
+        system.advance(end - sc_core::sc_time_stamp());
         json r = collect_results(system);
         windows.push_back({{"metrics", r["metrics"]}, {"workloads", r["workloads"]}});
         system.reset_stats();
@@ -296,6 +303,9 @@ std::string summary_text(const json& r) {
 }
 
 void check_writable(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw std::runtime_error(path + ": is a directory; expected a file name");
     const std::string probe = path + ".cidsim-probe";
     std::ofstream out(probe);
     if (!out) throw std::runtime_error(path + ": cannot write here");

@@ -13,6 +13,10 @@ namespace cidsim {
 using sc_core::sc_time;
 
 System::System(const SimConfig& config) : m_config(config) {
+    // A device overflow stops the run through sc_stop; the invariant report
+    // says why, so SystemC's own notice would only clutter stdout.
+    sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                            sc_core::SC_DO_NOTHING);
     build_cpus();
     build_devices();
     build_workloads();
@@ -136,6 +140,7 @@ void System::reset_stats() {
 }
 
 void System::warm_up() {
+    m_expected_end = sc_core::sc_time_stamp() + m_config.run.warmup + m_config.run.duration;
     if (m_config.run.warmup > sc_core::SC_ZERO_TIME) {
         sc_core::sc_start(m_config.run.warmup);
         reset_stats();
@@ -143,11 +148,19 @@ void System::warm_up() {
     m_measure_start = sc_core::sc_time_stamp();
 }
 
-void System::advance(const sc_time& t) { sc_core::sc_start(t); }
+void System::advance(const sc_time& t) {
+    if (!stopped_early()) sc_core::sc_start(t);
+}
 
 void System::run() {
     warm_up();
     advance(m_config.run.duration);
+}
+
+bool System::stopped_early() const {
+    for (const auto& d : m_devices)
+        if (d->overflows().count) return true;
+    return false;
 }
 
 double System::measured_seconds() const {

@@ -40,6 +40,10 @@ public:
     void reset_stats();
     // Simulated seconds in the current measurement window.
     double measured_seconds() const;
+    // Where run() should end: warm-up + duration after it started.
+    sc_core::sc_time expected_end() const { return m_expected_end; }
+    // True when a device overflowed its max_in_flight and stopped the run.
+    bool stopped_early() const;
 
     const SimConfig& config() const { return m_config; }
     Iommu& iommu() { return *m_iommu; }
@@ -78,6 +82,7 @@ private:
     std::vector<VectorRoute> m_routes;
     SystemView m_view;
     sc_core::sc_time m_measure_start;
+    sc_core::sc_time m_expected_end;
 };
 
 }  // namespace cidsim
