@@ -18,6 +18,8 @@ struct Command {
 const Command kCommands[] = {
     {"run", cidsim::cmd_run, "simulate one config and print/write its metrics"},
     {"params", cidsim::cmd_params, "list every parameter with unit, default and range"},
+    {"sweep", cidsim::cmd_sweep, "run a parameter sweep (local pool), or emit its commands"},
+    {"collect", cidsim::cmd_collect, "merge a sweep's results into one CSV/JSON table"},
 };
 
 void usage() {

@@ -9,5 +9,7 @@ constexpr int kExitBadInput = 2;
 
 int cmd_run(int argc, char** argv);
 int cmd_params(int argc, char** argv);
+int cmd_sweep(int argc, char** argv);
+int cmd_collect(int argc, char** argv);
 
 }  // namespace cidsim
