@@ -56,9 +56,14 @@ int cmd_sweep(int argc, char** argv) {
     std::vector<SweepPoint> points;
     try {
         spec = read_sweep_spec(vm["spec"].as<std::string>());
-        points = expand_points(spec);
     } catch (const ConfigError& e) {
         std::cerr << "cidsim sweep: " << e.what() << "\n";
+        return kExitBadInput;
+    }
+    try {
+        points = expand_points(spec);
+    } catch (const ConfigError& e) {
+        std::cerr << "cidsim sweep: " << vm["spec"].as<std::string>() << ": " << e.what() << "\n";
         return kExitBadInput;
     }
 

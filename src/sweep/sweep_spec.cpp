@@ -59,6 +59,11 @@ std::vector<json> value_list(const std::string& at, const json& j) {
     return out;
 }
 
+// JSON built in C++ holds 3 as a signed integer, parsed JSON as unsigned.
+bool non_negative_integer(const json& j) {
+    return j.is_number_unsigned() || (j.is_number_integer() && j.get<int64_t>() >= 0);
+}
+
 uint64_t fnv1a(const std::string& s) {
     uint64_t h = 1469598103934665603ull;
     for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
@@ -70,6 +75,29 @@ std::string join_params(const std::vector<std::pair<std::string, json>>& params)
     for (const auto& [path, value] : params)
         s += (s.empty() ? "" : ",") + path + "=" + display_value(value);
     return s;
+}
+
+// The spec keys behind a point's config error: the one varied value that
+// fails the same way on the base alone, else every varied value of the point.
+std::string blame(const SweepSpec& spec, const json& base, const std::vector<size_t>& step,
+                  const std::string& error) {
+    std::vector<std::string> keys;
+    for (size_t d = 0; d < spec.dimensions.size(); ++d) {
+        const SweepDimension& dim = spec.dimensions[d];
+        for (size_t p = 0; p < dim.paths.size(); ++p) {
+            const json& value = dim.values[p][step[d]];
+            const std::string key = dim.origin + "." + dim.paths[p] + "[" + std::to_string(step[d]) + "]";
+            json config = base;
+            try {
+                apply_override(config, dim.paths[p] + "=" + override_value_text(value));
+                load_config(config);
+            } catch (const ConfigError& e) {
+                if (error == e.what()) return key + " = " + value.dump() + ": ";
+            }
+            keys.push_back(key);
+        }
+    }
+    return keys.empty() ? std::string() : "the combination " + joined(keys) + ", ";
 }
 
 }  // namespace
@@ -154,7 +182,7 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
         for (auto it = vary->begin(); it != vary->end(); ++it) {
             const std::string at = "vary." + it.key();
             claim(at, it.key());
-            s.dimensions.push_back({{it.key()}, {value_list(at, it.value())}});
+            s.dimensions.push_back({"vary", {it.key()}, {value_list(at, it.value())}});
         }
     }
     if (auto zip = spec.find("zip"); zip != spec.end()) {
@@ -165,6 +193,7 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
             if (!group.is_object() || group.empty())
                 throw ConfigError(at + ": expected a non-empty object {path: [values]}, found " + kind(group));
             SweepDimension d;
+            d.origin = at;
             for (auto it = group.begin(); it != group.end(); ++it) {
                 const std::string pat = at + "." + it.key();
                 claim(pat, it.key());
@@ -183,13 +212,13 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
               [](const SweepDimension& a, const SweepDimension& b) { return a.paths[0] < b.paths[0]; });
 
     if (auto seeds = spec.find("seeds"); seeds != spec.end()) {
-        if (seeds->is_number_unsigned() && seeds->get<uint64_t>() >= 1) {
+        if (non_negative_integer(*seeds) && seeds->get<uint64_t>() >= 1) {
             for (uint64_t i = 1; i <= seeds->get<uint64_t>(); ++i) s.seeds.push_back(i);
         } else if (seeds->is_array() && !seeds->empty()) {
             for (size_t i = 0; i < seeds->size(); ++i) {
                 const json& e = (*seeds)[i];
                 const std::string at = "seeds[" + std::to_string(i) + "]";
-                if (!e.is_number_unsigned()) throw ConfigError(at + ": expected a non-negative integer, found " + e.dump());
+                if (!non_negative_integer(e)) throw ConfigError(at + ": expected a non-negative integer, found " + e.dump());
                 if (std::count(s.seeds.begin(), s.seeds.end(), e.get<uint64_t>()))
                     throw ConfigError(at + ": seed " + e.dump() + " appears twice");
                 s.seeds.push_back(e.get<uint64_t>());
@@ -280,7 +309,7 @@ std::vector<SweepPoint> expand_points(const SweepSpec& spec) {
                 config["run"]["seed"] = seed;
                 pt.effective_config = effective_config(load_config(config));
             } catch (const ConfigError& e) {
-                throw ConfigError("point " + raw + ": " + e.what());
+                throw ConfigError(blame(spec, base, step, e.what()) + "point " + raw + ": " + e.what());
             }
             points.push_back(std::move(pt));
         }

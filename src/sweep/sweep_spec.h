@@ -30,6 +30,7 @@ namespace cidsim {
 // One axis of the product: a `vary` key alone, or a `zip` group whose paths
 // take their i-th values together.
 struct SweepDimension {
+    std::string origin;  // spec key it came from: "vary" or "zip[g]"
     std::vector<std::string> paths;
     std::vector<std::vector<nlohmann::json>> values;  // values[path index][step]
     size_t steps() const { return values.empty() ? 0 : values.front().size(); }
