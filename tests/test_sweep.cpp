@@ -278,10 +278,10 @@ TEST_CASE("a sweep killed with SIGKILL and rerun completes without truncated or 
     ::waitpid(runner, &status, 0);
     REQUIRE(WIFSIGNALED(status));
 
-    // The runner's children die with it: no result appears afterwards.
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    // The runner's children die with it: no result appears afterwards (a
+    // point takes ~0.2 s, so an orphan would finish within the second).
     const size_t after_kill = count_results();
-    std::this_thread::sleep_for(std::chrono::milliseconds(800));
+    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
     CHECK(count_results() == after_kill);
     REQUIRE(after_kill >= 3);
     REQUIRE(after_kill < 8);  // killed partway
