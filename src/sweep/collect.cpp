@@ -1,6 +1,7 @@
 #include "sweep/collect.h"
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -82,12 +83,18 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
         Row r{pt["name"], pt["group"], {}, pt["seed"].get<uint64_t>(), {}};
         for (const std::string& p : params) r.params.push_back(param_cell(pt["params"][p]));
         const std::string path = dir + "/" + pt["result"].get<std::string>();
-        std::ifstream rin(path);
-        if (!rin) {
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(path, ec)) {
             t.missing.push_back(r.name);
             continue;
         }
-        const json result = json::parse(rin, nullptr, false);
+        json result;
+        try {
+            std::ifstream rin(path);
+            result = json::parse(rin, nullptr, false);
+        } catch (const std::exception&) {
+            result = json::value_t::discarded;
+        }
         if (result.is_discarded() || !result.contains("metrics"))
             throw ConfigError(path + ": not a cidsim result");
         // A result left by an earlier, different spec must not pass for this point.

@@ -113,9 +113,16 @@ size_t remove_stale_temp_files(const std::string& points_dir) {
 }
 
 ResultState check_result(const std::string& path, const SweepPoint& p) {
-    std::ifstream in(path);
-    if (!in) return ResultState::Missing;
-    const json r = json::parse(in, nullptr, false);
+    std::error_code ec;
+    if (!fs::exists(path, ec)) return ResultState::Missing;
+    if (!fs::is_regular_file(path, ec)) return ResultState::Invalid;
+    json r;
+    try {
+        std::ifstream in(path);
+        r = json::parse(in, nullptr, false);
+    } catch (const std::exception&) {  // a read error, not a parse error
+        return ResultState::Invalid;
+    }
     if (r.is_discarded() || !r.is_object() || !r.contains("cidsim_version") ||
         !r.contains("seed") || !r.contains("config") || !r.contains("metrics") ||
         !r["metrics"].is_object() || !r["config"].is_object())
