@@ -211,6 +211,14 @@ TEST_CASE("sweep spec errors name the spec key", "[sweep]") {
     CHECK(rc == 2);
     CHECK_THAT(out, Catch::Contains("vary.handler.loop_limit[1] = 0"));
     CHECK_FALSE(fs::exists(dir + "/out"));
+
+    // Metric paths are checked against a real result before any point runs.
+    write(dir + "/metrics.json", "{" + std::string(R"("base": ")") + kBase +
+                                     R"(", "metrics": ["metrics.msis", "metrics.pid_line.nope"]})");
+    const auto [mrc, mout] = capture(kBinary + " sweep " + dir + "/metrics.json --out " + dir + "/out 2>&1");
+    CHECK(mrc == 2);
+    CHECK_THAT(mout, Catch::Contains("metrics[1]: metrics.pid_line.nope: not in a cidsim result"));
+    CHECK_FALSE(fs::exists(dir + "/out"));
 }
 
 TEST_CASE("sweep --jobs 2 gives the same collected table as --jobs 1", "[sweep]") {

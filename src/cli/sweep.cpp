@@ -10,6 +10,7 @@
 #include "report/results.h"
 #include "sweep/emit.h"
 #include "sweep/local_pool.h"
+#include "sweep/metric_probe.h"
 #include "sweep/runner.h"
 
 namespace cidsim {
@@ -62,7 +63,11 @@ int cmd_sweep(int argc, char** argv) {
     }
     try {
         points = expand_points(spec);
+        check_metric_paths(spec, points.front());
     } catch (const ConfigError& e) {
+        std::cerr << "cidsim sweep: " << vm["spec"].as<std::string>() << ": " << e.what() << "\n";
+        return kExitBadInput;
+    } catch (const std::invalid_argument& e) {  // what System rejects while building
         std::cerr << "cidsim sweep: " << vm["spec"].as<std::string>() << ": " << e.what() << "\n";
         return kExitBadInput;
     }
