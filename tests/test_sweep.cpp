@@ -33,10 +33,21 @@ namespace {
 const std::string kBinary = CIDSIM_BINARY;
 const std::string kBase = std::string(CIDSIM_SOURCE_DIR) + "/configs/examples/posted-bursty.json";
 
-// A fresh directory per test case (each runs in its own process).
+// A fresh directory per test case (each runs in its own process), removed
+// when the process exits.
+struct TempDirs {
+    std::vector<std::string> dirs;
+    ~TempDirs() {
+        std::error_code ec;
+        for (const std::string& d : dirs) fs::remove_all(d, ec);
+    }
+};
+
 std::string temp_dir(const std::string& tag) {
+    static TempDirs all;
     std::string tmpl = (fs::temp_directory_path() / ("cidsim-sweep-" + tag + "-XXXXXX")).string();
     REQUIRE(::mkdtemp(tmpl.data()) != nullptr);
+    all.dirs.push_back(tmpl);
     return tmpl;
 }
 
