@@ -19,6 +19,8 @@ const Command kCommands[] = {
     {"run", cidsim::cmd_run, "simulate one config and print/write its metrics"},
     {"params", cidsim::cmd_params, "list every parameter with unit, default and range"},
     {"reproduce", cidsim::cmd_reproduce, "regenerate the published tables (configs/rfc/)"},
+    {"sweep", cidsim::cmd_sweep, "run a parameter sweep (local pool), or emit its commands"},
+    {"collect", cidsim::cmd_collect, "merge a sweep's results into one CSV/JSON table"},
 };
 
 void usage() {

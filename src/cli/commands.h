@@ -10,5 +10,7 @@ constexpr int kExitBadInput = 2;
 int cmd_run(int argc, char** argv);
 int cmd_params(int argc, char** argv);
 int cmd_reproduce(int argc, char** argv);
+int cmd_sweep(int argc, char** argv);
+int cmd_collect(int argc, char** argv);
 
 }  // namespace cidsim

@@ -1,0 +1,75 @@
+// cidsim collect DIR [--csv FILE] [--json FILE] [--aggregate-seeds] [--metric PATH ...]
+#include <iostream>
+
+#include <boost/program_options.hpp>
+
+#include "cli/commands.h"
+#include "config/config_loader.h"
+#include "report/results.h"
+#include "sweep/collect.h"
+
+namespace cidsim {
+
+namespace po = boost::program_options;
+
+int cmd_collect(int argc, char** argv) {
+    po::options_description opts("cidsim collect DIR [options]");
+    opts.add_options()("help,h", "this help")
+        ("csv", po::value<std::string>(), "write the table as CSV here (default: CSV to stdout)")
+        ("json", po::value<std::string>(), "write the table as JSON (an array of rows) here")
+        ("aggregate-seeds", "one row per combination: each metric's mean and 95% interval over seeds")
+        ("metric,m", po::value<std::vector<std::string>>()->composing(),
+         "result path to tabulate instead of the spec's metrics (repeatable), "
+         "e.g. metrics.msi_to_handler_ns.p99");
+    po::options_description hidden;
+    hidden.add_options()("dir", po::value<std::string>());
+    po::positional_options_description pos;
+    pos.add("dir", 1);
+    po::options_description all;
+    all.add(opts).add(hidden);
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        std::cerr << "cidsim collect: " << e.what() << "\n" << opts;
+        return kExitBadInput;
+    }
+    if (vm.count("help")) {
+        std::cout << opts;
+        return kExitOk;
+    }
+    if (!vm.count("dir")) {
+        std::cerr << "cidsim collect: a sweep directory is required\n" << opts;
+        return kExitBadInput;
+    }
+
+    SweepTable table;
+    try {
+        table = collect_sweep(vm["dir"].as<std::string>(),
+                              vm.count("metric") ? vm["metric"].as<std::vector<std::string>>()
+                                                 : std::vector<std::string>{},
+                              vm.count("aggregate-seeds") > 0);
+    } catch (const ConfigError& e) {
+        std::cerr << "cidsim collect: " << e.what() << "\n";
+        return kExitBadInput;
+    }
+    try {
+        if (vm.count("csv")) write_file_atomically(vm["csv"].as<std::string>(), table_csv(table));
+        if (vm.count("json"))
+            write_file_atomically(vm["json"].as<std::string>(), table_json(table).dump(2) + "\n");
+        if (!vm.count("csv") && !vm.count("json")) std::cout << table_csv(table);
+    } catch (const std::exception& e) {
+        std::cerr << "cidsim collect: " << e.what() << "\n";
+        return kExitFailure;
+    }
+    if (!table.missing.empty()) {
+        std::cerr << "cidsim collect: " << table.missing.size() << " point(s) have no result yet:";
+        for (size_t i = 0; i < table.missing.size() && i < 10; ++i) std::cerr << " " << table.missing[i];
+        std::cerr << (table.missing.size() > 10 ? " ...\n" : "\n");
+        return kExitFailure;
+    }
+    return kExitOk;
+}
+
+}  // namespace cidsim

@@ -1,0 +1,100 @@
+// cidsim sweep SPEC.json --out DIR [--jobs N] [--emit-commands] [--emit-slurm FILE]
+#include <unistd.h>
+
+#include <iostream>
+
+#include <boost/program_options.hpp>
+
+#include "cli/commands.h"
+#include "config/config_loader.h"
+#include "report/results.h"
+#include "sweep/emit.h"
+#include "sweep/local_pool.h"
+#include "sweep/metric_probe.h"
+#include "sweep/runner.h"
+
+namespace cidsim {
+
+namespace po = boost::program_options;
+
+int cmd_sweep(int argc, char** argv) {
+    po::options_description opts("cidsim sweep SPEC.json --out DIR [options]");
+    opts.add_options()("help,h", "this help")
+        ("out,o", po::value<std::string>(), "sweep directory: results, logs, manifest (required)")
+        ("jobs,j", po::value<unsigned>(), "points run at once (default: the number of CPUs)")
+        ("emit-commands", "print one self-contained `cidsim run` command per point instead of "
+                          "running them (for GNU parallel)")
+        ("emit-slurm", po::value<std::string>(), "write a Slurm job-array script here (and its "
+                                                 ".commands file beside it) instead of running");
+    po::options_description hidden;
+    hidden.add_options()("spec", po::value<std::string>());
+    po::positional_options_description pos;
+    pos.add("spec", 1);
+    po::options_description all;
+    all.add(opts).add(hidden);
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        std::cerr << "cidsim sweep: " << e.what() << "\n" << opts;
+        return kExitBadInput;
+    }
+    if (vm.count("help")) {
+        std::cout << opts;
+        return kExitOk;
+    }
+    if (!vm.count("spec") || !vm.count("out")) {
+        std::cerr << "cidsim sweep: a sweep spec and --out DIR are required\n" << opts;
+        return kExitBadInput;
+    }
+    if (vm.count("jobs") && vm["jobs"].as<unsigned>() == 0) {
+        std::cerr << "cidsim sweep: --jobs: expected at least 1\n";
+        return kExitBadInput;
+    }
+
+    SweepSpec spec;
+    std::vector<SweepPoint> points;
+    try {
+        spec = read_sweep_spec(vm["spec"].as<std::string>());
+    } catch (const ConfigError& e) {
+        std::cerr << "cidsim sweep: " << e.what() << "\n";
+        return kExitBadInput;
+    }
+    try {
+        points = expand_points(spec);
+        check_metric_paths(spec, points.front());
+    } catch (const ConfigError& e) {
+        std::cerr << "cidsim sweep: " << vm["spec"].as<std::string>() << ": " << e.what() << "\n";
+        return kExitBadInput;
+    } catch (const std::invalid_argument& e) {  // what System rejects while building
+        std::cerr << "cidsim sweep: " << vm["spec"].as<std::string>() << ": " << e.what() << "\n";
+        return kExitBadInput;
+    }
+
+    try {
+        const SweepDir dir(vm["out"].as<std::string>(), self_executable());
+        dir.prepare(spec, points);
+        if (vm.count("emit-commands")) std::cout << point_commands(dir, spec, points) << std::flush;
+        if (vm.count("emit-slurm")) {
+            const std::string cmds = write_slurm_script(vm["emit-slurm"].as<std::string>(), dir, spec, points);
+            std::cerr << "cidsim sweep: wrote " << vm["emit-slurm"].as<std::string>() << " (" << points.size()
+                      << " array tasks) and " << cmds << "\n";
+        }
+        if (vm.count("emit-commands") || vm.count("emit-slurm")) return kExitOk;
+
+        const SweepLock lock(dir.dir());
+        SweepOptions o;
+        o.jobs = vm.count("jobs") ? vm["jobs"].as<unsigned>() : available_cpus();
+        o.progress = ::isatty(STDERR_FILENO) ? &std::cerr : nullptr;
+        o.report = &std::cerr;
+        const SweepSummary s = run_sweep(dir, spec, points, o);
+        std::cout << summary_line(dir, s);
+        return s.failed ? kExitFailure : kExitOk;
+    } catch (const std::exception& e) {
+        std::cerr << "cidsim sweep: " << e.what() << "\n";
+        return kExitFailure;
+    }
+}
+
+}  // namespace cidsim

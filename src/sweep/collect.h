@@ -1,0 +1,37 @@
+#pragma once
+// Merges a sweep directory's point results into one table: one row per point
+// (a combination of varied values and a seed) with the point name, the
+// varied parameters, the seed and the chosen metrics; or, aggregated over
+// seeds, one row per combination with each metric's mean and the 95%
+// confidence interval of the mean (Student's t with n-1 degrees of freedom).
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace cidsim {
+
+struct SweepTable {
+    std::vector<std::string> columns;
+    std::vector<std::vector<nlohmann::json>> rows;  // null = empty cell
+    std::vector<std::string> missing;               // points without a result
+};
+
+// `metrics` empty: the metrics named in the sweep's manifest. Throws
+// ConfigError (bad input: no manifest, unknown metric path, a result that is
+// for another config) naming the point and the path.
+SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metrics,
+                         bool aggregate_seeds);
+
+std::string table_csv(const SweepTable& t);
+// [{column: value}, ...] in row order.
+nlohmann::json table_json(const SweepTable& t);
+
+// Two-sided 95% quantile of Student's t with `dof` degrees of freedom.
+double t_quantile_95(unsigned dof);
+
+// The value at a dotted path ("metrics.msi_to_handler_ns.p99", array
+// elements by index); nullptr when absent.
+const nlohmann::json* json_at_path(const nlohmann::json& j, const std::string& path);
+
+}  // namespace cidsim

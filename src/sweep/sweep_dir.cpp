@@ -1,0 +1,151 @@
+#include "sweep/sweep_dir.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+#include "config/config_loader.h"
+#include "report/results.h"
+
+namespace cidsim {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+SweepDir::SweepDir(const std::string& dir, std::string binary)
+    : m_dir(fs::absolute(dir).lexically_normal().string()), m_binary(std::move(binary)) {
+    while (m_dir.size() > 1 && m_dir.back() == '/') m_dir.pop_back();
+}
+
+void SweepDir::prepare(const SweepSpec& spec, const std::vector<SweepPoint>& points) const {
+    std::error_code ec;
+    for (const char* sub : {"points", "logs"}) {
+        fs::create_directories(m_dir + "/" + sub, ec);
+        if (ec) throw std::runtime_error(m_dir + "/" + sub + ": " + ec.message());
+    }
+    if (spec.base_path.empty()) write_file_atomically(config_path(spec), spec.base.dump(2) + "\n");
+
+    json parameters = json::array();
+    for (const SweepDimension& d : spec.dimensions)
+        for (const std::string& p : d.paths) parameters.push_back(p);
+    std::sort(parameters.begin(), parameters.end());
+    json list = json::array();
+    for (const SweepPoint& p : points) {
+        json params = json::object();
+        for (const auto& [path, value] : p.params) params[path] = value;
+        list.push_back({{"name", p.name},
+                        {"group", p.group},
+                        {"params", params},
+                        {"seed", p.seed},
+                        {"result", "points/" + p.name + ".json"}});
+    }
+    const json manifest = {{"parameters", parameters},
+                           {"metrics", spec.metrics},
+                           {"points", list}};
+    write_file_atomically(manifest_path(), manifest.dump(2) + "\n");
+}
+
+std::string SweepDir::result_path(const SweepPoint& p) const {
+    return m_dir + "/points/" + p.name + ".json";
+}
+
+std::string SweepDir::log_path(const SweepPoint& p) const {
+    return m_dir + "/logs/" + p.name + ".stderr";
+}
+
+std::string SweepDir::config_path(const SweepSpec& spec) const {
+    return spec.base_path.empty() ? m_dir + "/base.json" : spec.base_path;
+}
+
+std::vector<std::string> SweepDir::command(const SweepSpec& spec, const SweepPoint& p) const {
+    std::vector<std::string> argv = {m_binary, "run", config_path(spec)};
+    for (const auto& [path, value] : spec.set) {
+        argv.push_back("--set");
+        argv.push_back(path + "=" + override_value_text(value));
+    }
+    for (const auto& [path, value] : p.params) {
+        argv.push_back("--set");
+        argv.push_back(path + "=" + override_value_text(value));
+    }
+    argv.insert(argv.end(), {"--seed", std::to_string(p.seed), "--out", result_path(p), "-q"});
+    return argv;
+}
+
+std::string SweepDir::command_line(const SweepSpec& spec, const SweepPoint& p) const {
+    std::string line;
+    for (const std::string& a : command(spec, p)) line += (line.empty() ? "" : " ") + shell_quote(a);
+    return line;
+}
+
+SweepLock::SweepLock(const std::string& dir) {
+    const std::string path = dir + "/.sweep.lock";
+    m_fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (m_fd < 0) throw std::runtime_error(path + ": " + std::strerror(errno));
+    if (::flock(m_fd, LOCK_EX | LOCK_NB) != 0) {
+        ::close(m_fd);
+        throw std::runtime_error(dir + ": another cidsim sweep is running in this directory");
+    }
+}
+
+SweepLock::~SweepLock() {
+    if (m_fd >= 0) ::close(m_fd);
+}
+
+size_t remove_stale_temp_files(const std::string& points_dir) {
+    size_t removed = 0;
+    std::error_code ec;
+    for (const fs::directory_entry& e : fs::directory_iterator(points_dir, ec)) {
+        const std::string name = e.path().filename().string();
+        // write_file_atomically's "X.json.tmp.PID" and check_writable's probe.
+        if (name.find(".json.tmp.") != std::string::npos ||
+            name.find(".json.cidsim-probe") != std::string::npos) {
+            std::error_code rm;
+            if (fs::remove(e.path(), rm)) ++removed;
+        }
+    }
+    return removed;
+}
+
+ResultState check_result(const std::string& path, const SweepPoint& p) {
+    std::error_code ec;
+    if (!fs::exists(path, ec)) return ResultState::Missing;
+    if (!fs::is_regular_file(path, ec)) return ResultState::Invalid;
+    json r;
+    try {
+        std::ifstream in(path);
+        r = json::parse(in, nullptr, false);
+    } catch (const std::exception&) {  // a read error, not a parse error
+        return ResultState::Invalid;
+    }
+    if (r.is_discarded() || !r.is_object() || !r.contains("cidsim_version") ||
+        !r.contains("seed") || !r.contains("config") || !r.contains("metrics") ||
+        !r["metrics"].is_object() || !r["config"].is_object())
+        return ResultState::Invalid;
+    if (r["seed"] != p.seed || r["config"] != p.effective_config) return ResultState::Stale;
+    return ResultState::Complete;
+}
+
+std::string shell_quote(const std::string& arg) {
+    if (!arg.empty() &&
+        arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                              "_-.,/=+:@%") == std::string::npos)
+        return arg;
+    std::string q = "'";
+    for (char c : arg) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+std::string self_executable() {
+    std::error_code ec;
+    const fs::path p = fs::read_symlink("/proc/self/exe", ec);
+    if (ec) throw std::runtime_error("cannot find the cidsim executable: /proc/self/exe: " + ec.message());
+    return p.string();
+}
+
+}  // namespace cidsim

@@ -1,0 +1,76 @@
+#pragma once
+// The output directory of a sweep and the command of each point.
+//
+//   DIR/sweep.json           manifest: parameters, metrics, every point's name,
+//                            varied values, seed and result file (read by collect)
+//   DIR/base.json            the base config, when the spec gave it inline
+//   DIR/points/NAME.json     one `cidsim run` result per point (temp + rename)
+//   DIR/logs/NAME.stderr     stderr of a point that failed or printed warnings
+//
+// A point's command is self-contained (absolute binary, config and output
+// paths), so any engine on any host sharing DIR can run it.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sweep/sweep_spec.h"
+
+namespace cidsim {
+
+class SweepDir {
+public:
+    // `dir` is made absolute; `binary` is the cidsim executable the commands run.
+    SweepDir(const std::string& dir, std::string binary);
+
+    // Creates DIR, points/, logs/, writes base.json (inline base) and the
+    // manifest. Throws std::runtime_error when DIR cannot be written.
+    void prepare(const SweepSpec& spec, const std::vector<SweepPoint>& points) const;
+
+    std::string result_path(const SweepPoint& p) const;
+    std::string log_path(const SweepPoint& p) const;
+    std::string manifest_path() const { return m_dir + "/sweep.json"; }
+    const std::string& dir() const { return m_dir; }
+
+    // argv of `cidsim run` for one point, and the same as one shell line.
+    std::vector<std::string> command(const SweepSpec& spec, const SweepPoint& p) const;
+    std::string command_line(const SweepSpec& spec, const SweepPoint& p) const;
+
+private:
+    std::string config_path(const SweepSpec& spec) const;
+
+    std::string m_dir;
+    std::string m_binary;
+};
+
+// Holds an exclusive lock on DIR/.sweep.lock for the runner's lifetime, so
+// two runners never share a directory. The kernel drops the lock when the
+// process dies, even by SIGKILL.
+class SweepLock {
+public:
+    explicit SweepLock(const std::string& dir);  // throws std::runtime_error if held
+    ~SweepLock();
+    SweepLock(const SweepLock&) = delete;
+    SweepLock& operator=(const SweepLock&) = delete;
+
+private:
+    int m_fd = -1;
+};
+
+// Removes what killed `cidsim run` processes leave behind in points/: temp
+// files of unfinished atomic writes and write probes. Call under SweepLock.
+// Returns how many files were removed.
+size_t remove_stale_temp_files(const std::string& points_dir);
+
+enum class ResultState { Missing, Invalid, Stale, Complete };
+// Complete: a whole result JSON (version, seed, config, metrics) for this
+// point's seed and effective config. Stale: whole but for another config or
+// seed (the spec changed). Invalid: unreadable or not a result.
+ResultState check_result(const std::string& path, const SweepPoint& p);
+
+// Single-quotes `arg` for sh when it holds anything but safe characters.
+std::string shell_quote(const std::string& arg);
+// The absolute path of the running executable (/proc/self/exe).
+std::string self_executable();
+
+}  // namespace cidsim

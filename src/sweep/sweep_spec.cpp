@@ -1,0 +1,320 @@
+#include "sweep/sweep_spec.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "config/config_loader.h"
+
+namespace cidsim {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::vector<std::string> kSpecKeys = {"comment", "base", "set",   "vary",
+                                            "zip",     "seeds", "metrics"};
+
+const std::vector<std::string> kDefaultMetrics = {
+    "metrics.msi_rate_mps",           "metrics.handler_invocation_rate_mps",
+    "metrics.notification_rate_mps",  "metrics.cpu_busy_fraction_mean",
+    "metrics.msi_to_handler_ns.p50",  "metrics.msi_to_handler_ns.p99"};
+
+std::string kind(const json& j) {
+    return j.is_null() ? "null" : j.is_boolean() ? "a boolean" : j.is_number() ? "a number"
+         : j.is_string() ? "a string" : j.is_array() ? "an array" : "an object";
+}
+
+std::string joined(const std::vector<std::string>& v) {
+    std::string s;
+    for (const std::string& e : v) s += (s.empty() ? "" : ", ") + e;
+    return s;
+}
+
+void check_path(const std::string& at, const std::string& path) {
+    if (path.empty() || path.front() == '.' || path.back() == '.' ||
+        path.find("..") != std::string::npos || path.find('=') != std::string::npos)
+        throw ConfigError(at + ": '" + path + "' is not a config key path like handler.loop_limit");
+    if (path == "run.seed" || path.rfind("run.seed.", 0) == 0)
+        throw ConfigError(at + ": vary the seed with the spec's \"seeds\" key, not run.seed");
+}
+
+// A list of values for one path: non-empty, no nulls, no duplicates.
+std::vector<json> value_list(const std::string& at, const json& j) {
+    if (!j.is_array() || j.empty())
+        throw ConfigError(at + ": expected a non-empty array of values, found " +
+                          (j.is_array() ? "an empty array" : kind(j)));
+    std::vector<json> out;
+    std::set<std::string> seen;
+    for (size_t i = 0; i < j.size(); ++i) {
+        if (j[i].is_null()) throw ConfigError(at + "[" + std::to_string(i) + "]: null is not a value");
+        if (!seen.insert(j[i].dump()).second)
+            throw ConfigError(at + "[" + std::to_string(i) + "]: " + j[i].dump() +
+                              " appears twice");
+        out.push_back(j[i]);
+    }
+    return out;
+}
+
+// JSON built in C++ holds 3 as a signed integer, parsed JSON as unsigned.
+bool non_negative_integer(const json& j) {
+    return j.is_number_unsigned() || (j.is_number_integer() && j.get<int64_t>() >= 0);
+}
+
+uint64_t fnv1a(const std::string& s) {
+    uint64_t h = 1469598103934665603ull;
+    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+    return h;
+}
+
+std::string join_params(const std::vector<std::pair<std::string, json>>& params) {
+    std::string s;
+    for (const auto& [path, value] : params)
+        s += (s.empty() ? "" : ",") + path + "=" + display_value(value);
+    return s;
+}
+
+// The spec keys behind a point's config error: the one varied value that
+// fails the same way on the base alone, else every varied value of the point.
+std::string blame(const SweepSpec& spec, const json& base, const std::vector<size_t>& step,
+                  const std::string& error) {
+    std::vector<std::string> keys;
+    for (size_t d = 0; d < spec.dimensions.size(); ++d) {
+        const SweepDimension& dim = spec.dimensions[d];
+        for (size_t p = 0; p < dim.paths.size(); ++p) {
+            const json& value = dim.values[p][step[d]];
+            const std::string key = dim.origin + "." + dim.paths[p] + "[" + std::to_string(step[d]) + "]";
+            json config = base;
+            try {
+                apply_override(config, dim.paths[p] + "=" + override_value_text(value));
+                load_config(config);
+            } catch (const ConfigError& e) {
+                if (error == e.what()) return key + " = " + value.dump() + ": ";
+            }
+            keys.push_back(key);
+        }
+    }
+    return keys.empty() ? std::string() : "the combination " + joined(keys) + ", ";
+}
+
+}  // namespace
+
+std::string override_value_text(const json& value) {
+    if (!value.is_string()) return value.dump();
+    const std::string& s = value.get_ref<const std::string&>();
+    // apply_override parses the text as JSON first: keep "3" a string.
+    return json::parse(s, nullptr, false).is_discarded() ? s : value.dump();
+}
+
+std::string display_value(const json& value) {
+    return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+std::string sanitise_name(const std::string& raw) {
+    constexpr size_t kMaxLength = 160;  // file systems allow 255 bytes; leave room for suffixes
+    std::string out;
+    bool changed = false;
+    for (char c : raw) {
+        const bool ok = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' ||
+                        c == '-' || c == '=' || c == ',' || c == '+';
+        out += ok ? c : '_';
+        changed |= !ok;
+    }
+    if (out.size() > kMaxLength) {
+        out.resize(kMaxLength);
+        changed = true;
+    }
+    if (changed) {
+        char hash[20];
+        std::snprintf(hash, sizeof hash, "~%08llx",
+                      static_cast<unsigned long long>(fnv1a(raw) & 0xffffffffull));
+        out += hash;
+    }
+    return out;
+}
+
+SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
+    if (!spec.is_object()) throw ConfigError("sweep spec: expected an object, found " + kind(spec));
+    for (auto it = spec.begin(); it != spec.end(); ++it)
+        if (std::find(kSpecKeys.begin(), kSpecKeys.end(), it.key()) == kSpecKeys.end())
+            throw ConfigError(it.key() + ": unknown key; valid keys here: " + joined(kSpecKeys));
+
+    SweepSpec s;
+    auto base = spec.find("base");
+    if (base == spec.end())
+        throw ConfigError("base: required (a config file path, or an inline config object)");
+    if (base->is_string()) {
+        fs::path p = base->get<std::string>();
+        if (p.is_relative()) p = fs::path(spec_dir) / p;
+        s.base_path = fs::absolute(p).lexically_normal().string();
+        try {
+            s.base = read_json_file(s.base_path);
+        } catch (const ConfigError& e) {
+            throw ConfigError(std::string("base: ") + e.what());
+        }
+    } else if (base->is_object()) {
+        s.base = *base;
+    } else {
+        throw ConfigError("base: expected a config file path or an inline config object, found " +
+                          kind(*base));
+    }
+
+    std::set<std::string> used;  // every path fixed or varied, once
+    auto claim = [&](const std::string& at, const std::string& path) {
+        check_path(at, path);
+        if (!used.insert(path).second)
+            throw ConfigError(at + ": " + path + " is already fixed or varied elsewhere in the spec");
+    };
+
+    if (auto set = spec.find("set"); set != spec.end()) {
+        if (!set->is_object()) throw ConfigError("set: expected an object {path: value}, found " + kind(*set));
+        for (auto it = set->begin(); it != set->end(); ++it) {
+            claim("set." + it.key(), it.key());
+            if (it.value().is_null()) throw ConfigError("set." + it.key() + ": null is not a value");
+            s.set.emplace_back(it.key(), it.value());
+        }
+    }
+    if (auto vary = spec.find("vary"); vary != spec.end()) {
+        if (!vary->is_object()) throw ConfigError("vary: expected an object {path: [values]}, found " + kind(*vary));
+        for (auto it = vary->begin(); it != vary->end(); ++it) {
+            const std::string at = "vary." + it.key();
+            claim(at, it.key());
+            s.dimensions.push_back({"vary", {it.key()}, {value_list(at, it.value())}});
+        }
+    }
+    if (auto zip = spec.find("zip"); zip != spec.end()) {
+        if (!zip->is_array()) throw ConfigError("zip: expected an array of groups {path: [values]}, found " + kind(*zip));
+        for (size_t g = 0; g < zip->size(); ++g) {
+            const json& group = (*zip)[g];
+            const std::string at = "zip[" + std::to_string(g) + "]";
+            if (!group.is_object() || group.empty())
+                throw ConfigError(at + ": expected a non-empty object {path: [values]}, found " + kind(group));
+            SweepDimension d;
+            d.origin = at;
+            for (auto it = group.begin(); it != group.end(); ++it) {
+                const std::string pat = at + "." + it.key();
+                claim(pat, it.key());
+                d.paths.push_back(it.key());
+                d.values.push_back(value_list(pat, it.value()));
+                if (d.values.back().size() != d.values.front().size())
+                    throw ConfigError(pat + ": " + std::to_string(d.values.back().size()) +
+                                      " values, but " + d.paths.front() + " in the same group has " +
+                                      std::to_string(d.values.front().size()) +
+                                      " (values in a zip group move together)");
+            }
+            s.dimensions.push_back(std::move(d));
+        }
+    }
+    std::sort(s.dimensions.begin(), s.dimensions.end(),
+              [](const SweepDimension& a, const SweepDimension& b) { return a.paths[0] < b.paths[0]; });
+
+    if (auto seeds = spec.find("seeds"); seeds != spec.end()) {
+        if (non_negative_integer(*seeds) && seeds->get<uint64_t>() >= 1) {
+            for (uint64_t i = 1; i <= seeds->get<uint64_t>(); ++i) s.seeds.push_back(i);
+        } else if (seeds->is_array() && !seeds->empty()) {
+            for (size_t i = 0; i < seeds->size(); ++i) {
+                const json& e = (*seeds)[i];
+                const std::string at = "seeds[" + std::to_string(i) + "]";
+                if (!non_negative_integer(e)) throw ConfigError(at + ": expected a non-negative integer, found " + e.dump());
+                if (std::count(s.seeds.begin(), s.seeds.end(), e.get<uint64_t>()))
+                    throw ConfigError(at + ": seed " + e.dump() + " appears twice");
+                s.seeds.push_back(e.get<uint64_t>());
+            }
+        } else {
+            throw ConfigError("seeds: expected a count >= 1 or a non-empty array of seeds, found " + seeds->dump());
+        }
+    }
+
+    if (auto metrics = spec.find("metrics"); metrics != spec.end()) {
+        if (!metrics->is_array() || metrics->empty())
+            throw ConfigError("metrics: expected a non-empty array of result paths like metrics.msis");
+        for (size_t i = 0; i < metrics->size(); ++i) {
+            const json& m = (*metrics)[i];
+            if (!m.is_string() || m.get<std::string>().empty())
+                throw ConfigError("metrics[" + std::to_string(i) + "]: expected a result path like metrics.msi_to_handler_ns.p99, found " + m.dump());
+            s.metrics.push_back(m.get<std::string>());
+        }
+    } else {
+        s.metrics = kDefaultMetrics;
+    }
+    return s;
+}
+
+SweepSpec read_sweep_spec(const std::string& path) {
+    const json j = read_json_file(path);
+    try {
+        return parse_sweep_spec(j, fs::absolute(path).parent_path().string());
+    } catch (const ConfigError& e) {
+        throw ConfigError(path + ": " + e.what());
+    }
+}
+
+std::vector<SweepPoint> expand_points(const SweepSpec& spec) {
+    json base = spec.base;
+    for (const auto& [path, value] : spec.set) {
+        try {
+            apply_override(base, path + "=" + override_value_text(value));
+        } catch (const ConfigError& e) {
+            throw ConfigError("set." + path + ": " + e.what());
+        }
+    }
+    std::vector<uint64_t> seeds = spec.seeds;
+    try {
+        const SimConfig c = load_config(base);  // the base alone first: clearer errors
+        if (seeds.empty()) seeds.push_back(c.run.seed);
+    } catch (const ConfigError& e) {
+        throw ConfigError(std::string("base") + (spec.set.empty() ? "" : " with set") + ": " + e.what());
+    }
+
+    size_t combos = 1;
+    for (const SweepDimension& d : spec.dimensions) combos *= d.steps();
+
+    std::vector<SweepPoint> points;
+    std::map<std::string, std::string> names;  // sanitised -> raw, to catch collisions
+    std::vector<size_t> step(spec.dimensions.size(), 0);
+    for (size_t c = 0; c < combos; ++c) {
+        // Mixed-radix counter, last dimension fastest.
+        size_t rest = c;
+        for (size_t d = spec.dimensions.size(); d-- > 0;) {
+            step[d] = rest % spec.dimensions[d].steps();
+            rest /= spec.dimensions[d].steps();
+        }
+        std::vector<std::pair<std::string, json>> params;
+        for (size_t d = 0; d < spec.dimensions.size(); ++d)
+            for (size_t p = 0; p < spec.dimensions[d].paths.size(); ++p)
+                params.emplace_back(spec.dimensions[d].paths[p], spec.dimensions[d].values[p][step[d]]);
+        std::sort(params.begin(), params.end(),
+                  [](const auto& a, const auto& b) { return a.first < b.first; });
+        const std::string group_raw = params.empty() ? "base" : join_params(params);
+
+        for (uint64_t seed : seeds) {
+            SweepPoint pt;
+            const std::string raw = (params.empty() ? "" : join_params(params) + ",") +
+                                    "seed=" + std::to_string(seed);
+            pt.name = sanitise_name(raw);
+            pt.group = sanitise_name(group_raw);
+            pt.params = params;
+            pt.seed = seed;
+            auto [it, fresh] = names.emplace(pt.name, raw);
+            if (!fresh)
+                throw ConfigError("points '" + it->second + "' and '" + raw +
+                                  "' get the same file name " + pt.name);
+            json config = base;
+            try {
+                for (const auto& [path, value] : params)
+                    apply_override(config, path + "=" + override_value_text(value));
+                config["run"]["seed"] = seed;
+                pt.effective_config = effective_config(load_config(config));
+            } catch (const ConfigError& e) {
+                throw ConfigError(blame(spec, base, step, e.what()) + "point " + raw + ": " + e.what());
+            }
+            points.push_back(std::move(pt));
+        }
+    }
+    return points;
+}
+
+}  // namespace cidsim

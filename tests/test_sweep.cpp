@@ -1,0 +1,396 @@
+// Sweeps: point expansion, the local pool (same table at any width), resume
+// after SIGKILL, and the emitted commands under GNU parallel and Slurm.
+// Sweeps run the real cidsim binary with short simulated durations.
+#include <catch2/catch.hpp>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "config/config_loader.h"
+#include "sweep/collect.h"
+#include "sweep/sweep_spec.h"
+
+using namespace cidsim;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kBinary = CIDSIM_BINARY;
+const std::string kBase = std::string(CIDSIM_SOURCE_DIR) + "/configs/examples/posted-bursty.json";
+
+// A fresh directory per test case (each runs in its own process), removed
+// when the process exits.
+struct TempDirs {
+    std::vector<std::string> dirs;
+    ~TempDirs() {
+        std::error_code ec;
+        for (const std::string& d : dirs) fs::remove_all(d, ec);
+    }
+};
+
+std::string temp_dir(const std::string& tag) {
+    static TempDirs all;
+    std::string tmpl = (fs::temp_directory_path() / ("cidsim-sweep-" + tag + "-XXXXXX")).string();
+    REQUIRE(::mkdtemp(tmpl.data()) != nullptr);
+    all.dirs.push_back(tmpl);
+    return tmpl;
+}
+
+void write(const std::string& path, const std::string& text) {
+    std::ofstream(path) << text;
+}
+
+std::string read(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+int sh(const std::string& cmd) {
+    const int st = std::system(cmd.c_str());
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+// Output and exit status of a shell command.
+std::pair<int, std::string> capture(const std::string& cmd) {
+    FILE* p = ::popen(cmd.c_str(), "r");
+    REQUIRE(p);
+    std::string out;
+    char buf[4096];
+    for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+    const int st = ::pclose(p);
+    return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
+}
+
+// 2 harvest strategies x 2 loop limits x 2 seeds = 8 points.
+std::string small_spec(const std::string& dir, uint64_t duration_ns) {
+    const json spec = {
+        {"base", kBase},
+        {"set", {{"run.duration_ns", duration_ns}, {"run.warmup_ns", 10000}}},
+        {"vary", {{"handler.harvest", {"xchg_all", "no_copy"}}, {"handler.loop_limit", {1, 3}}}},
+        {"seeds", 2},
+        {"metrics", {"metrics.msis", "metrics.notification_rate_mps", "metrics.msi_to_handler_ns.p99"}}};
+    const std::string path = dir + "/spec.json";
+    write(path, spec.dump(2));
+    return path;
+}
+
+std::vector<std::string> result_files(const std::string& dir) {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(dir + "/points")) out.push_back(e.path().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+bool complete_result(const std::string& path) {
+    const json r = json::parse(read(path), nullptr, false);
+    return !r.is_discarded() && r.contains("metrics") && r.contains("config") && r.contains("seed");
+}
+
+}  // namespace
+
+TEST_CASE("sweep expansion: product, zip groups and seeds, with stable readable names", "[sweep]") {
+    const json spec = json::parse(R"({
+        "base": {"devices": [{"name": "a"}, {"name": "b"}],
+                 "workloads": [{"type": "bursty", "device": "a"}, {"type": "bursty", "device": "b"}]},
+        "vary": {"mode": ["remappable", "posted"], "handler.loop_limit": [2, 3, 4]},
+        "zip": [{"workloads.0.on_rate_mpps": [1, 2.5], "workloads.1.on_rate_mpps": [1, 2.5]}],
+        "seeds": [7, 9]
+    })");
+    const std::vector<SweepPoint> points = expand_points(parse_sweep_spec(spec, "."));
+    REQUIRE(points.size() == 2 * 3 * 2 * 2);  // zip group counts once, not 2 x 2
+
+    std::set<std::string> names;
+    for (const SweepPoint& p : points) {
+        names.insert(p.name);
+        // Zipped paths move together.
+        const json* a = nullptr;
+        const json* b = nullptr;
+        for (const auto& [path, value] : p.params) {
+            if (path == "workloads.0.on_rate_mpps") a = &value;
+            if (path == "workloads.1.on_rate_mpps") b = &value;
+        }
+        REQUIRE(a);
+        REQUIRE(b);
+        CHECK(*a == *b);
+        CHECK(p.effective_config["run"]["seed"] == p.seed);
+        CHECK(p.effective_config["workloads"][0]["on_rate_mpps"] == *a);
+    }
+    CHECK(names.size() == points.size());
+
+    // Paths sorted in the name, seeds innermost, dimension order by first path.
+    CHECK(points[0].name ==
+          "handler.loop_limit=2,mode=remappable,workloads.0.on_rate_mpps=1,workloads.1.on_rate_mpps=1,seed=7");
+    CHECK(points[1].name ==
+          "handler.loop_limit=2,mode=remappable,workloads.0.on_rate_mpps=1,workloads.1.on_rate_mpps=1,seed=9");
+    CHECK(points[0].group == "handler.loop_limit=2,mode=remappable,workloads.0.on_rate_mpps=1,workloads.1.on_rate_mpps=1");
+    CHECK(points[2].name ==
+          "handler.loop_limit=2,mode=remappable,workloads.0.on_rate_mpps=2.5,workloads.1.on_rate_mpps=2.5,seed=7");
+    CHECK(points.back().name ==
+          "handler.loop_limit=4,mode=posted,workloads.0.on_rate_mpps=2.5,workloads.1.on_rate_mpps=2.5,seed=9");
+
+    // The same spec with its keys written in another order gives the same points.
+    const json reordered = json::parse(R"({
+        "seeds": [7, 9],
+        "zip": [{"workloads.1.on_rate_mpps": [1, 2.5], "workloads.0.on_rate_mpps": [1, 2.5]}],
+        "vary": {"handler.loop_limit": [2, 3, 4], "mode": ["remappable", "posted"]},
+        "base": {"devices": [{"name": "a"}, {"name": "b"}],
+                 "workloads": [{"type": "bursty", "device": "a"}, {"type": "bursty", "device": "b"}]}
+    })");
+    const std::vector<SweepPoint> again = expand_points(parse_sweep_spec(reordered, "."));
+    REQUIRE(again.size() == points.size());
+    for (size_t i = 0; i < points.size(); ++i) CHECK(again[i].name == points[i].name);
+
+    // A count of seeds means 1..N; no seeds means the base's run.seed.
+    json counted = spec;
+    counted["seeds"] = 3;
+    CHECK(expand_points(parse_sweep_spec(counted, ".")).size() == 2 * 3 * 2 * 3);
+    json unseeded = spec;
+    unseeded.erase("seeds");
+    unseeded["base"]["run"] = {{"seed", 42}};
+    const auto one = expand_points(parse_sweep_spec(unseeded, "."));
+    CHECK(one.size() == 12);
+    CHECK(one[0].seed == 42);
+}
+
+TEST_CASE("sweep names: unsafe characters are replaced and a hash keeps names distinct", "[sweep]") {
+    CHECK(sanitise_name("handler.loop_limit=3,mode=posted,seed=1") ==
+          "handler.loop_limit=3,mode=posted,seed=1");
+    const std::string a = sanitise_name("devices.0.irq_cpus=[0,1],seed=1");
+    const std::string b = sanitise_name("devices.0.irq_cpus=[0_1],seed=1");
+    CHECK(a.find('[') == std::string::npos);
+    CHECK(a.find('/') == std::string::npos);
+    CHECK(a != b);
+    CHECK(sanitise_name(std::string(400, 'x')).size() < 200);
+    // A string value that reads as JSON stays a string through --set.
+    json config = json::parse(R"({"devices": [{}]})");
+    apply_override(config, "devices.0.name=" + override_value_text("3"));
+    CHECK(config["devices"][0]["name"] == "3");
+    apply_override(config, "mode=" + override_value_text("posted"));
+    CHECK(config["mode"] == "posted");
+}
+
+TEST_CASE("sweep spec errors name the spec key", "[sweep]") {
+    auto error_of = [](const std::string& text) {
+        try {
+            expand_points(parse_sweep_spec(json::parse(text), CIDSIM_SOURCE_DIR));
+        } catch (const ConfigError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    const std::string base = R"("base": "configs/examples/posted-bursty.json")";
+    CHECK_THAT(error_of("{" + base + R"(, "vary": {"handler.loop_limit": []}})"),
+               Catch::Contains("vary.handler.loop_limit: expected a non-empty array"));
+    CHECK_THAT(error_of("{" + base + R"(, "vary": {"handler.loop_limit": 3}})"),
+               Catch::Contains("vary.handler.loop_limit: expected a non-empty array"));
+    CHECK_THAT(error_of("{" + base + R"(, "varied": {}})"), Catch::Contains("varied: unknown key"));
+    CHECK_THAT(error_of("{" + base + R"(, "zip": [{"workloads.0.on_rate_mpps": [1, 2], "workloads.1.on_rate_mpps": [1]}]})"),
+               Catch::Contains("zip[0].workloads.1.on_rate_mpps: 1 values"));
+    CHECK_THAT(error_of("{" + base + R"(, "vary": {"handler.loop_limit": [3, 99]}})"),
+               Catch::Contains("vary.handler.loop_limit[1] = 99") &&
+                   Catch::Contains("handler.loop_limit: expected an integer in [1, 64]"));
+    CHECK_THAT(error_of("{" + base + R"(, "vary": {"handler.loop_limt": [3]}})"),
+               Catch::Contains("handler.loop_limt: unknown key"));
+    CHECK_THAT(error_of("{" + base + R"(, "seeds": 0})"), Catch::Contains("seeds: expected"));
+    CHECK_THAT(error_of("{" + base + R"(, "metrics": []})"), Catch::Contains("metrics: expected"));
+    CHECK_THAT(error_of(R"({"vary": {"mode": ["posted"]}})"), Catch::Contains("base: required"));
+    CHECK_THAT(error_of("{" + base + R"(, "set": {"mode": "posted"}, "vary": {"mode": ["posted"]}})"),
+               Catch::Contains("vary.mode: mode is already fixed"));
+
+    // The command line: bad input is exit status 2, and nothing is created.
+    const std::string dir = temp_dir("bad");
+    write(dir + "/spec.json", "{" + std::string(R"("base": ")") + kBase +
+                                  R"(", "vary": {"handler.loop_limit": [3, 0]}})");
+    const auto [rc, out] = capture(kBinary + " sweep " + dir + "/spec.json --out " + dir + "/out 2>&1");
+    CHECK(rc == 2);
+    CHECK_THAT(out, Catch::Contains("vary.handler.loop_limit[1] = 0"));
+    CHECK_FALSE(fs::exists(dir + "/out"));
+
+    // Metric paths are checked against a real result before any point runs.
+    write(dir + "/metrics.json", "{" + std::string(R"("base": ")") + kBase +
+                                     R"(", "metrics": ["metrics.msis", "metrics.pid_line.nope"]})");
+    const auto [mrc, mout] = capture(kBinary + " sweep " + dir + "/metrics.json --out " + dir + "/out 2>&1");
+    CHECK(mrc == 2);
+    CHECK_THAT(mout, Catch::Contains("metrics[1]: metrics.pid_line.nope: not in a cidsim result"));
+    CHECK_FALSE(fs::exists(dir + "/out"));
+}
+
+TEST_CASE("sweep --jobs 2 gives the same collected table as --jobs 1", "[sweep]") {
+    const std::string dir = temp_dir("jobs");
+    const std::string spec = small_spec(dir, 200000);
+    REQUIRE(sh(kBinary + " sweep " + spec + " --out " + dir + "/j1 --jobs 1 > /dev/null") == 0);
+    REQUIRE(sh(kBinary + " sweep " + spec + " --out " + dir + "/j2 --jobs 2 > /dev/null") == 0);
+    REQUIRE(sh(kBinary + " collect " + dir + "/j1 --csv " + dir + "/j1.csv") == 0);
+    REQUIRE(sh(kBinary + " collect " + dir + "/j2 --csv " + dir + "/j2.csv") == 0);
+    const std::string t1 = read(dir + "/j1.csv");
+    CHECK(t1 == read(dir + "/j2.csv"));
+    // Header + 8 rows, each a point with its seed.
+    CHECK(std::count(t1.begin(), t1.end(), '\n') == 9);
+    CHECK(t1.rfind("point,handler.harvest,handler.loop_limit,seed,metrics.msis,", 0) == 0);
+
+    // Aggregated: one row per combination, mean inside its 95% interval.
+    REQUIRE(sh(kBinary + " collect " + dir + "/j1 --aggregate-seeds --json " + dir + "/agg.json") == 0);
+    const json agg = json::parse(read(dir + "/agg.json"));
+    REQUIRE(agg.size() == 4);
+    for (const json& row : agg) {
+        CHECK(row["seeds"] == 2);
+        const double mean = row["metrics.msis.mean"];
+        CHECK(row["metrics.msis.ci95_lo"].get<double>() <= mean);
+        CHECK(row["metrics.msis.ci95_hi"].get<double>() >= mean);
+    }
+    // A metric path that is not in the results is bad input naming the path.
+    const auto [rc, out] = capture(kBinary + " collect " + dir + "/j1 --metric metrics.nope 2>&1");
+    CHECK(rc == 2);
+    CHECK_THAT(out, Catch::Contains("metrics.nope not found"));
+}
+
+TEST_CASE("collect: 95% interval uses Student's t", "[sweep]") {
+    CHECK(t_quantile_95(1) == Approx(12.706).epsilon(1e-4));
+    CHECK(t_quantile_95(2) == Approx(4.303).epsilon(1e-4));
+    CHECK(t_quantile_95(30) == Approx(2.042).epsilon(1e-3));
+}
+
+TEST_CASE("a sweep killed with SIGKILL and rerun completes without truncated or rerun results",
+          "[sweep]") {
+    const std::string dir = temp_dir("kill");
+    const std::string spec = small_spec(dir, 40000000);  // ~0.2 s per point
+    const std::string out = dir + "/out";
+
+    const pid_t runner = ::fork();
+    REQUIRE(runner >= 0);
+    if (runner == 0) {
+        const int null = ::open("/dev/null", O_WRONLY);
+        ::dup2(null, STDOUT_FILENO);
+        ::execl(kBinary.c_str(), kBinary.c_str(), "sweep", spec.c_str(), "--out", out.c_str(),
+                "--jobs", "2", (char*)nullptr);
+        ::_exit(127);
+    }
+    auto count_results = [&] {
+        size_t n = 0;
+        if (fs::exists(out + "/points"))
+            for (const auto& e : fs::directory_iterator(out + "/points"))
+                n += e.path().extension() == ".json";
+        return n;
+    };
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (count_results() < 3 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ::kill(runner, SIGKILL);
+    int status = 0;
+    ::waitpid(runner, &status, 0);
+    REQUIRE(WIFSIGNALED(status));
+
+    // The runner's children die with it: no result appears afterwards (a
+    // point takes ~0.2 s, so an orphan would finish within the second).
+    const size_t after_kill = count_results();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+    CHECK(count_results() == after_kill);
+    REQUIRE(after_kill >= 3);
+    REQUIRE(after_kill < 8);  // killed partway
+
+    // Every result present is whole; remember each one's identity.
+    std::map<std::string, std::pair<ino_t, timespec>> before;
+    for (const std::string& f : result_files(out)) {
+        if (fs::path(f).extension() != ".json") continue;  // a killed child's temp file
+        CHECK(complete_result(f));
+        struct stat st;
+        REQUIRE(::stat(f.c_str(), &st) == 0);
+        before[f] = {st.st_ino, st.st_mtim};
+    }
+    // What a child killed mid-write leaves: a partial temp file.
+    write(out + "/points/handler.harvest=no_copy,handler.loop_limit=3,seed=2.json.tmp.99999",
+          "{\"cidsim_version\": ");
+
+    const auto [rc, summary] = capture(kBinary + " sweep " + spec + " --out " + out + " --jobs 2");
+    CHECK(rc == 0);
+    CHECK_THAT(summary, Catch::Contains(std::to_string(8 - before.size()) + " ran, " +
+                                        std::to_string(before.size()) + " already done, 0 failed"));
+    const std::vector<std::string> files = result_files(out);
+    CHECK(files.size() == 8);  // temp files are gone
+    for (const std::string& f : files) {
+        CHECK(fs::path(f).extension() == ".json");
+        CHECK(complete_result(f));
+    }
+    for (const auto& [f, id] : before) {  // not run again
+        struct stat st;
+        REQUIRE(::stat(f.c_str(), &st) == 0);
+        CHECK(st.st_ino == id.first);
+        CHECK(st.st_mtim.tv_sec == id.second.tv_sec);
+        CHECK(st.st_mtim.tv_nsec == id.second.tv_nsec);
+    }
+    // A third run has nothing left to do.
+    CHECK_THAT(capture(kBinary + " sweep " + spec + " --out " + out).second,
+               Catch::Contains("0 ran, 8 already done, 0 failed"));
+}
+
+TEST_CASE("emitted commands run under GNU parallel give the same table as the local pool",
+          "[sweep]") {
+    REQUIRE(sh("command -v parallel > /dev/null") == 0);  // scripts/setup.sh installs it
+    const std::string dir = temp_dir("parallel");
+    const std::string spec = small_spec(dir, 200000);
+    REQUIRE(sh(kBinary + " sweep " + spec + " --out " + dir + "/local --jobs 2 > /dev/null") == 0);
+    REQUIRE(sh(kBinary + " sweep " + spec + " --out " + dir + "/gnu --emit-commands > " + dir + "/cmds") == 0);
+    const std::string cmds = read(dir + "/cmds");
+    CHECK(std::count(cmds.begin(), cmds.end(), '\n') == 8);
+    CHECK(fs::is_empty(dir + "/gnu/points"));  // emitting runs nothing
+    // Run from elsewhere: the commands are self-contained.
+    REQUIRE(sh("cd / && parallel --will-cite -j2 < " + dir + "/cmds") == 0);
+    REQUIRE(sh(kBinary + " collect " + dir + "/local --csv " + dir + "/local.csv") == 0);
+    REQUIRE(sh(kBinary + " collect " + dir + "/gnu --csv " + dir + "/gnu.csv") == 0);
+    CHECK(read(dir + "/local.csv") == read(dir + "/gnu.csv"));
+    // The local runner accepts what parallel produced as complete.
+    CHECK_THAT(capture(kBinary + " sweep " + spec + " --out " + dir + "/gnu").second,
+               Catch::Contains("0 ran, 8 already done"));
+}
+
+TEST_CASE("the Slurm script is a job array of one task per point, each running one line",
+          "[sweep]") {
+    const std::string dir = temp_dir("slurm");
+    const std::string spec = small_spec(dir, 200000);
+    const std::string out = dir + "/out";
+    REQUIRE(sh(kBinary + " sweep " + spec + " --out " + out + " --emit-slurm " + dir + "/job.sh 2> /dev/null") == 0);
+    const std::string script = read(dir + "/job.sh");
+    const std::string cmds = read(dir + "/job.commands");
+    CHECK(std::count(cmds.begin(), cmds.end(), '\n') == 8);
+    std::smatch m;
+    REQUIRE(std::regex_search(script, m, std::regex("\n#SBATCH --array=0-([0-9]+)\n")));
+    CHECK(m[1] == "7");
+    CHECK(script.rfind("#!/bin/bash\n", 0) == 0);
+
+    // Task i runs line i+1 and nothing else.
+    const auto [_, expected] = capture(kBinary + " sweep " + spec + " --out " + out + " --emit-commands");
+    std::vector<std::string> lines;
+    std::stringstream ss(expected);
+    for (std::string l; std::getline(ss, l);) lines.push_back(l);
+    REQUIRE(lines.size() == 8);
+    for (int task : {0, 5}) {
+        const std::vector<std::string> before = result_files(out);
+        REQUIRE(sh("cd / && SLURM_ARRAY_TASK_ID=" + std::to_string(task) + " bash " + dir + "/job.sh") == 0);
+        const std::vector<std::string> after = result_files(out);
+        REQUIRE(after.size() == before.size() + 1);
+        std::vector<std::string> added;
+        std::set_difference(after.begin(), after.end(), before.begin(), before.end(),
+                            std::back_inserter(added));
+        REQUIRE(added.size() == 1);
+        // The new result is the one named in that task's command line.
+        CHECK_THAT(lines[task], Catch::Contains(added[0]));
+    }
+    CHECK(sh("SLURM_ARRAY_TASK_ID=8 bash " + dir + "/job.sh 2> /dev/null") != 0);
+}
