@@ -204,7 +204,7 @@ TEST_CASE("merged loop: breaks at the first harvest that finds nothing", "[handl
     CHECK(joined(pid.log) == "X0 X1 X2 X3 H36 X0 X1 X2 X3 C X0 X1 X2 X3");
 }
 
-TEST_CASE("rfc_v1 loop: harvest, re-read PIR, stop when empty; final harvest only if pending",
+TEST_CASE("rfc_v1 loop: harvest, re-read PIR, stop when empty, final harvest only if pending",
           "[handler]") {
     ScriptedPid pid;
     pid.post(0x24);

@@ -22,7 +22,7 @@ SharedLine line() {
 
 }  // namespace
 
-TEST_CASE("the first post sets ON and notifies; posts while ON is set are suppressed",
+TEST_CASE("the first post sets ON and notifies, posts while ON is set are suppressed",
           "[pid]") {
     PostedDescriptor pid(0x1000, kPostedMsiNotificationVector, 3, line());
     CHECK(pid.nv() == 0xEB);

@@ -25,7 +25,7 @@ constexpr AgentId kCpu0 = 0, kCpu1 = 1, kIommu = 2;
 
 }  // namespace
 
-TEST_CASE("a CPU load after an IOMMU post misses; the next load hits", "[shared_line]") {
+TEST_CASE("a CPU load after an IOMMU post misses, the next load hits", "[shared_line]") {
     SharedLine line(costs(), {0, 0, 0});
     CHECK(line.access(kCpu0, LineAccess::Load) == ns(100));  // cold
     CHECK(line.access(kCpu0, LineAccess::Load) == ns(1));
@@ -40,7 +40,7 @@ TEST_CASE("a CPU load after an IOMMU post misses; the next load hits", "[shared_
     CHECK(line.misses_of(kIommu) == 0);  // device RMWs are not CPU misses
 }
 
-TEST_CASE("a locked xchg on a line held exclusively is a hit; on a shared line an upgrade",
+TEST_CASE("a locked xchg on a line held exclusively is a hit, on a shared line an upgrade",
           "[shared_line]") {
     SharedLine line(costs(), {0, 0, 0});
     line.access(kCpu0, LineAccess::Load);  // E
