@@ -129,7 +129,8 @@ private:
         return v;
     }
     uint64_t whole(const char* key, const json& j, uint64_t min, uint64_t max) const {
-        if (!j.is_number_integer() || (j.is_number_integer() && !j.is_number_unsigned()))
+        // JSON built in code holds 1 as a signed integer; parsed text as unsigned.
+        if (!j.is_number_integer() || (!j.is_number_unsigned() && j.get<int64_t>() < 0))
             fail(key, "expected a non-negative integer, found " + j.dump());
         const uint64_t v = j.get<uint64_t>();
         if (v < min || v > max)
