@@ -374,6 +374,7 @@ TEST_CASE("IOMMU faults are counted by reason and recorded, never lost", "[iommu
         FAIL("no record of " << to_string(f));
         return s.first_faults.front();
     };
+    for (size_t f = 0; f < size_t(IommuFault::Count); ++f) find(IommuFault(f));
     CHECK(find(IommuFault::IndexOutOfRange).index == 40);
     CHECK(find(IommuFault::NotPresent).index == 5);
     CHECK(find(IommuFault::SourceIdMismatch).index == 1);
