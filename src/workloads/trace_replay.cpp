@@ -17,7 +17,7 @@ std::vector<TraceEvent> TraceReplay::parse(const nlohmann::json& events,
         const nlohmann::json& e = events[i];
         const std::string at = key_path + "[" + std::to_string(i) + "]";
         if (!e.is_array() || e.size() != 3 || !e[0].is_number() || !e[1].is_string() ||
-            !e[2].is_number_unsigned())
+            !e[2].is_number_integer() || (!e[2].is_number_unsigned() && e[2].get<int64_t>() < 0))
             throw std::invalid_argument(at + ": expected [t_ns, \"device\", queue], found " +
                                         e.dump());
         const double t = e[0].get<double>();

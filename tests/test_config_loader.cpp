@@ -1,0 +1,277 @@
+// The config loader: JSON -> SimConfig with key-path errors, --set
+// overrides, and the effective config (spec: README "Configs").
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "config/config_loader.h"
+
+using namespace cidsim;
+using nlohmann::json;
+using Catch::Matchers::Contains;
+
+namespace {
+
+json example(const std::string& name) {
+    return read_json_file(std::string(CIDSIM_SOURCE_DIR) + "/configs/examples/" + name);
+}
+
+// The ConfigError message load_config gives for `config` ("" if it loads).
+std::string error_of(const json& config) {
+    try {
+        load_config(config);
+    } catch (const ConfigError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+json minimal() {
+    return json::parse(R"({"devices": [{"name": "d0"}],
+                           "workloads": [{"type": "bursty", "device": "d0"}]})");
+}
+
+const char* const kExamples[] = {"posted-bursty.json", "remappable-bursty.json",
+                                 "rfc-burst-posted.json", "rfc-burst-remappable.json"};
+
+}  // namespace
+
+TEST_CASE("an unknown key is an error naming its path and the valid keys", "[config]") {
+    json c = minimal();
+    c["iommu"] = {{"iec_entrys", 8}};
+    const std::string e = error_of(c);
+    CHECK_THAT(e, Contains("iommu.iec_entrys"));
+    CHECK_THAT(e, Contains("unknown key"));
+    CHECK_THAT(e, Contains("iec_entries"));
+    CHECK_THAT(e, Contains("irte_entries"));
+    CHECK_THAT(e, Contains("message_latency_ns"));
+}
+
+TEST_CASE("unknown keys at the top level, in devices[] and in workloads[] name their path",
+          "[config]") {
+    json c = minimal();
+    c["handlers"] = json::object();
+    std::string e = error_of(c);
+    CHECK_THAT(e, Contains("handlers: unknown key"));
+    CHECK_THAT(e, Contains("handler"));
+    CHECK_THAT(e, Contains("devices"));
+    CHECK_THAT(e, Contains("mode"));
+
+    c = minimal();
+    c["devices"].push_back({{"name", "d1"}, {"vector", 2}});
+    e = error_of(c);
+    CHECK_THAT(e, Contains("devices[1].vector: unknown key"));
+    CHECK_THAT(e, Contains("vectors"));
+    CHECK_THAT(e, Contains("irq_cpus"));
+
+    c = minimal();
+    c["workloads"][0]["rate"] = 3;
+    e = error_of(c);
+    CHECK_THAT(e, Contains("workloads[0].rate: unknown key"));
+    CHECK_THAT(e, Contains("on_rate_mpps"));
+}
+
+TEST_CASE("a value of the wrong type is an error naming the key", "[config]") {
+    json c = minimal();
+    c["iommu"] = {{"iec_entries", "many"}};
+    CHECK_THAT(error_of(c), Contains("iommu.iec_entries: expected an integer in [0, 4096], found a string"));
+
+    c = minimal();
+    c["cpu"] = {{"eoi_ns", "fast"}};
+    CHECK_THAT(error_of(c), Contains("cpu.eoi_ns: expected a number, found a string"));
+
+    c = minimal();
+    c["handler"] = {{"final_harvest", 0}};
+    CHECK_THAT(error_of(c), Contains("handler.final_harvest: expected true or false"));
+
+    c = minimal();
+    c["handler"] = {{"harvest", "xchg_some"}};
+    std::string e = error_of(c);
+    CHECK_THAT(e, Contains("handler.harvest: expected one of"));
+    CHECK_THAT(e, Contains("read_then_xchg"));
+    CHECK_THAT(e, Contains("xchg_some"));
+
+    c = minimal();
+    c["mode"] = "compat";
+    CHECK_THAT(error_of(c), Contains("mode: expected one of remappable, posted"));
+
+    c = minimal();
+    c["iommu"] = 3;
+    CHECK_THAT(error_of(c), Contains("iommu: expected an object"));
+
+    c = minimal();
+    c["devices"][0]["irq_cpus"] = 0;
+    CHECK_THAT(error_of(c), Contains("devices[0].irq_cpus: expected a non-empty array"));
+
+    c = minimal();
+    c["devices"][0]["name"] = 7;
+    CHECK_THAT(error_of(c), Contains("devices[0].name: expected a string"));
+}
+
+TEST_CASE("values out of range and negative integers are errors naming the key", "[config]") {
+    json c = minimal();
+    c["iommu"] = {{"irte_entries", 0}};
+    CHECK_THAT(error_of(c), Contains("iommu.irte_entries: expected a positive integer in [1, 65536]"));
+    c["iommu"] = {{"iec_entries", -1}};
+    CHECK_THAT(error_of(c), Contains("iommu.iec_entries: expected a non-negative integer"));
+    c["iommu"] = {{"iec_entries", 2.5}};
+    CHECK_THAT(error_of(c), Contains("iommu.iec_entries"));
+    c = minimal();
+    c["pid_line"] = {{"miss_ns", -3}};
+    CHECK_THAT(error_of(c), Contains("pid_line.miss_ns: expected a number in"));
+}
+
+TEST_CASE("integers built in code (signed in nlohmann::json) load like parsed ones",
+          "[config]") {
+    json c = minimal();
+    c["iommu"] = {{"iec_entries", int(7)}};
+    c["topology"] = {{"cpus", int64_t(2)}};
+    const SimConfig s = load_config(c);
+    CHECK(s.iommu.iec_entries == 7);
+    CHECK(s.topology.cpus == 2);
+}
+
+TEST_CASE("references between sections are checked", "[config]") {
+    json c = minimal();
+    c["devices"][0]["irq_cpus"] = {3};
+    CHECK_THAT(error_of(c), Contains("devices[0].irq_cpus[0]: CPU 3 does not exist"));
+    c = minimal();
+    c["workloads"][0]["device"] = "nvme9";
+    CHECK_THAT(error_of(c), Contains("workloads[0].device: no device named 'nvme9'"));
+    c = minimal();
+    c["devices"].push_back({{"name", "d0"}});
+    CHECK_THAT(error_of(c), Contains("devices[1].name: duplicate device name"));
+    c = minimal();
+    c["workloads"][0]["type"] = "tape";
+    CHECK_THAT(error_of(c), Contains("workloads[0].type: expected one of bursty, trace, nvme, dsa"));
+}
+
+TEST_CASE("apply_override sets key paths, with array indices and JSON or string values",
+          "[config][override]") {
+    json c = example("posted-bursty.json");
+    apply_override(c, "handler.harvest=xchg_all");           // not JSON: a string
+    apply_override(c, "handler.loop_limit=5");               // a number
+    apply_override(c, "handler.final_harvest=false");        // a boolean
+    apply_override(c, "devices.1.vectors=4");                // array element
+    apply_override(c, "devices.0.irq_cpus=[1]");             // a JSON array
+    apply_override(c, "workloads.0.on_rate_mpps=0.5");
+    apply_override(c, "iommu.iec_hit_ns=7");                 // creates the section
+    apply_override(c, "mode=\"remappable\"");                // a JSON string
+    const SimConfig s = load_config(c);
+    CHECK(s.handler.harvest == HarvestStrategy::XchgAll);
+    CHECK(s.handler.loop_limit == 5);
+    CHECK_FALSE(s.handler.final_harvest);
+    CHECK(s.devices[1].params.vectors == 4);
+    CHECK(s.devices[0].params.vectors == 2);
+    CHECK(s.devices[0].irq_cpus == std::vector<uint64_t>{1});
+    CHECK(s.workloads[0].bursty.on_rate_mpps == Approx(0.5));
+    CHECK(s.iommu.iec_hit == ns(7));
+    CHECK(s.mode == RemapMode::Remappable);
+}
+
+TEST_CASE("apply_override errors name the path", "[config][override]") {
+    json c = example("posted-bursty.json");
+    auto error = [&](const std::string& a) -> std::string {
+        try {
+            apply_override(c, a);
+        } catch (const ConfigError& e) {
+            return e.what();
+        }
+        return "";
+    };
+    CHECK_THAT(error("devices.5.vectors=1"), Contains("devices.5: no element 5 in an array of 2"));
+    CHECK_THAT(error("devices.x.vectors=1"), Contains("devices.x"));
+    CHECK_THAT(error("handler.harvest"), Contains("expected key.path=value"));
+    CHECK_THAT(error("=3"), Contains("expected key.path=value"));
+    CHECK_THAT(error("mode.sub=1"), Contains("--set mode.sub: a string has no keys"));
+    // A misspelt key is accepted by the override and rejected by the loader.
+    CHECK(error("handler.loop_limt=2").empty());
+    CHECK_THAT(error_of(c), Contains("handler.loop_limt: unknown key"));
+}
+
+TEST_CASE("effective_config lists every parameter and round-trips through load_config",
+          "[config]") {
+    for (const char* name : kExamples) {
+        INFO(name);
+        const SimConfig a = load_config(example(name));
+        const json e = effective_config(a);
+        const SimConfig b = load_config(e);
+        CHECK(effective_config(b) == e);
+        // Defaults appear even where the file says nothing.
+        CHECK(e["iommu"]["iec_entries"] == IommuParams().iec_entries);
+        CHECK(e["handler"]["harvest"] == "read_then_xchg");
+        CHECK(e["pid_line"].contains("hop_ns"));
+        CHECK(e["devices"][0].contains("handler_base_ns"));
+    }
+    // And with every value changed from its default.
+    json c = example("posted-bursty.json");
+    apply_override(c, "handler.harvest=no_copy");
+    apply_override(c, "lapic.tpr=32");
+    apply_override(c, "pid_line.hop_ns=33.5");
+    const json e = effective_config(load_config(c));
+    CHECK(e["handler"]["harvest"] == "no_copy");
+    CHECK(e["lapic"]["tpr"] == 32);
+    CHECK(e["pid_line"]["hop_ns"] == Approx(33.5));
+    CHECK(effective_config(load_config(e)) == e);
+}
+
+TEST_CASE("every described parameter is accepted by the loader under its key", "[config]") {
+    const json d = describe_parameters();
+    json c = minimal();
+    for (auto it = d.begin(); it != d.end(); ++it) {
+        const std::string section = it.key();
+        if (section == "(limits)") continue;  // sizes, not keys
+        // One workload type's keys at a time: the config's workload is bursty.
+        if (section.rfind("workloads[]", 0) == 0 && section != "workloads[] (type bursty)") continue;
+        for (const json& p : it.value()) {
+            CHECK_FALSE(p["description"].get<std::string>().empty());
+            if (section == "(top level)") {
+                c[p["key"].get<std::string>()] = p["default"];
+            } else if (section == "devices[]") {
+                if (p["key"] != "name") c["devices"][0][p["key"].get<std::string>()] = p["default"];
+            } else if (section.rfind("workloads[]", 0) == 0) {
+                if (p["key"] != "device" && p["key"] != "type")
+                    c["workloads"][0][p["key"].get<std::string>()] = p["default"];
+            } else {
+                c[section][p["key"].get<std::string>()] = p["default"];
+            }
+        }
+    }
+    INFO(c.dump());
+    CHECK(error_of(c).empty());
+    CHECK(effective_config(load_config(c)) == effective_config(load_config(minimal())));
+}
+
+TEST_CASE("cidsim run: bad input exits with status 2 and names the key", "[config][cli]") {
+    char dir[] = "/tmp/cidsim-test-XXXXXX";
+    REQUIRE(mkdtemp(dir) != nullptr);
+    const std::string err = std::string(dir) + "/stderr";
+    const std::string base = std::string(CIDSIM_BINARY) + " run " + CIDSIM_SOURCE_DIR +
+                             "/configs/examples/rfc-burst-posted.json -q ";
+    auto run = [&](const std::string& args) {
+        const int st = std::system((base + args + " 2>" + err).c_str());
+        REQUIRE(WIFEXITED(st));
+        std::ifstream in(err);
+        return std::make_pair(WEXITSTATUS(st),
+                              std::string(std::istreambuf_iterator<char>(in), {}));
+    };
+    auto r = run("--set iommu.iec_entrys=3");
+    CHECK(r.first == 2);
+    CHECK_THAT(r.second, Contains("iommu.iec_entrys: unknown key"));
+    r = run("--set handler.loop=fast");
+    CHECK(r.first == 2);
+    CHECK_THAT(r.second, Contains("handler.loop"));
+    r = run("--set devices.3.vectors=1");
+    CHECK(r.first == 2);
+    CHECK_THAT(r.second, Contains("devices.3"));
+    r = run("--set handler.harvest=no_copy");
+    CHECK(r.first == 0);
+    std::remove(err.c_str());
+    rmdir(dir);
+}

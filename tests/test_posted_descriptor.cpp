@@ -1,0 +1,124 @@
+// PostedDescriptor: the PID's post semantics [5.2.3] (PIR, ON, SN, URG),
+// the CPU's accesses, their costs through SharedLine, and the access log.
+#include <catch2/catch.hpp>
+
+#include "model/posted_descriptor.h"
+
+using namespace cidsim;
+
+namespace {
+
+constexpr AgentId kCpu = 0, kIommu = 1;
+
+SharedLine line() {
+    SharedLineParams p;
+    p.hit = ns(1);
+    p.locked_op = ns(10);
+    p.miss = ns(100);
+    p.device_rmw = ns(50);
+    p.snoop_modified = ns(40);
+    return SharedLine(p, {0, 0});
+}
+
+}  // namespace
+
+TEST_CASE("the first post sets ON and notifies, posts while ON is set are suppressed",
+          "[pid]") {
+    PostedDescriptor pid(0x1000, kPostedMsiNotificationVector, 3, line());
+    CHECK(pid.nv() == 0xEB);
+    CHECK(pid.ndst() == 3);
+    sc_core::sc_time cost;
+    CHECK(pid.post(kIommu, 0x24, false, cost));
+    CHECK(pid.on());
+    CHECK_FALSE(pid.post(kIommu, 0x25, false, cost));
+    CHECK_FALSE(pid.post(kIommu, 0x24, false, cost));  // merges into the set bit
+    CHECK_FALSE(pid.post(kIommu, 0x26, true, cost));   // URG does not override ON
+    CHECK(pid.pir().test(0x24));
+    CHECK(pid.pir().test(0x25));
+    CHECK(pid.pir().test(0x26));
+    CHECK(pid.pir().count() == 3);
+    CHECK(pid.posts() == 4);
+    CHECK(pid.notifications() == 1);
+
+    pid.clear_on(kCpu, cost);
+    CHECK_FALSE(pid.on());
+    CHECK(pid.post(kIommu, 0x27, false, cost));  // ON clear again: notifies
+    CHECK(pid.notifications() == 2);
+}
+
+TEST_CASE("SN suppresses notifications unless the IRTE is urgent", "[pid]") {
+    PostedDescriptor pid(0x1000, 0xF2, 0, line());
+    sc_core::sc_time cost;
+    pid.set_sn(true);
+    CHECK_FALSE(pid.post(kIommu, 0x40, false, cost));
+    CHECK_FALSE(pid.on());  // X = 0: ON stays clear
+    CHECK(pid.pir().test(0x40));
+    CHECK(pid.post(kIommu, 0x41, true, cost));  // URG: notify despite SN
+    CHECK(pid.on());
+}
+
+TEST_CASE("CPU reads and xchgs see and take PIR words", "[pid]") {
+    PostedDescriptor pid(0x1000, 0xEB, 0, line());
+    sc_core::sc_time cost;
+    pid.post(kIommu, 0x24, false, cost);
+    pid.post(kIommu, 0x81, false, cost);
+    CHECK(pid.read_word(kCpu, 0, cost) == uint64_t(1) << 0x24);
+    CHECK(pid.read_word(kCpu, 1, cost) == 0);
+    CHECK(pid.xchg_word(kCpu, 2, 0, cost) == uint64_t(1) << 1);
+    CHECK(pid.read_word(kCpu, 2, cost) == 0);
+    CHECK(pid.pir().test(0x24));
+    CHECK_FALSE(pid.pir().test(0x81));
+}
+
+TEST_CASE("each PID access is charged through the shared line", "[pid]") {
+    PostedDescriptor pid(0x1000, 0xEB, 0, line());
+    sc_core::sc_time cost;
+    pid.post(kIommu, 0x24, false, cost);
+    CHECK(cost == ns(50));
+    pid.read_word(kCpu, 0, cost);
+    CHECK(cost == ns(100));  // the post invalidated the CPU's copy
+    pid.read_word(kCpu, 1, cost);
+    CHECK(cost == ns(1));
+    pid.xchg_word(kCpu, 0, 0, cost);
+    CHECK(cost == ns(10 + 1));  // E -> M
+    pid.post(kIommu, 0x25, false, cost);
+    CHECK(cost == ns(50 + 40));  // snoops the CPU's modified copy
+    pid.clear_on(kCpu, cost);
+    CHECK(cost == ns(10 + 100));
+    CHECK(pid.line().misses_of(kCpu) == 2);
+    pid.reset_stats();
+    CHECK(pid.posts() == 0);
+    CHECK(pid.line().misses_of(kCpu) == 0);
+}
+
+TEST_CASE("record_into logs every access in order, nullptr stops", "[pid]") {
+    PostedDescriptor pid(0x1000, 0xEB, 0, line());
+    std::vector<PidAccess> log;
+    sc_core::sc_time cost;
+    pid.post(kIommu, 0x30, false, cost);  // before recording
+    pid.record_into(&log);
+    pid.read_word(kCpu, 0, cost);
+    pid.post(kIommu, 0x31, false, cost);
+    pid.xchg_word(kCpu, 0, 0, cost);
+    pid.clear_on(kCpu, cost);
+    pid.post(kIommu, 0x32, false, cost);
+    pid.record_into(nullptr);
+    pid.read_word(kCpu, 0, cost);
+
+    REQUIRE(log.size() == 5);
+    CHECK(log[0].op == PidOp::Read);
+    CHECK(log[0].agent == kCpu);
+    CHECK(log[0].word == 0);
+    CHECK(log[0].value == uint64_t(1) << 0x30);
+    CHECK(log[1].op == PidOp::Post);
+    CHECK(log[1].agent == kIommu);
+    CHECK(log[1].value == 0x31);
+    CHECK_FALSE(log[1].notify);  // ON still set by the first post
+    CHECK(log[2].op == PidOp::Xchg);
+    CHECK(log[2].value == (uint64_t(1) << 0x30 | uint64_t(1) << 0x31));
+    CHECK(log[3].op == PidOp::ClearOn);
+    CHECK(log[3].word == -1);
+    CHECK(log[4].op == PidOp::Post);
+    CHECK(log[4].notify);
+    CHECK(std::string(to_string(PidOp::Xchg)) == "xchg");
+}

@@ -1,0 +1,373 @@
+// Whole-system checks: configs/examples and configs built here run through
+// load_config and System, checked through the blocks' statistics. Sweeps
+// over handler variants run the cidsim binary (one System per process).
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "config/config_loader.h"
+#include "sim/system.h"
+
+using namespace cidsim;
+using nlohmann::json;
+
+namespace {
+
+json example(const std::string& name) {
+    return read_json_file(std::string(CIDSIM_SOURCE_DIR) + "/configs/examples/" + name);
+}
+
+// One CPU, one single-vector device, posted mode, no timer: the trace
+// events are the times of that device's completions.
+json one_vector(const std::vector<double>& times, double handler_base_ns = 150) {
+    json events = json::array();
+    for (double t : times) events.push_back({t, "dev0", 0});
+    return {{"run", {{"duration_ns", 40000}}},
+            {"mode", "posted"},
+            {"topology", {{"cpus", 1}}},
+            {"lapic", {{"timer_period_ns", 0}}},
+            {"devices", {{{"name", "dev0"}, {"vectors", 1}, {"irq_cpus", {0}},
+                          {"handler_base_ns", handler_base_ns}}}},
+            {"workloads", {{{"type", "trace"}, {"events", events}}}}};
+}
+
+// The RFC-like race: completions at 0, 3000, 8000 and 13000 ns with a
+// 5000 ns driver handler. The second lands during the first handler call,
+// the third during the second's (merged: after the loop's last harvest, L=3),
+// the fourth during the third's (rfc_v1: after its L-th harvest).
+json race_config() { return one_vector({0, 3000, 8000, 13000}, 5000); }
+
+uint64_t device_vector_calls(const System& s) {
+    uint64_t n = 0;
+    for (const VectorRoute& r : s.routes()) n += s.cpu(r.cpu).stats().handler_calls[r.vector];
+    return n;
+}
+
+struct Totals {
+    uint64_t completions = 0, drained = 0, in_flight = 0, lost = 0, msis = 0, invocations = 0;
+};
+Totals totals(const System& s) {
+    Totals t;
+    for (const Device* d : s.view().devices) {
+        t.completions += d->stats().completions;
+        t.drained += d->stats().drained;
+        t.in_flight += d->in_flight();
+        t.lost += d->lost();
+        t.msis += d->stats().msis;
+        t.invocations += d->stats().handler_invocations;
+    }
+    return t;
+}
+
+std::string cpu_sequence(const std::vector<PidAccess>& log) {
+    std::string s;
+    for (const PidAccess& a : log) {
+        if (a.op == PidOp::Post) continue;
+        s += s.empty() ? "" : " ";
+        s += a.op == PidOp::Read ? "R" + std::to_string(a.word)
+           : a.op == PidOp::Xchg ? "X" + std::to_string(a.word)
+                                 : std::string("C");
+    }
+    return s;
+}
+
+// Runs the cidsim binary on `config` with --set overrides; returns the result.
+json run_cli(const json& config, const std::vector<std::string>& sets) {
+    char dir[] = "/tmp/cidsim-test-XXXXXX";
+    REQUIRE(mkdtemp(dir) != nullptr);
+    const std::string cfg = std::string(dir) + "/config.json";
+    const std::string out = std::string(dir) + "/result.json";
+    std::ofstream(cfg) << config.dump();
+    std::string cmd = std::string(CIDSIM_BINARY) + " run " + cfg + " -q --out " + out;
+    for (const std::string& s : sets) cmd += " --set " + s;
+    INFO(cmd);
+    REQUIRE(std::system(cmd.c_str()) == 0);
+    const json r = read_json_file(out);
+    std::remove(cfg.c_str());
+    std::remove(out.c_str());
+    rmdir(dir);
+    return r;
+}
+
+const char* const kStrategies[] = {"xchg_all", "interleaved", "read_then_xchg", "no_copy"};
+const char* const kLoops[] = {"rfc_v1", "merged"};
+
+}  // namespace
+
+TEST_CASE("remappable mode: one IDT delivery and EOI per MSI on the RFC burst picture",
+          "[system][remappable]") {
+    System sys(load_config(example("rfc-burst-remappable.json")));
+    sys.run();
+    REQUIRE(sys.routes().size() == 1);
+    const Vector v = sys.routes()[0].vector;
+    const Totals t = totals(sys);
+    CHECK(t.msis == 9);
+    CHECK(sys.iommu().stats().remapped_messages == 9);
+    CHECK(sys.iommu().stats().posts == 0);
+    CHECK(sys.apic(0).stats().accepted[v] == 9);
+    CHECK(sys.apic(0).stats().merged[v] == 0);  // spaced apart: nothing merges
+    CHECK(sys.apic(0).stats().dispatched[v] == 9);
+    CHECK(sys.apic(0).stats().eois == 9);
+    CHECK(sys.cpu(0).stats().interrupts == 9);
+    CHECK(sys.cpu(0).stats().handler_calls[v] == 9);
+    CHECK(sys.cpu(0).stats().notifications == 0);
+    CHECK(t.drained == 9);
+    CHECK(t.lost == 0);
+    CHECK(t.in_flight == 0);
+    CHECK(sys.apic(0).stats().eoi_with_empty_isr == 0);
+}
+
+TEST_CASE("posted mode: the RFC burst picture yields 4 notifications instead of 9",
+          "[system][posted]") {
+    System sys(load_config(example("rfc-burst-posted.json")));
+    std::vector<PidAccess> log;
+    sys.pid(0).record_into(&log);
+    sys.run();
+    const Vector v = sys.routes()[0].vector;
+    const IommuStats& io = sys.iommu().stats();
+    const Totals t = totals(sys);
+    CHECK(t.msis == 9);
+    CHECK(io.posts == 9);
+    CHECK(io.notifications == 4);
+    CHECK(io.suppressed == 5);
+    CHECK(io.remapped_messages == 0);
+    CHECK(sys.cpu(0).stats().notifications == 4);  // PMN
+    CHECK(sys.apic(0).stats().dispatched[kPostedMsiNotificationVector] == 4);
+    CHECK(sys.apic(0).stats().dispatched[v] == 0);  // no IDT delivery of the device vector
+    CHECK(sys.apic(0).stats().eois == 4);            // one EOI per notification
+    CHECK(t.completions == 9);
+    CHECK(t.drained == 9);  // all completions handled
+    CHECK(t.lost == 0);
+    CHECK(t.in_flight == 0);
+    CHECK(sys.cpu(0).stats().stranded == 0);
+    CHECK(sys.cpu(0).stats().handler_calls[v] == t.invocations);
+
+    // A B C | D E F G | H | I: the first MSI of each group notifies.
+    std::vector<int> notify;
+    for (const PidAccess& a : log)
+        if (a.op == PidOp::Post) notify.push_back(a.notify);
+    CHECK(notify == std::vector<int>{1, 0, 0, 1, 0, 0, 0, 1, 1});
+}
+
+TEST_CASE("posted mode: a post notifies exactly when it finds ON clear",
+          "[system][posted]") {
+    // Two CPUs, bursty traffic: every post while ON is set is suppressed,
+    // and ON stays set from a notifying post until the handler clears it.
+    json cfg = example("posted-bursty.json");
+    apply_override(cfg, "run.duration_ns=300000");
+    System sys(load_config(cfg));
+    std::vector<PidAccess> log[2];
+    sys.pid(0).record_into(&log[0]);
+    sys.pid(1).record_into(&log[1]);
+    sys.run();
+    for (unsigned c = 0; c < 2; ++c) {
+        INFO("cpu " << c);
+        bool on = false;
+        uint64_t suppressed = 0, notified = 0;
+        for (const PidAccess& a : log[c]) {
+            if (a.op == PidOp::ClearOn) {
+                CHECK(on);
+                on = false;
+            } else if (a.op == PidOp::Post) {
+                CHECK(a.notify == !on);
+                (a.notify ? notified : suppressed) += 1;
+                on = true;
+            }
+        }
+        CHECK(notified > 10);
+        CHECK(suppressed > notified);  // bursts coalesce
+        CHECK(on == sys.pid(c).on());
+    }
+}
+
+TEST_CASE("end to end: read_then_xchg + merged makes the access sequence of mechanism.md",
+          "[system][sequence]") {
+    System sys(load_config(one_vector({0})));
+    std::vector<PidAccess> log;
+    sys.pid(0).record_into(&log);
+    sys.run();
+    REQUIRE(!log.empty());
+    CHECK(log[0].op == PidOp::Post);
+    CHECK(log[0].agent == sys.iommu_agent());
+    CHECK(log[0].notify);
+    CHECK(cpu_sequence(log) == "R0 R1 R2 R3 X0 R0 R1 R2 R3 C R0 R1 R2 R3");
+    for (size_t i = 1; i < log.size(); ++i) {
+        CHECK(log[i].agent == 0);
+        CHECK(log[i].at >= log[i - 1].at);
+    }
+    CHECK(sys.cpu(0).stats().harvest_passes.max() == 3);
+    CHECK(sys.cpu(0).stats().pid_reads == 12);
+    CHECK(sys.cpu(0).stats().pid_xchgs == 1);
+    CHECK(sys.pid(0).line().misses_of(0) == 1);  // only the first read after the post
+}
+
+TEST_CASE("end to end: no_copy + rfc_v1 calls the handler between the line accesses",
+          "[system][sequence]") {
+    json cfg = one_vector({0});
+    apply_override(cfg, "handler.harvest=no_copy");
+    apply_override(cfg, "handler.loop=rfc_v1");
+    const SimConfig c = load_config(cfg);
+    System sys(c);
+    std::vector<PidAccess> log;
+    sys.pid(0).record_into(&log);
+    sys.run();
+    // harvest (R0 X0, handler, R1 R2 R3), PIR empty? (R0..R3), clear ON,
+    // pending? (R0..R3): nothing.
+    CHECK(cpu_sequence(log) == "R0 X0 R1 R2 R3 R0 R1 R2 R3 C R0 R1 R2 R3");
+    REQUIRE(log.size() == 15);
+    const sc_core::sc_time handler = c.cpu.handler_call + c.devices[0].params.handler_base +
+                                     c.devices[0].params.per_completion;
+    CHECK(log[3].at - log[2].at >= handler);  // X0 ... R1 spans the handler call
+    CHECK(sys.cpu(0).stats().handler_calls[sys.routes()[0].vector] == 1);
+}
+
+TEST_CASE("no final harvest: a post between the last harvest and the clear of ON strands",
+          "[system][race]") {
+    json cfg = race_config();
+    apply_override(cfg, "handler.final_harvest=false");
+    System sys(load_config(cfg));
+    std::vector<PidAccess> log;
+    sys.pid(0).record_into(&log);
+    sys.run();
+    const CpuCoreStats& s = sys.cpu(0).stats();
+    CHECK(s.stranded == 1);
+    // Merged, L=3: harvest A, harvest B, clear ON: C's post came in between
+    // and found ON set.
+    size_t third_post = 0, posts = 0;
+    for (size_t i = 0; i < log.size(); ++i)
+        if (log[i].op == PidOp::Post && ++posts == 3) third_post = i;
+    REQUIRE(posts == 4);
+    CHECK_FALSE(log[third_post].notify);
+    size_t clear_after = third_post;
+    while (clear_after < log.size() && log[clear_after].op != PidOp::ClearOn) ++clear_after;
+    REQUIRE(clear_after < log.size());
+    for (size_t i = third_post + 1; i < clear_after; ++i)
+        CHECK(log[i].op != PidOp::Xchg);  // nothing harvested it before ON was cleared
+    // Found when the clear of ON completes; C's post had taken the line, so
+    // the locked clear missed.
+    CHECK(s.first_stranded_at == log[clear_after].at + sys.config().pid_line.locked_op +
+                                     sys.config().pid_line.miss);
+    // The fourth MSI notifies (ON is clear) and rescues it: nothing is lost.
+    CHECK(s.notifications == 2);
+    CHECK(totals(sys).lost == 0);
+    CHECK(totals(sys).in_flight == 0);
+}
+
+TEST_CASE("with the final harvest the same race traffic strands nothing", "[system][race]") {
+    System sys(load_config(race_config()));
+    sys.run();
+    CHECK(sys.cpu(0).stats().stranded == 0);
+    CHECK(totals(sys).drained == 4);
+    CHECK(totals(sys).in_flight == 0);
+}
+
+TEST_CASE("race traffic: every variant without the final harvest strands, none with it",
+          "[system][race][cli]") {
+    for (const char* h : kStrategies)
+        for (const char* l : kLoops)
+            for (bool final_harvest : {true, false}) {
+                const json r = run_cli(race_config(),
+                                       {std::string("handler.harvest=") + h,
+                                        std::string("handler.loop=") + l,
+                                        std::string("handler.final_harvest=") +
+                                            (final_harvest ? "true" : "false")});
+                const json& m = r["metrics"];
+                INFO(h << " " << l << " final_harvest=" << final_harvest);
+                CHECK(m["stranded_interrupts"] == (final_harvest ? 0 : 1));
+                CHECK(m["lost_completions"] == 0);
+                if (final_harvest) CHECK(m["completions_handled"] == 4);
+                // rfc_v1 strands the last MSI: nothing comes to rescue it.
+                if (!final_harvest && std::string(l) == "rfc_v1")
+                    CHECK(m["in_flight_completions_at_end"] == 1);
+            }
+}
+
+TEST_CASE("bursty traffic: only the variants without the final harvest strand",
+          "[system][race][cli]") {
+    for (const char* h : kStrategies)
+        for (const char* l : kLoops)
+            for (bool final_harvest : {true, false}) {
+                const json r = run_cli(example("posted-bursty.json"),
+                                       {std::string("handler.harvest=") + h,
+                                        std::string("handler.loop=") + l,
+                                        std::string("handler.final_harvest=") +
+                                            (final_harvest ? "true" : "false")});
+                const json& m = r["metrics"];
+                INFO(h << " " << l << " final_harvest=" << final_harvest);
+                if (final_harvest)
+                    CHECK(m["stranded_interrupts"] == 0);
+                else
+                    CHECK(m["stranded_interrupts"] > 0);
+                CHECK(m["lost_completions"] == 0);
+            }
+}
+
+namespace {
+
+void check_conservation(const char* name) {
+    {
+        INFO(name);
+        json cfg = example(name);
+        apply_override(cfg, "run.warmup_ns=0");  // so the counters cover the whole run
+        System sys(load_config(cfg));
+        sys.run();
+        const Totals t = totals(sys);
+        const IommuStats& io = sys.iommu().stats();
+        CHECK(t.completions > 1000);
+        CHECK(t.completions == t.drained + t.in_flight);
+        CHECK(t.lost == 0);
+        CHECK(t.msis == t.completions);  // one MSI per completion
+        CHECK(io.requests == t.msis);
+        CHECK(sys.iommu().faults_total() == 0);
+        CHECK(device_vector_calls(sys) == t.invocations);
+        uint64_t eoi_errors = 0, stranded = 0;
+        for (unsigned c = 0; c < sys.cpu_count(); ++c) {
+            eoi_errors += sys.apic(c).stats().eoi_with_empty_isr;
+            stranded += sys.cpu(c).stats().stranded;
+        }
+        CHECK(eoi_errors == 0);
+        CHECK(stranded == 0);
+        if (sys.config().mode == RemapMode::Posted) {
+            CHECK(io.notifications + io.suppressed == io.posts);
+            CHECK(io.posts <= io.requests);
+            CHECK(io.requests - io.posts <= 8);  // only the few still in the pipeline
+            uint64_t pmn = 0;
+            for (unsigned c = 0; c < sys.cpu_count(); ++c) {
+                pmn += sys.cpu(c).stats().notifications;
+                CHECK(sys.cpu(c).stats().notifications > 0);
+            }
+            CHECK(pmn <= io.notifications);
+            CHECK(io.notifications - pmn <= 2);  // at most one in flight per CPU
+            CHECK(io.notifications < io.posts / 2);  // bursts coalesce
+        } else {
+            CHECK(io.posts == 0);
+            CHECK(io.requests - io.remapped_messages <= 8);
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("conservation, posted-bursty: completions = drained + in flight, none lost",
+          "[system][conservation]") {
+    check_conservation("posted-bursty.json");
+}
+
+TEST_CASE("conservation, remappable-bursty: completions = drained + in flight, none lost",
+          "[system][conservation]") {
+    check_conservation("remappable-bursty.json");
+}
+
+TEST_CASE("conservation with the shipped warm-up: nothing lost across the statistics reset",
+          "[system][conservation]") {
+    System sys(load_config(example("posted-bursty.json")));
+    sys.run();
+    CHECK(totals(sys).lost == 0);
+    CHECK(totals(sys).drained > 0);
+}
