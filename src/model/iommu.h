@@ -37,6 +37,7 @@
 #include "model/root_port.h"
 #include "model/stats.h"
 #include "model/timed_queue.h"
+#include "model/trace_observer.h"
 
 namespace cidsim {
 
@@ -98,6 +99,7 @@ public:
     const IommuStats& stats() const { return m_stats; }
     void reset_stats() { m_stats = {}; }
     uint64_t faults_total() const;
+    void set_observer(TraceObserver* obs) { m_obs = obs; }
     static constexpr size_t kFaultLog = 16;
 
 private:
@@ -146,6 +148,7 @@ private:
     TimedQueue<Request> m_to_fetch;
     TimedQueue<Fetched> m_to_post;
     IommuStats m_stats;
+    TraceObserver* m_obs = nullptr;
 };
 
 }  // namespace cidsim

@@ -17,6 +17,7 @@
 #include "model/param_visitor.h"
 #include "model/stats.h"
 #include "model/timed_queue.h"
+#include "model/trace_observer.h"
 #include "model/vector_bits.h"
 
 namespace cidsim {
@@ -62,6 +63,7 @@ public:
     const LocalApicStats& stats() const { return m_stats; }
     void reset_stats() { m_stats = {}; }
     void set_tpr(uint8_t tpr) { m_params.tpr = tpr; }
+    void set_observer(TraceObserver* obs) { m_obs = obs; }
 
 private:
     void on_message_due();
@@ -75,6 +77,7 @@ private:
     sc_core::sc_event m_irq_event;
     sc_core::sc_time m_timer_expired_at;
     LocalApicStats m_stats;
+    TraceObserver* m_obs = nullptr;
 };
 
 }  // namespace cidsim
