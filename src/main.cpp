@@ -18,6 +18,7 @@ struct Command {
 const Command kCommands[] = {
     {"run", cidsim::cmd_run, "simulate one config and print/write its metrics"},
     {"params", cidsim::cmd_params, "list every parameter with unit, default and range"},
+    {"explain", cidsim::cmd_explain, "show notification suppression and its races step by step"},
 };
 
 void usage() {

@@ -9,5 +9,6 @@ constexpr int kExitBadInput = 2;
 
 int cmd_run(int argc, char** argv);
 int cmd_params(int argc, char** argv);
+int cmd_explain(int argc, char** argv);
 
 }  // namespace cidsim

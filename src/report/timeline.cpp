@@ -52,6 +52,8 @@ struct CpuState {
     bool in_demux = false;
     sc_time timer_expired;
     bool timer_pending = false;
+    bool final_pass = false;
+    bool handler_open = false;  // a handler call without a driver handler so far
 };
 
 std::string plural(uint64_t n, const char* word) {
@@ -117,7 +119,7 @@ std::vector<TimelineRow> timeline_rows(const std::vector<TraceRecord>& events,
             case TraceKind::Irq: {
                 CpuState& s = cpu[e.cpu];
                 if (e.word == int(IrqPhase::Entry)) {
-                    s = CpuState{true, e.vector, e.at, false, false, s.timer_expired, s.timer_pending};
+                    s = CpuState{true, e.vector, e.at, false, false, s.timer_expired, s.timer_pending, false, false};
                     active[e.cpu] = true;
                 } else if (e.word == int(IrqPhase::Exit) && s.in_irq) {
                     s.in_irq = false;
@@ -294,21 +296,31 @@ std::vector<std::string> narrate(const std::vector<TraceRecord>& events, const T
                 }
                 break;
             case TraceKind::HarvestBegin:
+                cpu[e.cpu].final_pass = e.flag;
                 say(e, c + (e.flag ? " final harvest (after clearing ON)"
                                    : " harvest pass " + std::to_string(e.value)) +
                            ": reads PIR");
                 break;
             case TraceKind::HarvestEnd:
                 if (!e.flag)
-                    say(e, c + " harvest pass " + std::to_string(e.value) + " found PIR empty");
+                    say(e, c + (cpu[e.cpu].final_pass ? std::string(" final harvest")
+                                                      : " harvest pass " + std::to_string(e.value)) +
+                               " found PIR empty");
                 break;
             case TraceKind::DeviceHandler:
+                cpu[e.cpu].handler_open = false;
                 say(e, c + " handler of " + ctx.queue_name(e.device, e.queue) +
                            (e.value ? " drains " + plural(e.value, "completion")
                                     : std::string(" finds nothing: a superfluous interrupt (N')")));
                 break;
             case TraceKind::HandlerBegin:
-                if (!ctx.posted) break;
+                cpu[e.cpu].handler_open = true;
+                break;
+            case TraceKind::HandlerEnd:
+                if (cpu[e.cpu].handler_open)
+                    say(e, c + " vector " + hex_vector(e.vector) +
+                               " is set but has no handler (freed): nothing is drained");
+                cpu[e.cpu].handler_open = false;
                 break;
             case TraceKind::PidClearOn:
                 say(e, c + " clears ON (PIR bits posted from now on send a notification)");
