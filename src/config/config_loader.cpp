@@ -339,6 +339,7 @@ SimConfig load_config(const json& config) {
     top.allow("devices");
     top.allow("workloads");
     top.allow("comment");  // free text for the config's author
+    top.allow("explain");  // cidsim explain's section; a run ignores it
     top.check_unknown();
 
     if (auto it = config.find("devices"); it != config.end()) {
