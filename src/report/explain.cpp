@@ -138,7 +138,7 @@ ExplainScenario load_scenario(const std::string& path) {
     if (!s.document.is_object()) throw ConfigError(path + ": expected a JSON object");
     const json& ex = explain_section(s.document);
     check_keys(ex, "explain", {"title", "variants", "window_ns", "columns", "narration_lines",
-                               "affinity_move"});
+                               "narration_window_ns", "affinity_move"});
     s.title = ex.value("title", s.name);
     s.comment = s.document.value("comment", "");
     if (auto v = ex.find("variants"); v != ex.end()) {
@@ -192,14 +192,19 @@ json run_variant(const ExplainScenario& s, size_t index) {
     const TraceContext ctx = TraceContext::of(system);
 
     TimelineWindow w{config.run.warmup, ctx.end, 100};
-    if (ex.contains("window_ns")) {
-        const json& win = ex["window_ns"];
+    auto window_at = [&](const char* key, TimelineWindow& into) {
+        if (!ex.contains(key)) return;
+        const json& win = ex[key];
         if (!win.is_array() || win.size() != 2 || !win[0].is_number() || !win[1].is_number() ||
             win[1].get<double>() <= win[0].get<double>())
-            throw ConfigError("explain.window_ns: expected [from, to] in ns with to > from");
-        w.from = ns(win[0].get<double>());
-        w.to = ns(win[1].get<double>());
-    }
+            throw ConfigError(std::string("explain.") + key +
+                              ": expected [from, to] in ns with to > from");
+        into.from = ns(win[0].get<double>());
+        into.to = ns(win[1].get<double>());
+    };
+    window_at("window_ns", w);
+    TimelineWindow told = w;  // what the narration covers
+    window_at("narration_window_ns", told);
     w.columns = unsigned(number_at(ex, "columns", "explain", 100));
     if (w.columns < 10 || w.columns > 400) throw ConfigError("explain.columns: expected 10..400");
     const size_t lines = size_t(number_at(ex, "narration_lines", "explain", 80));
@@ -234,7 +239,7 @@ json run_variant(const ExplainScenario& s, size_t index) {
                 {"window_ns", {ns_of(w.from), ns_of(w.to)}},
                 {"columns", w.columns},
                 {"rows", rows},
-                {"narration", narrate(recorder.events(), ctx, w, lines)},
+                {"narration", narrate(recorder.events(), ctx, told, lines, w.from)},
                 {"counts", counts}};
     if (move) {
         const AffinityMoveOutcome& o = move->outcome();

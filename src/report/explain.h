@@ -6,6 +6,7 @@
 //     "title": "...",
 //     "variants": [{"label": "remappable", "set": {"mode": "remappable"}}, ...],
 //     "window_ns": [A, B], "columns": 100, "narration_lines": 80,
+//     "narration_window_ns": [A, B] (default: window_ns),
 //     "affinity_move": {"at_ns", "device", "queue", "to_cpu",
 //                       "cleanup_after_ns", "cleanup_retry_ns", "check_pir"}
 //   }

@@ -208,7 +208,8 @@ std::string render_timeline(const std::vector<TimelineRow>& rows, const Timeline
 }
 
 std::vector<std::string> narrate(const std::vector<TraceRecord>& events, const TraceContext& ctx,
-                                 const TimelineWindow& w, size_t max_lines) {
+                                 const TimelineWindow& w, size_t max_lines,
+                                 const sc_time& letters_from) {
     std::vector<std::string> lines;
     size_t skipped = 0;
     const bool moves = std::any_of(events.begin(), events.end(), [](const TraceRecord& e) {
@@ -236,9 +237,8 @@ std::vector<std::string> narrate(const std::vector<TraceRecord>& events, const T
         const std::string c = cpu_name(e.cpu);
         switch (e.kind) {
             case TraceKind::Msi: {
-                const bool in = e.at >= w.from && e.at < w.to;
                 const char l = char('A' + letter % 26);
-                if (in) ++letter;
+                if (e.at >= letters_from) ++letter;
                 say(e, std::string("MSI ") + l + " from " + ctx.queue_name(e.device, e.queue) +
                            " (after its completion's DMA)");
                 break;
@@ -311,7 +311,8 @@ std::vector<std::string> narrate(const std::vector<TraceRecord>& events, const T
                 cpu[e.cpu].handler_open = false;
                 say(e, c + " handler of " + ctx.queue_name(e.device, e.queue) +
                            (e.value ? " drains " + plural(e.value, "completion")
-                                    : std::string(" finds nothing: a superfluous interrupt (N')")));
+                            : ctx.posted ? std::string(" finds nothing (drained by an earlier call)")
+                                         : std::string(" finds nothing: a superfluous interrupt (N')")));
                 break;
             case TraceKind::HandlerBegin:
                 cpu[e.cpu].handler_open = true;

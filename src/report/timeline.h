@@ -40,8 +40,10 @@ std::vector<TimelineRow> timeline_rows(const std::vector<TraceRecord>& events,
 std::string render_timeline(const std::vector<TimelineRow>& rows, const TimelineWindow& w);
 
 // Narration lines ("   1234.5 ns  ...") for the window, at most max_lines.
+// MSIs are lettered A, B, ... from `letters_from` on (the timeline's start).
 std::vector<std::string> narrate(const std::vector<TraceRecord>& events, const TraceContext& ctx,
-                                 const TimelineWindow& w, size_t max_lines);
+                                 const TimelineWindow& w, size_t max_lines,
+                                 const sc_core::sc_time& letters_from);
 
 // "A:B" in ns (either side may be empty: run start / end).
 TimelineWindow parse_window(const std::string& spec, const sc_core::sc_time& end);
