@@ -21,6 +21,7 @@ const Command kCommands[] = {
     {"reproduce", cidsim::cmd_reproduce, "regenerate the published tables (configs/rfc/)"},
     {"sweep", cidsim::cmd_sweep, "run a parameter sweep (local pool), or emit its commands"},
     {"collect", cidsim::cmd_collect, "merge a sweep's results into one CSV/JSON table"},
+    {"explain", cidsim::cmd_explain, "show notification suppression and its races step by step"},
 };
 
 void usage() {

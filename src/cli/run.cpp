@@ -1,4 +1,5 @@
 // cidsim run CONFIG.json [--set key.path=value ...] [--seed N] [--out RESULT.json]
+//   [--timeline [--window-ns A:B]] [--trace-vcd F] [--trace-perfetto F [--trace-limit N]] [--interrupts]
 #include <iostream>
 
 #include <boost/program_options.hpp>
@@ -7,6 +8,7 @@
 #include "config/config_loader.h"
 #include "report/results.h"
 #include "sim/invariants.h"
+#include "report/trace_outputs.h"
 #include "sim/system.h"
 
 namespace cidsim {
@@ -20,7 +22,15 @@ int cmd_run(int argc, char** argv) {
          "override a config value: key.path=value (repeatable), e.g. handler.loop_limit=5")
         ("seed", po::value<uint64_t>(), "seed for stochastic workloads (overrides run.seed)")
         ("out,o", po::value<std::string>(), "write the JSON result here (whole or not at all)")
-        ("quiet,q", "print nothing on success");
+        ("quiet,q", "print nothing on success")
+        ("timeline", "print the text timeline (MSIs, interrupts/notifications per CPU)")
+        ("window-ns", po::value<std::string>(), "time window A:B in ns for the timeline and traces")
+        ("columns", po::value<unsigned>()->default_value(100), "timeline width in columns")
+        ("trace-vcd", po::value<std::string>(), "write a VCD waveform (GTKWave) here")
+        ("trace-perfetto", po::value<std::string>(), "write Chrome/Perfetto trace-event JSON here")
+        ("trace-limit", po::value<size_t>()->default_value(1000000),
+         "most trace events in the Perfetto file")
+        ("interrupts", "print a /proc/interrupts-style table at the end");
     po::options_description hidden;
     hidden.add_options()("config", po::value<std::string>());
     po::positional_options_description pos;
@@ -68,9 +78,24 @@ int cmd_run(int argc, char** argv) {
         std::cerr << "cidsim run: --out " << e.what() << "\n";
         return kExitBadInput;
     }
+    TraceOutputs trace;
+    trace.timeline = vm.count("timeline");
+    if (vm.count("window-ns")) trace.window = vm["window-ns"].as<std::string>();
+    trace.columns = vm["columns"].as<unsigned>();
+    if (vm.count("trace-vcd")) trace.vcd_path = vm["trace-vcd"].as<std::string>();
+    if (vm.count("trace-perfetto")) trace.perfetto_path = vm["trace-perfetto"].as<std::string>();
+    trace.perfetto_limit = vm["trace-limit"].as<size_t>();
+    trace.interrupts = vm.count("interrupts");
+    for (const std::string& path : {trace.vcd_path, trace.perfetto_path}) try {
+            if (!path.empty()) check_writable(path);
+        } catch (const std::exception& e) {
+            std::cerr << "cidsim run: " << e.what() << "\n";
+            return kExitBadInput;
+        }
 
     try {
         System system(config);
+        TraceSession session(trace, system);
         const nlohmann::json results = run_and_collect(system);
         const InvariantReport invariants = check_invariants(system);
         if (!invariants.ok()) {
@@ -82,6 +107,7 @@ int cmd_run(int argc, char** argv) {
         }
         if (!out.empty()) write_file_atomically(out, results.dump(2) + "\n");
         if (!vm.count("quiet")) std::cout << summary_text(results);
+        session.finish(std::cout);
     } catch (const ConfigError& e) {
         // Constraints only the built system can check (vector allocation).
         std::cerr << "cidsim run: " << path << ": " << e.what() << "\n";

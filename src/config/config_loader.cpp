@@ -477,6 +477,7 @@ SimConfig load_unprefixed(const json& config) {
     top.allow("workloads");
     top.allow("comment");     // free text for the config's author
     top.allow("provenance");  // where fitted values came from (docs/calibration.md)
+    top.allow("explain");     // cidsim explain's section; a run ignores it
     top.check_unknown();
 
     if (auto it = config.find("devices"); it != config.end()) {

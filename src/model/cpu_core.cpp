@@ -31,6 +31,14 @@ void CpuCore::register_handler(Vector vector, IrqHandler& handler, uint32_t cook
     m_handlers[vector] = {&handler, cookie};
 }
 
+void CpuCore::set_observer(TraceObserver* obs) {
+    m_obs = obs;
+    m_handler.set_listener(obs ? this : nullptr);
+}
+
+void CpuCore::pass_begin(unsigned pass, bool final) { m_obs->harvest_begin(m_index, pass, final); }
+void CpuCore::pass_end(unsigned pass, bool found) { m_obs->harvest_end(m_index, pass, found); }
+
 void CpuCore::queue_softirq(const Work& w) {
     m_softirq.push_back(w);
     m_work_queued.notify(sc_core::SC_ZERO_TIME);
@@ -61,7 +69,9 @@ void CpuCore::take_interrupt() {
     const Vector v = m_apic.acknowledge();
     m_in_interrupt = true;
     ++m_stats.interrupts;
+    if (m_obs) m_obs->irq_phase(m_index, IrqPhase::Entry, v);
     spend(m_params.irq_entry);
+    if (m_obs) m_obs->irq_phase(m_index, IrqPhase::EntryDone, v);
     if (v == m_pid.nv()) {
         ++m_stats.notifications;
         m_stats.harvest_passes.record(m_handler.run(*this));
@@ -69,16 +79,20 @@ void CpuCore::take_interrupt() {
             if (!m_stats.stranded) m_stats.first_stranded_at = sc_time_stamp();
             ++m_stats.stranded;
             m_stranded_ever.note();
+            if (m_obs) m_obs->stranded(m_index, m_pid.pir());
         }
     } else if (v == kLocalTimerVector) {
         spend(m_params.timer_handler);
     } else {
         call_handler(v);
     }
+    if (m_obs) m_obs->irq_phase(m_index, IrqPhase::EoiBegin, v);
     spend(m_params.eoi);
     m_apic.eoi();
+    if (m_obs) m_obs->irq_phase(m_index, IrqPhase::EoiDone, v);
     spend(m_params.irq_exit);
     m_in_interrupt = false;
+    if (m_obs) m_obs->irq_phase(m_index, IrqPhase::Exit, v);
     const sc_time span = sc_time_stamp() - start;
     m_stats.irq_time += span;
     m_stats.busy += span;
@@ -127,6 +141,7 @@ void CpuCore::clear_on() {
 
 void CpuCore::call_handler(Vector vector) {
     ++m_stats.handler_calls[vector];
+    if (m_obs) m_obs->handler_begin(m_index, vector);
     const HandlerSlot& slot = m_handlers[vector];
     sc_time cost = m_params.handler_call;
     if (slot.handler)
@@ -134,6 +149,7 @@ void CpuCore::call_handler(Vector vector) {
     else
         ++m_stats.unhandled_vector_calls;
     spend(cost);
+    if (m_obs) m_obs->handler_end(m_index, vector);
 }
 
 }  // namespace cidsim

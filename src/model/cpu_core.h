@@ -25,6 +25,7 @@
 #include "model/ring_buffer.h"
 #include "model/stats.h"
 #include "model/violation.h"
+#include "model/trace_observer.h"
 
 namespace cidsim {
 
@@ -72,7 +73,7 @@ struct CpuCoreStats {
     uint64_t work_items = 0;
 };
 
-class CpuCore : public sc_core::sc_module, private PirAccessor {
+class CpuCore : public sc_core::sc_module, private PirAccessor, private HarvestListener {
 public:
     SC_HAS_PROCESS(CpuCore);
     CpuCore(sc_core::sc_module_name name, const CpuCoreParams& params,
@@ -81,6 +82,11 @@ public:
 
     // The driver handler for a device vector on this CPU.
     void register_handler(Vector vector, IrqHandler& handler, uint32_t cookie);
+    // Frees a vector (Linux's vector cleanup after an affinity change).
+    void unregister_handler(Vector vector) { m_handlers[vector] = {}; }
+    bool has_handler(Vector vector) const { return m_handlers[vector].handler != nullptr; }
+    // Reports interrupt phases, harvest passes and handler calls (nullptr: none).
+    void set_observer(TraceObserver* obs);
     // Work run with interrupts enabled: softirq work first, then task work.
     void queue_softirq(const Work& w);
     void queue_task(const Work& w);
@@ -105,6 +111,9 @@ private:
     uint64_t xchg_pir(unsigned word) override;
     void clear_on() override;
     void call_handler(Vector vector) override;
+    // HarvestListener (attached only while an observer is).
+    void pass_begin(unsigned pass, bool final) override;
+    void pass_end(unsigned pass, bool found) override;
 
     struct HandlerSlot {
         IrqHandler* handler = nullptr;
@@ -124,6 +133,7 @@ private:
     bool m_in_interrupt = false;
     CpuCoreStats m_stats;
     ViolationCount m_stranded_ever;
+    TraceObserver* m_obs = nullptr;
 };
 
 }  // namespace cidsim

@@ -54,6 +54,7 @@ void Device::complete(unsigned queue, uint64_t tag, uint64_t dma_bytes) {
     if (q.entries.size() > m_stats.max_queue_depth) m_stats.max_queue_depth = q.entries.size();
 
     ++m_stats.msis;
+    if (m_obs) m_obs->msi_issued(m_obs_id, queue, visible);
     m_payload.set_address(q.msi_address);
     m_payload_data = q.msi_data;
     m_payload.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
@@ -74,6 +75,7 @@ sc_time Device::handle(uint32_t queue, unsigned cpu) {
         if (m_sink) m_sink->on_completion(queue, e.tag, cpu);
     }
     if (!drained) ++m_stats.empty_invocations;
+    if (m_obs) m_obs->device_handler(m_obs_id, queue, cpu, drained);
     m_stats.drained += drained;
     m_drained_ever += drained;
     return m_params.handler_base + m_params.per_completion * double(drained);

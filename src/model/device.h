@@ -23,6 +23,7 @@
 #include "model/root_port.h"
 #include "model/stats.h"
 #include "model/violation.h"
+#include "model/trace_observer.h"
 
 namespace cidsim {
 
@@ -63,6 +64,11 @@ public:
 
     void program_msix(unsigned entry, uint64_t address, uint32_t data);
     void set_sink(CompletionSink* sink) { m_sink = sink; }
+    // Reports MSIs and handler runs as device number `id` (nullptr: none).
+    void set_observer(TraceObserver* obs, unsigned id) {
+        m_obs = obs;
+        m_obs_id = id;
+    }
 
     // A completion on queue `queue` now: `dma_bytes` of data plus its entry
     // are written, then the queue's MSI.
@@ -106,6 +112,8 @@ private:
     uint64_t m_posted_ever = 0;   // not reset with the statistics
     uint64_t m_drained_ever = 0;
     ViolationCount m_overflows;
+    TraceObserver* m_obs = nullptr;
+    unsigned m_obs_id = 0;
 };
 
 }  // namespace cidsim

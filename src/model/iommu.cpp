@@ -54,10 +54,14 @@ Iommu::Iommu(sc_core::sc_module_name name, const IommuParams& params, AgentId ag
 void Iommu::attach_apic(LocalApic& apic) { m_apics[apic.apic_id()] = &apic; }
 void Iommu::attach_descriptor(PostedDescriptor& pid) { m_pids[pid.address()] = &pid; }
 
-void Iommu::write_irte(uint32_t index, const Irte& e) { m_table.at(index) = e.encode(); }
+void Iommu::write_irte(uint32_t index, const Irte& e) {
+    m_table.at(index) = e.encode();
+    if (m_obs) m_obs->irte_written(index);
+}
 
 void Iommu::invalidate_iec(uint32_t index) {
     ++m_stats.iec_invalidations;
+    if (m_obs) m_obs->iec_invalidated(index);
     m_iec.erase(std::remove_if(m_iec.begin(), m_iec.end(),
                                [index](const IecEntry& c) { return c.index == index; }),
                 m_iec.end());
@@ -76,6 +80,7 @@ uint64_t Iommu::faults_total() const {
 
 void Iommu::fault(IommuFault reason, uint32_t index, uint16_t source_id) {
     ++m_stats.faults[size_t(reason)];
+    if (m_obs) m_obs->iommu_fault(index, int(reason));
     if (m_stats.first_faults.size() < kFaultLog)
         m_stats.first_faults.push_back({sc_time_stamp(), reason, index, source_id});
 }
@@ -164,6 +169,7 @@ void Iommu::on_fetch_due() {
         bool hit;
         const Resolved& e = lookup(r.index, hit);
         ++(hit ? m_stats.iec_hits : m_stats.iec_misses);
+        if (m_obs) m_obs->irte_fetched(r.index, hit);
         const Irte& irte = e.irte;
         if (!irte.present) return fault(IommuFault::NotPresent, r.index, r.source_id);
         if (irte.svt == SourceValidation::RequesterId && irte.sq == 0 && irte.sid != r.source_id)
@@ -195,6 +201,7 @@ void Iommu::on_post_due() {
             ++m_stats.remapped_messages;
             const sc_time ordered = f.port ? f.port->order_message(now) : now;
             m_to_send.push(ordered, Message{f.entry.apic, irte.vector, f.port});
+            if (m_obs) m_obs->remapped_message(f.index, f.entry.apic->apic_id(), irte.vector);
             return;
         }
         ++m_stats.posts;

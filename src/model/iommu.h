@@ -39,6 +39,7 @@
 #include "model/root_port.h"
 #include "model/stats.h"
 #include "model/timed_queue.h"
+#include "model/trace_observer.h"
 
 namespace cidsim {
 
@@ -100,6 +101,7 @@ public:
     const IommuStats& stats() const { return m_stats; }
     void reset_stats() { m_stats = {}; }
     uint64_t faults_total() const;
+    void set_observer(TraceObserver* obs) { m_obs = obs; }
     static constexpr size_t kFaultLog = 16;
 
 private:
@@ -154,6 +156,7 @@ private:
     TimedQueue<Fetched> m_to_post;
     TimedQueue<Message> m_to_send;
     IommuStats m_stats;
+    TraceObserver* m_obs = nullptr;
 };
 
 }  // namespace cidsim

@@ -30,8 +30,10 @@ void LocalApic::accept(Vector v) {
     ++m_stats.accepted[v];
     if (m_irr.test(v)) {
         ++m_stats.merged[v];
+        if (m_obs) m_obs->apic_accept(m_apic_id, v, true);
         return;
     }
+    if (m_obs) m_obs->apic_accept(m_apic_id, v, false);
     m_irr.set(v);
     m_irq_event.notify(sc_core::SC_ZERO_TIME);
 }
@@ -58,6 +60,7 @@ Vector LocalApic::acknowledge() {
     m_irr.clear(unsigned(v));
     m_isr.set(unsigned(v));
     ++m_stats.dispatched[v];
+    if (m_obs) m_obs->apic_dispatch(m_apic_id, Vector(v));
     if (v == kLocalTimerVector) {
         const sc_time delay = sc_core::sc_time_stamp() - m_timer_expired_at;
         m_stats.timer_delay_ns.record(whole_ns(delay));
@@ -68,6 +71,7 @@ Vector LocalApic::acknowledge() {
 void LocalApic::eoi() {
     ++m_stats.eois;
     int v = m_isr.highest();
+    if (m_obs) m_obs->apic_eoi(m_apic_id, v);
     if (v < 0) {
         ++m_stats.eoi_with_empty_isr;
         m_empty_eoi_ever.note();

@@ -18,6 +18,7 @@
 #include "model/stats.h"
 #include "model/timed_queue.h"
 #include "model/violation.h"
+#include "model/trace_observer.h"
 #include "model/vector_bits.h"
 
 namespace cidsim {
@@ -65,6 +66,7 @@ public:
     // EOIs with an empty ISR over the whole run, warm-up included.
     const ViolationCount& empty_eoi_ever() const { return m_empty_eoi_ever; }
     void set_tpr(uint8_t tpr) { m_params.tpr = tpr; }
+    void set_observer(TraceObserver* obs) { m_obs = obs; }
 
 private:
     void on_message_due();
@@ -79,6 +81,7 @@ private:
     sc_core::sc_time m_timer_expired_at;
     LocalApicStats m_stats;
     ViolationCount m_empty_eoi_ever;
+    TraceObserver* m_obs = nullptr;
 };
 
 }  // namespace cidsim

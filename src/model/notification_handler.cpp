@@ -58,6 +58,14 @@ bool NotificationHandler::harvest(PirAccessor& pid) const {
     return found;
 }
 
+bool NotificationHandler::pass(PirAccessor& pid, unsigned n, bool final) const {
+    if (!m_listener) return harvest(pid);
+    m_listener->pass_begin(n, final);
+    const bool found = harvest(pid);
+    m_listener->pass_end(n, found);
+    return found;
+}
+
 bool NotificationHandler::pir_pending(PirAccessor& pid) const {
     for (unsigned i = 0; i < 4; ++i)
         if (pid.read_pir(i)) return true;
@@ -72,24 +80,24 @@ unsigned NotificationHandler::run(PirAccessor& pid) const {
         //     if (!handle_pending_pir(pid->pir64, regs)) break;
         for (unsigned i = 1; i < limit; ++i) {
             ++passes;
-            if (!harvest(pid)) break;
+            if (!pass(pid, passes, false)) break;
         }
         pid.clear_on();
         if (m_params.final_harvest) {
             ++passes;
-            harvest(pid);
+            pass(pid, passes, true);
         }
     } else {
         // RFC v1: harvest while PIR (re-read) still has bits, up to the limit.
         for (unsigned i = 0; i < limit; ++i) {
             ++passes;
-            harvest(pid);
+            pass(pid, passes, false);
             if (!pir_pending(pid)) break;
         }
         pid.clear_on();
         if (m_params.final_harvest && pir_pending(pid)) {
             ++passes;
-            harvest(pid);
+            pass(pid, passes, true);
         }
     }
     return passes;

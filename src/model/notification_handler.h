@@ -43,19 +43,32 @@ public:
     virtual void call_handler(Vector vector) = 0;  // the device vector's handler
 };
 
+// Told where each harvest pass starts and ends (tracing only).
+class HarvestListener {
+public:
+    virtual ~HarvestListener() = default;
+    virtual void pass_begin(unsigned pass, bool final) = 0;
+    virtual void pass_end(unsigned pass, bool found) = 0;
+};
+
 class NotificationHandler {
 public:
     explicit NotificationHandler(const NotificationHandlerParams& params) : m_params(params) {}
+
+    // nullptr (the default) costs one pointer test per pass.
+    void set_listener(HarvestListener* listener) { m_listener = listener; }
 
     // Runs the demux loop; returns the number of harvest passes made.
     unsigned run(PirAccessor& pid) const;
 
 private:
     bool harvest(PirAccessor& pid) const;  // true when it found any bit
+    bool pass(PirAccessor& pid, unsigned n, bool final) const;  // harvest, reported
     bool pir_pending(PirAccessor& pid) const;
     void call_handlers(PirAccessor& pid, unsigned word, uint64_t bits) const;
 
     NotificationHandlerParams m_params;
+    HarvestListener* m_listener = nullptr;
 };
 
 }  // namespace cidsim

@@ -20,6 +20,7 @@ uint64_t PostedDescriptor::read_word(AgentId cpu, unsigned word, sc_core::sc_tim
     cost = m_line.access(cpu, LineAccess::Load);
     uint64_t v = m_pir.word[word];
     if (m_log) log(cpu, PidOp::Read, int(word), v);
+    if (m_obs) m_obs->pid_access(m_ndst, PidEvent::Read, int(word), v, false);
     return v;
 }
 
@@ -29,6 +30,7 @@ uint64_t PostedDescriptor::xchg_word(AgentId cpu, unsigned word, uint64_t value,
     uint64_t old = m_pir.word[word];
     m_pir.word[word] = value;
     if (m_log) log(cpu, PidOp::Xchg, int(word), old);
+    if (m_obs) m_obs->pid_access(m_ndst, PidEvent::Xchg, int(word), old, false);
     return old;
 }
 
@@ -36,6 +38,7 @@ void PostedDescriptor::clear_on(AgentId cpu, sc_core::sc_time& cost) {
     cost = m_line.access(cpu, LineAccess::LockedRmw);
     m_on = false;
     if (m_log) log(cpu, PidOp::ClearOn, -1, 0);
+    if (m_obs) m_obs->pid_access(m_ndst, PidEvent::ClearOn, -1, 0, false);
 }
 
 bool PostedDescriptor::post(AgentId iommu, Vector vector, bool urgent, sc_core::sc_time& cost) {
@@ -46,6 +49,7 @@ bool PostedDescriptor::post(AgentId iommu, Vector vector, bool urgent, sc_core::
     ++m_posts;
     m_notifications += notify;
     if (m_log) log(iommu, PidOp::Post, -1, vector, notify);
+    if (m_obs) m_obs->pid_access(m_ndst, PidEvent::Post, -1, vector, notify);
     return notify;
 }
 

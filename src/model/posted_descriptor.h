@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "model/shared_line.h"
+#include "model/trace_observer.h"
 #include "model/vector_bits.h"
 
 namespace cidsim {
@@ -63,6 +64,7 @@ public:
 
     // Starts recording accesses into `log` (nullptr stops).
     void record_into(std::vector<PidAccess>* log) { m_log = log; }
+    void set_observer(TraceObserver* obs) { m_obs = obs; }
 
 private:
     void log(AgentId a, PidOp op, int word, uint64_t value, bool notify = false);
@@ -77,6 +79,7 @@ private:
     uint64_t m_posts = 0;
     uint64_t m_notifications = 0;
     std::vector<PidAccess>* m_log = nullptr;
+    TraceObserver* m_obs = nullptr;
 };
 
 }  // namespace cidsim

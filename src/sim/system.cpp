@@ -58,7 +58,11 @@ Irte System::irte_for(const VectorRoute& r, unsigned cpu) const {
 }
 
 void System::build_devices() {
-    std::vector<VectorBits> used(m_cpus.size());
+    std::vector<VectorBits>& used = m_used_vectors;
+    used.assign(m_cpus.size(), VectorBits{});
+    std::array<int, 256> none;
+    none.fill(-1);
+    m_vector_owner.assign(m_cpus.size(), none);
     uint32_t next_index = 0;
     for (size_t d = 0; d < m_config.devices.size(); ++d) {
         const DeviceConfig& dc = m_config.devices[d];
@@ -84,6 +88,7 @@ void System::build_devices() {
                                   " entries are too few for the devices' vectors");
             used[cpu].set(v);
             const VectorRoute r{unsigned(d), q, cpu, Vector(v), next_index++};
+            m_vector_owner[cpu][v] = int(m_routes.size());
             m_routes.push_back(r);
             m_view.irq_cpu.back().push_back(cpu);
             m_iommu->write_irte(r.irte_index, irte_for(r, cpu));
@@ -126,6 +131,38 @@ void System::build_workloads() {
                 std::make_unique<TraceReplay>(name.c_str(), std::move(events), m_view));
         }
     }
+}
+
+void System::attach_observer(TraceObserver* obs) {
+    m_iommu->set_observer(obs);
+    for (auto& a : m_apics) a->set_observer(obs);
+    for (auto& p : m_pids) p->set_observer(obs);
+    for (auto& c : m_cpus) c->set_observer(obs);
+    for (size_t d = 0; d < m_devices.size(); ++d) m_devices[d]->set_observer(obs, unsigned(d));
+}
+
+VectorRoute System::move_route(size_t route, unsigned cpu) {
+    VectorRoute& r = m_routes.at(route);
+    const VectorRoute old = r;
+    if (cpu >= m_cpus.size()) throw std::invalid_argument("move_route: no CPU " + std::to_string(cpu));
+    unsigned v = kFirstExternalVector + 4;  // Linux starts device vectors at 0x24 too
+    while (v < kPostedMsiNotificationVector && m_used_vectors[cpu].test(v)) ++v;
+    if (v >= kPostedMsiNotificationVector)
+        throw std::invalid_argument("move_route: CPU " + std::to_string(cpu) +
+                                    " has no free device vector");
+    m_used_vectors[cpu].set(v);
+    m_vector_owner[cpu][v] = int(route);
+    r.cpu = cpu;
+    r.vector = Vector(v);
+    m_view.irq_cpu[r.device][r.queue] = cpu;
+    m_cpus[cpu]->register_handler(r.vector, *m_devices[r.device], r.queue);
+    m_iommu->write_irte(r.irte_index, irte_for(r, cpu));
+    m_iommu->invalidate_iec(r.irte_index);
+    return old;
+}
+
+int System::route_of(unsigned cpu, Vector vector) const {
+    return cpu < m_vector_owner.size() ? m_vector_owner[cpu][vector] : -1;
 }
 
 void System::reset_stats() {

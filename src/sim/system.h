@@ -3,6 +3,7 @@
 // LAPIC and PID, root ports, the IOMMU, devices with their interrupt routing
 // and IRTEs, workloads) and runs it. SystemC elaborates once per process, so
 // one process builds one System.
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -62,6 +63,17 @@ public:
     const std::vector<std::unique_ptr<Workload>>& workloads() const { return m_workloads; }
     AgentId iommu_agent() const { return AgentId(m_cpus.size()); }
 
+    // Attaches one observer to every block (nullptr detaches).
+    void attach_observer(TraceObserver* obs);
+    // Re-points route `route`'s interrupt at `cpu` as Linux's affinity change
+    // does: a free vector on the new CPU gets the driver handler, the IRTE is
+    // rewritten and its IEC entry invalidated [6.5.2.5]. The old CPU keeps
+    // its vector (and handler) until vector cleanup frees it. Returns the
+    // route as it was.
+    VectorRoute move_route(size_t route, unsigned cpu);
+    // The route that owns (or owned) a vector on a CPU, or -1.
+    int route_of(unsigned cpu, Vector vector) const;
+
     // The IRTE for a route in the configured mode.
     Irte irte_for(const VectorRoute& r, unsigned cpu) const;
     static uint64_t pid_address(unsigned cpu) { return 0x10000000 + uint64_t(cpu) * 64; }
@@ -80,6 +92,8 @@ private:
     std::vector<std::unique_ptr<Device>> m_devices;
     std::vector<std::unique_ptr<Workload>> m_workloads;
     std::vector<VectorRoute> m_routes;
+    std::vector<VectorBits> m_used_vectors;            // per CPU
+    std::vector<std::array<int, 256>> m_vector_owner;  // per CPU: route index or -1
     SystemView m_view;
     sc_core::sc_time m_measure_start;
     sc_core::sc_time m_expected_end;

@@ -1,0 +1,136 @@
+// cidsim explain [SCENARIO | FILE.json] [--out RESULT.json] | --list
+// Runs each of the scenario's variants in a child process (SystemC
+// elaborates once per process: the child is this binary re-executed with the
+// hidden --variant option, printing its result as JSON), then prints them
+// side by side.
+#include <cstring>
+#include <iostream>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+
+#include "cli/commands.h"
+#include "config/config_loader.h"
+#include "report/explain.h"
+#include "report/results.h"
+
+extern char** environ;
+
+namespace cidsim {
+
+namespace po = boost::program_options;
+
+namespace {
+
+// Runs argv, returns its exit status and stdout; its stderr passes through.
+int run_capture(const std::vector<std::string>& args, std::string& output) {
+    int fd[2];
+    if (::pipe(fd) != 0) throw std::runtime_error("pipe failed");
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, fd[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&actions, fd[0]);
+    std::vector<char*> argv;
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    pid_t pid;
+    const int rc = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(fd[1]);
+    if (rc != 0) {
+        ::close(fd[0]);
+        throw std::runtime_error(std::string("cannot start a child process: ") + std::strerror(rc));
+    }
+    char buf[65536];
+    ssize_t n;
+    while ((n = ::read(fd[0], buf, sizeof buf)) > 0) output.append(buf, size_t(n));
+    ::close(fd[0]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : kExitFailure;
+}
+
+}  // namespace
+
+int cmd_explain(int argc, char** argv) {
+    po::options_description opts("cidsim explain [SCENARIO | FILE.json] [options]");
+    opts.add_options()("help,h", "this help")("list", "list the built-in scenarios")
+        ("out,o", po::value<std::string>(), "also write every variant's result as JSON here");
+    po::options_description hidden;
+    hidden.add_options()("scenario", po::value<std::string>())("variant", po::value<size_t>());
+    po::positional_options_description pos;
+    pos.add("scenario", 1);
+    po::options_description all;
+    all.add(opts).add(hidden);
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        std::cerr << "cidsim explain: " << e.what() << "\n" << opts;
+        return kExitBadInput;
+    }
+    if (vm.count("help")) {
+        std::cout << opts << "A scenario is a run config plus an optional \"explain\" section "
+                             "(see configs/explain/).\n";
+        return kExitOk;
+    }
+    if (vm.count("list")) {
+        for (const auto& [name, title] : list_scenarios())
+            std::cout << "  " << name << std::string(name.size() < 20 ? 20 - name.size() : 1, ' ')
+                      << title << "\n";
+        return kExitOk;
+    }
+    const std::string name = vm.count("scenario") ? vm["scenario"].as<std::string>() : "burst";
+    ExplainScenario scenario;
+    try {
+        scenario = load_scenario(find_scenario(name));
+    } catch (const ConfigError& e) {
+        std::cerr << "cidsim explain: " << e.what() << "\n";
+        return kExitBadInput;
+    }
+
+    if (vm.count("variant")) {  // child: one variant, result as JSON on stdout
+        try {
+            std::cout << run_variant(scenario, vm["variant"].as<size_t>()).dump() << "\n";
+        } catch (const ConfigError& e) {
+            std::cerr << "cidsim explain: " << e.what() << "\n";
+            return kExitBadInput;
+        } catch (const std::invalid_argument& e) {
+            std::cerr << "cidsim explain: " << e.what() << "\n";
+            return kExitBadInput;
+        } catch (const std::exception& e) {
+            std::cerr << "cidsim explain: failed: " << e.what() << "\n";
+            return kExitFailure;
+        }
+        return kExitOk;
+    }
+
+    const std::string out = vm.count("out") ? vm["out"].as<std::string>() : "";
+    try {
+        if (!out.empty()) check_writable(out);
+        std::vector<nlohmann::json> results;
+        for (size_t i = 0; i < scenario.variants.size(); ++i) {
+            std::string text;
+            const int rc = run_capture({"cidsim", "explain", scenario.path, "--variant",
+                                        std::to_string(i)},
+                                       text);
+            if (rc != kExitOk) return rc;
+            results.push_back(nlohmann::json::parse(text));
+        }
+        std::cout << render_explain(scenario, results);
+        if (!out.empty())
+            write_file_atomically(out, nlohmann::json{{"scenario", scenario.name},
+                                                      {"title", scenario.title},
+                                                      {"variants", results}}
+                                               .dump(2) + "\n");
+    } catch (const std::exception& e) {
+        std::cerr << "cidsim explain: failed: " << e.what() << "\n";
+        return kExitFailure;
+    }
+    return kExitOk;
+}
+
+}  // namespace cidsim

@@ -1,0 +1,345 @@
+#include "report/explain.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <dirent.h>
+#include <memory>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config/config_loader.h"
+#include "report/results.h"
+#include "report/trace_recorder.h"
+#include "sim/affinity_move.h"
+#include "sim/system.h"
+
+namespace cidsim {
+
+using nlohmann::json;
+
+namespace {
+
+bool is_file(const std::string& p) {
+    struct stat st;
+    return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// Where the built-in scenarios live: $CIDSIM_EXPLAIN_DIR, the source tree
+// this binary was built from, or configs/explain beside the binary's parent.
+std::vector<std::string> scenario_dirs() {
+    std::vector<std::string> dirs;
+    if (const char* env = std::getenv("CIDSIM_EXPLAIN_DIR")) dirs.push_back(env);
+#ifdef CIDSIM_EXPLAIN_DIR
+    dirs.push_back(CIDSIM_EXPLAIN_DIR);
+#endif
+    char exe[4096];
+    const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        std::string p(exe, size_t(n));
+        p = p.substr(0, p.rfind('/'));
+        dirs.push_back(p.substr(0, p.rfind('/')) + "/configs/explain");
+    }
+    return dirs;
+}
+
+void check_keys(const json& obj, const std::string& path, const std::vector<std::string>& keys) {
+    if (!obj.is_object()) throw ConfigError(path + ": expected an object");
+    for (auto it = obj.begin(); it != obj.end(); ++it)
+        if (std::find(keys.begin(), keys.end(), it.key()) == keys.end()) {
+            std::string valid;
+            for (const std::string& k : keys) valid += (valid.empty() ? "" : ", ") + k;
+            throw ConfigError(path + "." + it.key() + ": unknown key; valid keys here: " + valid);
+        }
+}
+
+double number_at(const json& obj, const char* key, const std::string& path, double dflt) {
+    auto it = obj.find(key);
+    if (it == obj.end()) return dflt;
+    if (!it->is_number() || it->get<double>() < 0)
+        throw ConfigError(path + "." + key + ": expected a number >= 0, found " + it->dump());
+    return it->get<double>();
+}
+
+AffinityMoveParams affinity_params(const json& j) {
+    const std::string at = "explain.affinity_move";
+    check_keys(j, at, {"at_ns", "device", "queue", "to_cpu", "cleanup_after_ns",
+                       "cleanup_retry_ns", "check_pir"});
+    AffinityMoveParams p;
+    p.at = ns(number_at(j, "at_ns", at, ns_of(p.at)));
+    p.cleanup_after = ns(number_at(j, "cleanup_after_ns", at, ns_of(p.cleanup_after)));
+    p.cleanup_retry = ns(number_at(j, "cleanup_retry_ns", at, ns_of(p.cleanup_retry)));
+    if (p.cleanup_retry <= sc_core::SC_ZERO_TIME)
+        throw ConfigError(at + ".cleanup_retry_ns: must be > 0");
+    p.queue = uint64_t(number_at(j, "queue", at, double(p.queue)));
+    p.to_cpu = uint64_t(number_at(j, "to_cpu", at, double(p.to_cpu)));
+    if (j.contains("device")) {
+        if (!j["device"].is_string()) throw ConfigError(at + ".device: expected a device name");
+        p.device = j["device"].get<std::string>();
+    }
+    if (j.contains("check_pir")) {
+        if (!j["check_pir"].is_boolean()) throw ConfigError(at + ".check_pir: expected true or false");
+        p.check_pir = j["check_pir"].get<bool>();
+    }
+    return p;
+}
+
+const json& explain_section(const json& doc) {
+    static const json empty = json::object();
+    auto it = doc.find("explain");
+    return it == doc.end() ? empty : *it;
+}
+
+std::string pad(const std::string& s, size_t n) {
+    return s.size() >= n ? s : s + std::string(n - s.size(), ' ');
+}
+
+}  // namespace
+
+std::string find_scenario(const std::string& name) {
+    if (is_file(name)) return name;
+    if (name.find('/') == std::string::npos)
+        for (const std::string& d : scenario_dirs())
+            if (is_file(d + "/" + name + ".json")) return d + "/" + name + ".json";
+    throw ConfigError(name + ": no such scenario file or built-in scenario (cidsim explain --list)");
+}
+
+std::vector<std::pair<std::string, std::string>> list_scenarios() {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const std::string& d : scenario_dirs()) {
+        DIR* dir = ::opendir(d.c_str());
+        if (!dir) continue;
+        std::unique_ptr<DIR, int (*)(DIR*)> closer(dir, ::closedir);
+        while (dirent* e = ::readdir(dir)) {
+            const std::string f = e->d_name;
+            if (f.size() < 6 || f.substr(f.size() - 5) != ".json") continue;
+            std::string title;
+            try {
+                title = load_scenario(d + "/" + f).title;
+            } catch (const std::exception& ex) {
+                title = std::string("(unreadable: ") + ex.what() + ")";
+            }
+            out.emplace_back(f.substr(0, f.size() - 5), title);
+        }
+        if (!out.empty()) break;
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+ExplainScenario load_scenario(const std::string& path) {
+    ExplainScenario s;
+    s.path = path;
+    const size_t slash = path.rfind('/');
+    s.name = path.substr(slash == std::string::npos ? 0 : slash + 1);
+    if (s.name.size() > 5 && s.name.substr(s.name.size() - 5) == ".json")
+        s.name = s.name.substr(0, s.name.size() - 5);
+    s.document = read_json_file(path);
+    if (!s.document.is_object()) throw ConfigError(path + ": expected a JSON object");
+    const json& ex = explain_section(s.document);
+    check_keys(ex, "explain", {"title", "variants", "window_ns", "columns", "narration_lines",
+                               "narration_window_ns", "affinity_move"});
+    s.title = ex.value("title", s.name);
+    s.comment = s.document.value("comment", "");
+    if (auto v = ex.find("variants"); v != ex.end()) {
+        if (!v->is_array() || v->empty())
+            throw ConfigError("explain.variants: expected a non-empty array");
+        for (size_t i = 0; i < v->size(); ++i) {
+            const std::string at = "explain.variants[" + std::to_string(i) + "]";
+            check_keys((*v)[i], at, {"label", "set"});
+            ExplainVariant var;
+            var.label = (*v)[i].value("label", "variant " + std::to_string(i));
+            if ((*v)[i].contains("set")) {
+                var.set = (*v)[i]["set"];
+                if (!var.set.is_object()) throw ConfigError(at + ".set: expected an object of key.path: value");
+            }
+            s.variants.push_back(var);
+        }
+    } else {
+        s.variants.push_back({s.document.value("mode", "posted"), json::object()});
+    }
+    // Every variant's config must load: bad input is found before anything runs.
+    for (size_t i = 0; i < s.variants.size(); ++i) {
+        json doc = s.document;
+        for (auto it = s.variants[i].set.begin(); it != s.variants[i].set.end(); ++it)
+            apply_override(doc, it.key() + "=" + it.value().dump());
+        const json ex_v = explain_section(doc);
+        doc.erase("explain");
+        load_config(doc);
+        if (ex_v.contains("affinity_move")) affinity_params(ex_v["affinity_move"]);
+    }
+    return s;
+}
+
+json run_variant(const ExplainScenario& s, size_t index) {
+    const ExplainVariant& var = s.variants.at(index);
+    json doc = s.document;
+    for (auto it = var.set.begin(); it != var.set.end(); ++it)
+        apply_override(doc, it.key() + "=" + it.value().dump());
+    const json ex = explain_section(doc);
+    doc.erase("explain");
+    const SimConfig config = load_config(doc);
+
+    System system(config);
+    TraceRecorder recorder;
+    system.attach_observer(&recorder);
+    std::unique_ptr<AffinityMove> move;
+    if (ex.contains("affinity_move"))
+        move = std::make_unique<AffinityMove>("affinity_move", affinity_params(ex["affinity_move"]),
+                                              system, &recorder);
+    system.run();
+    const json results = collect_results(system);
+    const TraceContext ctx = TraceContext::of(system);
+
+    TimelineWindow w{config.run.warmup, ctx.end, 100};
+    auto window_at = [&](const char* key, TimelineWindow& into) {
+        if (!ex.contains(key)) return;
+        const json& win = ex[key];
+        if (!win.is_array() || win.size() != 2 || !win[0].is_number() || !win[1].is_number() ||
+            win[1].get<double>() <= win[0].get<double>())
+            throw ConfigError(std::string("explain.") + key +
+                              ": expected [from, to] in ns with to > from");
+        into.from = ns(win[0].get<double>());
+        into.to = ns(win[1].get<double>());
+    };
+    window_at("window_ns", w);
+    TimelineWindow told = w;  // what the narration covers
+    window_at("narration_window_ns", told);
+    w.columns = unsigned(number_at(ex, "columns", "explain", 100));
+    if (w.columns < 10 || w.columns > 400) throw ConfigError("explain.columns: expected 10..400");
+    const size_t lines = size_t(number_at(ex, "narration_lines", "explain", 80));
+
+    json rows = json::array();
+    for (const TimelineRow& r : timeline_rows(recorder.events(), ctx, w, var.label))
+        rows.push_back({{"label", r.label}, {"cells", r.cells}, {"note", r.note}});
+    const json& m = results["metrics"];
+    uint64_t superfluous = 0;
+    for (const json& d : results["per_device"]) superfluous += d["empty_handler_invocations"].get<uint64_t>();
+    uint64_t unhandled = 0;
+    for (unsigned c = 0; c < system.cpu_count(); ++c)
+        unhandled += system.cpu(c).stats().unhandled_vector_calls;
+    json counts = {
+        {"msis", m["msis"]},
+        {"notifications", m["remapped_messages"].get<uint64_t>() + m["notifications_sent"].get<uint64_t>()},
+        {"notifications_suppressed", m["notifications_suppressed"]},
+        {"handler_invocations", m["handler_invocations"]},
+        {"superfluous_interrupts", superfluous},
+        {"harvest_passes_mean", m["harvest_passes_per_notification"]["mean"]},
+        {"stranded_interrupts", m["stranded_interrupts"]},
+        {"stranded_at_end", m["stranded_at_end"]},
+        {"unhandled_vector_calls", unhandled},
+        {"completions_handled", m["completions_handled"]},
+        {"lost_completions", m["lost_completions"]},
+        {"in_flight_completions_at_end", m["in_flight_completions_at_end"]},
+        {"timer_delay_max_ns", m["timer_delay_ns"]["max"]},
+        {"msi_to_handler_max_ns", m["msi_to_handler_ns"]["max"]},
+    };
+    json out = {{"label", var.label},
+                {"mode", results["config"]["mode"]},
+                {"window_ns", {ns_of(w.from), ns_of(w.to)}},
+                {"columns", w.columns},
+                {"rows", rows},
+                {"narration", narrate(recorder.events(), ctx, told, lines, w.from)},
+                {"counts", counts}};
+    if (move) {
+        const AffinityMoveOutcome& o = move->outcome();
+        out["affinity_move"] = {{"moved", o.moved},
+                                {"from_cpu", o.from_cpu},
+                                {"from_vector", o.from_vector},
+                                {"to_cpu", o.to_cpu},
+                                {"to_vector", o.to_vector},
+                                {"cleanup_checks", o.cleanup_checks},
+                                {"found_pending_in_pir", o.found_pending_in_pir},
+                                {"check_pir", affinity_params(ex["affinity_move"]).check_pir},
+                                {"freed", o.freed},
+                                {"freed_at_ns", ns_of(o.freed_at)}};
+    }
+    system.attach_observer(nullptr);
+    return out;
+}
+
+std::string render_explain(const ExplainScenario& s, const std::vector<json>& results) {
+    std::string out = "== " + s.name + ": " + s.title + " ==\n";
+    if (!s.comment.empty()) out += s.comment + "\n";
+    if (results.empty()) return out;
+
+    // One timeline: the MSI row once (again per variant only if it differs).
+    TimelineWindow w{ns(results[0]["window_ns"][0].get<double>()),
+                     ns(results[0]["window_ns"][1].get<double>()),
+                     results[0]["columns"].get<unsigned>()};
+    std::vector<TimelineRow> rows;
+    const json& first_msis = results[0]["rows"][0];
+    for (size_t i = 0; i < results.size(); ++i)
+        for (const json& r : results[i]["rows"]) {
+            const bool msi_row = r["label"] == "MSIs";
+            if (msi_row && i > 0 && r["cells"] == first_msis["cells"]) continue;
+            std::string label = r["label"].get<std::string>();
+            if (msi_row && i > 0) label += " (" + results[i]["label"].get<std::string>() + ")";
+            rows.push_back({label, r["cells"].get<std::string>(), r["note"].get<std::string>()});
+        }
+    out += "\n" + render_timeline(rows, w);
+
+    for (const json& r : results) {
+        out += "\n-- " + r["label"].get<std::string>() + " (" + r["mode"].get<std::string>() +
+               " mode): step by step --\n";
+        for (const json& line : r["narration"]) out += line.get<std::string>() + "\n";
+        if (r.contains("affinity_move")) {
+            const json& a = r["affinity_move"];
+            char buf[512];
+            std::snprintf(buf, sizeof buf,
+                          "affinity move: CPU%u vector %s -> CPU%u vector %s; a cleanup check "
+                          "saw the old vector's bit in CPU%u's PIR: %s (is_vector_pending "
+                          "checks PIR: %s); cleanup checks %u; old vector %s\n",
+                          a["from_cpu"].get<unsigned>(), hex_vector(a["from_vector"].get<unsigned>()).c_str(),
+                          a["to_cpu"].get<unsigned>(), hex_vector(a["to_vector"].get<unsigned>()).c_str(),
+                          a["from_cpu"].get<unsigned>(), a["found_pending_in_pir"].get<bool>() ? "yes" : "no",
+                          a["check_pir"].get<bool>() ? "yes" : "no",
+                          a["cleanup_checks"].get<unsigned>(),
+                          a["freed"].get<bool>()
+                              ? ("freed at " + format_ns(ns(a["freed_at_ns"].get<double>())) + " ns").c_str()
+                              : "not freed");
+            out += buf;
+        }
+    }
+
+    struct Count {
+        const char* key;
+        const char* label;
+    };
+    static const Count kCounts[] = {
+        {"msis", "MSIs"},
+        {"notifications", "interrupt messages (remapped + notifications)"},
+        {"notifications_suppressed", "notifications suppressed (ON set)"},
+        {"handler_invocations", "device handler calls"},
+        {"superfluous_interrupts", "handler calls that found nothing (N')"},
+        {"harvest_passes_mean", "harvest passes per notification (mean)"},
+        {"stranded_interrupts", "stranded interrupts"},
+        {"unhandled_vector_calls", "set vectors with no handler"},
+        {"completions_handled", "completions handled"},
+        {"lost_completions", "lost completions"},
+        {"in_flight_completions_at_end", "completions still waiting at the end"},
+        {"timer_delay_max_ns", "local timer delay, max (ns)"},
+        {"msi_to_handler_max_ns", "MSI -> handler latency, max (ns)"},
+    };
+    std::string head = "\ncounts" + std::string(42, ' ');
+    for (const json& r : results) head += pad(r["label"].get<std::string>(), 18);
+    while (head.back() == ' ') head.pop_back();
+    out += head + "\n";
+    for (const Count& c : kCounts) {
+        std::string line = pad(std::string("  ") + c.label, 48);
+        for (const json& r : results) {
+            const json& v = r["counts"][c.key];
+            char buf[32];
+            if (v.is_number_float())
+                std::snprintf(buf, sizeof buf, "%.2f", v.get<double>());
+            else
+                std::snprintf(buf, sizeof buf, "%llu", (unsigned long long)v.get<uint64_t>());
+            line += pad(buf, 18);
+        }
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        out += line + "\n";
+    }
+    return out;
+}
+
+}  // namespace cidsim

@@ -1,0 +1,184 @@
+#include "report/perfetto_writer.h"
+
+#include <nlohmann/json.hpp>
+
+namespace cidsim {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr int kPid = 1;
+constexpr int kIommuTid = 1000;
+constexpr int kDevicesTid = 1001;
+
+double us(const sc_core::sc_time& t) { return ns_of(t) / 1000.0; }
+
+struct Open {
+    sc_core::sc_time at;
+    std::string name;
+};
+
+}  // namespace
+
+std::string perfetto_json(const std::vector<TraceRecord>& events, const TraceContext& ctx,
+                          const TimelineWindow& window, size_t max_events) {
+    json out = json::array();
+    out.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", kPid},
+                   {"args", {{"name", "cidsim"}}}});
+    for (unsigned c = 0; c < ctx.cpus; ++c)
+        out.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", kPid}, {"tid", c},
+                       {"args", {{"name", "CPU" + std::to_string(c)}}}});
+    out.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", kPid}, {"tid", kIommuTid},
+                   {"args", {{"name", "IOMMU"}}}});
+    out.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", kPid}, {"tid", kDevicesTid},
+                   {"args", {{"name", "devices (MSIs)"}}}});
+    const size_t metadata = out.size();
+
+    bool truncated = false;
+    auto inside = [&](const sc_core::sc_time& t) { return t >= window.from && t < window.to; };
+    auto emit = [&](json e) {
+        if (out.size() - metadata >= max_events) {
+            truncated = true;
+            return;
+        }
+        out.push_back(std::move(e));
+    };
+    auto span = [&](unsigned tid, const Open& o, const sc_core::sc_time& end, json args = {}) {
+        if (!inside(o.at)) return;
+        json e = {{"name", o.name}, {"cat", "cpu"}, {"ph", "X"}, {"pid", kPid}, {"tid", tid},
+                  {"ts", us(o.at)}, {"dur", us(end - o.at)}};
+        if (!args.is_null()) e["args"] = std::move(args);
+        emit(std::move(e));
+    };
+    auto instant = [&](int tid, const sc_core::sc_time& t, const std::string& name, const char* cat,
+                       json args = {}) {
+        if (!inside(t)) return;
+        json e = {{"name", name}, {"cat", cat}, {"ph", "i"}, {"s", "t"}, {"pid", kPid},
+                  {"tid", tid}, {"ts", us(t)}};
+        if (!args.is_null()) e["args"] = std::move(args);
+        emit(std::move(e));
+    };
+    auto counter = [&](const sc_core::sc_time& t, const std::string& name, const char* key,
+                       uint64_t v) {
+        if (!inside(t)) return;
+        emit({{"name", name}, {"ph", "C"}, {"pid", kPid}, {"ts", us(t)}, {"args", {{key, v}}}});
+    };
+
+    struct CpuOpen {
+        Open irq, phase, pass, handler;
+        unsigned drained = 0;
+        VectorBits pir;
+    };
+    std::vector<CpuOpen> cpu(ctx.cpus);
+    for (const TraceRecord& e : events) {
+        if (truncated) break;
+        if (e.kind == TraceKind::Msi) {
+            instant(kDevicesTid, e.at, "MSI " + ctx.queue_name(e.device, e.queue), "device");
+            continue;
+        }
+        const bool per_cpu = e.kind != TraceKind::IrteFetch && e.kind != TraceKind::IrteWrite &&
+                             e.kind != TraceKind::IecInvalidate && e.kind != TraceKind::IommuFault;
+        if (per_cpu && e.cpu >= ctx.cpus) continue;
+        CpuOpen& k = cpu[per_cpu ? e.cpu : 0];
+        const std::string c = "CPU" + std::to_string(e.cpu);
+        switch (e.kind) {
+            case TraceKind::Irq:
+                switch (IrqPhase(e.word)) {
+                    case IrqPhase::Entry: {
+                        const std::string what = e.vector == ctx.nv ? "notification "
+                                               : e.vector == kLocalTimerVector ? "timer "
+                                                                               : "interrupt ";
+                        k.irq = {e.at, what + hex_vector(e.vector)};
+                        k.phase = {e.at, "entry"};
+                        break;
+                    }
+                    case IrqPhase::EntryDone: span(e.cpu, k.phase, e.at); break;
+                    case IrqPhase::EoiBegin: k.phase = {e.at, "EOI"}; break;
+                    case IrqPhase::EoiDone:
+                        span(e.cpu, k.phase, e.at);
+                        k.phase = {e.at, "exit"};
+                        break;
+                    case IrqPhase::Exit:
+                        span(e.cpu, k.phase, e.at);
+                        span(e.cpu, k.irq, e.at, {{"vector", hex_vector(e.vector)}});
+                        break;
+                }
+                break;
+            case TraceKind::HarvestBegin:
+                k.pass = {e.at, e.flag ? "final harvest" : "harvest " + std::to_string(e.value)};
+                break;
+            case TraceKind::HarvestEnd:
+                span(e.cpu, k.pass, e.at, {{"found", bool(e.flag)}});
+                break;
+            case TraceKind::HandlerBegin:
+                k.handler = {e.at, "handler " + hex_vector(e.vector)};
+                k.drained = 0;
+                break;
+            case TraceKind::DeviceHandler:
+                k.handler.name = "handler " + ctx.queue_name(e.device, e.queue);
+                k.drained = unsigned(e.value);
+                break;
+            case TraceKind::HandlerEnd:
+                span(e.cpu, k.handler, e.at, {{"vector", hex_vector(e.vector)}, {"drained", k.drained}});
+                break;
+            case TraceKind::PidClearOn:
+                instant(e.cpu, e.at, "clear ON", "pid");
+                counter(e.at, c + " ON", "ON", 0);
+                break;
+            case TraceKind::PidXchg:
+                if (e.word >= 0 && e.word < 4 && k.pir.word[e.word]) {
+                    k.pir.word[e.word] = 0;
+                    counter(e.at, c + " PIR bits", "bits", k.pir.count());
+                }
+                break;
+            case TraceKind::PidPost:
+                k.pir.set(e.vector);
+                counter(e.at, c + " PIR bits", "bits", k.pir.count());
+                if (e.flag) counter(e.at, c + " ON", "ON", 1);
+                instant(kIommuTid, e.at,
+                        "post " + hex_vector(e.vector) + " -> " + c +
+                            (e.flag ? ": notification sent" : ": suppressed (ON set)"),
+                        "iommu", {{"notify", bool(e.flag)}});
+                break;
+            case TraceKind::RemapMessage:
+                instant(kIommuTid, e.at, "remapped message " + hex_vector(e.vector) + " -> " + c,
+                        "iommu");
+                break;
+            case TraceKind::IrteFetch:
+                instant(kIommuTid, e.at,
+                        "IRTE " + std::to_string(e.index) + (e.flag ? " fetch (IEC hit)" : " fetch (IEC miss)"),
+                        "iommu");
+                break;
+            case TraceKind::IrteWrite:
+                instant(kIommuTid, e.at, "IRTE " + std::to_string(e.index) + " rewritten", "iommu");
+                break;
+            case TraceKind::IecInvalidate:
+                instant(kIommuTid, e.at, "IEC invalidate " + std::to_string(e.index), "iommu");
+                break;
+            case TraceKind::IommuFault:
+                instant(kIommuTid, e.at, "fault on IRTE " + std::to_string(e.index), "iommu");
+                break;
+            case TraceKind::Stranded:
+                instant(e.cpu, e.at, "STRANDED PIR bit " + hex_vector(e.vector), "pid");
+                break;
+            case TraceKind::VectorCleanup:
+                instant(e.cpu, e.at,
+                        "vector cleanup " + hex_vector(e.vector) + (e.flag ? ": freed" : ": pending, deferred"),
+                        "linux", {{"irr", e.word}, {"pir", e.value}});
+                break;
+            case TraceKind::IrqMoved:
+                instant(e.cpu, e.at, "IRQ moved to CPU" + std::to_string(e.index), "linux");
+                break;
+            default:
+                break;
+        }
+    }
+    json doc = {{"traceEvents", out},
+                {"displayTimeUnit", "ns"},
+                {"metadata", {{"cidsim_version", CIDSIM_VERSION}, {"truncated", truncated},
+                              {"max_events", max_events}}}};
+    return doc.dump() + "\n";
+}
+
+}  // namespace cidsim

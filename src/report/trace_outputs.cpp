@@ -1,0 +1,58 @@
+#include "report/trace_outputs.h"
+
+#include <ostream>
+#include <stdexcept>
+
+#include "report/interrupts_table.h"
+#include "report/perfetto_writer.h"
+#include "report/results.h"
+#include "report/vcd_writer.h"
+
+namespace cidsim {
+
+TraceSession::TraceSession(const TraceOutputs& options, System& system)
+    : m_options(options), m_system(system) {
+    if (!options.window.empty())
+        parse_window(options.window, system.config().run.warmup + system.config().run.duration);
+    if (options.columns < 10 || options.columns > 1000)
+        throw std::invalid_argument("--columns: expected 10..1000");
+    if (options.records()) {
+        m_recorder = std::make_unique<TraceRecorder>();
+        system.attach_observer(m_recorder.get());
+    }
+}
+
+TraceSession::~TraceSession() {
+    if (m_recorder) m_system.attach_observer(nullptr);
+}
+
+void TraceSession::finish(std::ostream& out) {
+    if (m_recorder) {
+        const TraceContext ctx = TraceContext::of(m_system);
+        const std::vector<TraceRecord>& events = m_recorder->events();
+        const sc_core::sc_time start = m_system.config().run.warmup;
+        TimelineWindow whole{start, ctx.end, m_options.columns};
+        if (!m_options.window.empty()) whole = parse_window(m_options.window, ctx.end);
+        whole.columns = m_options.columns;
+        if (m_recorder->truncated())
+            out << "note: the trace recorder stopped at its event limit; later events are missing\n";
+        if (m_options.timeline) {
+            TimelineWindow w = whole;
+            // Without a window, a long run's timeline shows its first 20 us.
+            if (m_options.window.empty() && w.to - w.from > ns(20000)) w.to = w.from + ns(20000);
+            out << "\ntimeline " << format_ns(w.from) << " .. " << format_ns(w.to)
+                << " ns (choose with --window-ns A:B)\n"
+                << render_timeline(timeline_rows(events, ctx, w,
+                                                 ctx.posted ? "posted" : "remappable"),
+                                   w);
+        }
+        if (!m_options.vcd_path.empty())
+            write_file_atomically(m_options.vcd_path, vcd_text(events, ctx, whole));
+        if (!m_options.perfetto_path.empty())
+            write_file_atomically(m_options.perfetto_path,
+                                  perfetto_json(events, ctx, whole, m_options.perfetto_limit));
+    }
+    if (m_options.interrupts) out << "\n" << interrupts_table(m_system);
+}
+
+}  // namespace cidsim

@@ -1,0 +1,43 @@
+#pragma once
+// The observation options of `cidsim run` (--timeline, --trace-vcd,
+// --trace-perfetto, --interrupts): a recorder attached before the run, and
+// after it the timeline printed and the trace files written (each whole or
+// not at all).
+#include <iosfwd>
+#include <memory>
+#include <string>
+
+#include "report/timeline.h"
+#include "report/trace_recorder.h"
+#include "sim/system.h"
+
+namespace cidsim {
+
+struct TraceOutputs {
+    bool timeline = false;
+    std::string window;  // "A:B" ns; empty: see TraceSession
+    unsigned columns = 100;
+    std::string vcd_path;
+    std::string perfetto_path;
+    size_t perfetto_limit = 1000000;
+    bool interrupts = false;
+
+    bool records() const { return timeline || !vcd_path.empty() || !perfetto_path.empty(); }
+};
+
+class TraceSession {
+public:
+    // Checks the options (std::invalid_argument on bad ones) and attaches a
+    // recorder to the system when an output needs one.
+    TraceSession(const TraceOutputs& options, System& system);
+    ~TraceSession();
+    // After the run: prints the timeline/table to `out`, writes the files.
+    void finish(std::ostream& out);
+
+private:
+    TraceOutputs m_options;
+    System& m_system;
+    std::unique_ptr<TraceRecorder> m_recorder;
+};
+
+}  // namespace cidsim

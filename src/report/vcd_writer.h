@@ -1,0 +1,20 @@
+#pragma once
+// A VCD waveform (IEEE 1364 value change dump) of a recorded run, for
+// GTKWave. Per CPU (scope cpuN): pir[255:0], on, sn, notify (a 1 ns pulse
+// when the IOMMU sends this CPU a notification), irr_nv/isr_nv (the
+// notification vector's IRR/ISR bits), irr[255:0], isr[255:0], in_handler
+// (a device vector's handler runs), irq_off (IDT entry to iret: interrupts
+// disabled). Per device queue (scope devices): an MSI pulse. The state is
+// rebuilt from the events, so a window starts with the values at its start.
+// Timescale 1 ps.
+#include <string>
+
+#include "report/timeline.h"
+#include "report/trace_recorder.h"
+
+namespace cidsim {
+
+std::string vcd_text(const std::vector<TraceRecord>& events, const TraceContext& ctx,
+                     const TimelineWindow& window);
+
+}  // namespace cidsim

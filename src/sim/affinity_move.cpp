@@ -1,0 +1,63 @@
+#include "sim/affinity_move.h"
+
+#include <stdexcept>
+
+#include "sim/system.h"
+
+namespace cidsim {
+
+AffinityMove::AffinityMove(sc_core::sc_module_name name, const AffinityMoveParams& params,
+                           System& system, TraceObserver* obs)
+    : sc_module(name), m_params(params), m_system(system), m_obs(obs) {
+    const unsigned dev = system.view().device_index(params.device, "affinity_move.device");
+    bool found = false;
+    for (size_t r = 0; r < system.routes().size(); ++r)
+        if (system.routes()[r].device == dev && system.routes()[r].queue == params.queue) {
+            m_route = r;
+            found = true;
+        }
+    if (!found)
+        throw std::invalid_argument("affinity_move.queue: " + params.device + " has no queue " +
+                                    std::to_string(params.queue));
+    if (params.to_cpu >= system.cpu_count())
+        throw std::invalid_argument("affinity_move.to_cpu: no CPU " + std::to_string(params.to_cpu));
+    SC_METHOD(step);  // its first run, at time 0, only waits for `at`
+}
+
+void AffinityMove::step() {
+    if (!m_started) {
+        m_started = true;
+        next_trigger(m_params.at);
+        return;
+    }
+    if (!m_outcome.moved) {
+        const VectorRoute old = m_system.move_route(m_route, unsigned(m_params.to_cpu));
+        const VectorRoute& now = m_system.routes()[m_route];
+        m_outcome.moved = true;
+        m_outcome.from_cpu = old.cpu;
+        m_outcome.from_vector = old.vector;
+        m_outcome.to_cpu = now.cpu;
+        m_outcome.to_vector = now.vector;
+        if (m_obs)
+            m_obs->irq_moved(old.device, old.queue, old.cpu, old.vector, now.cpu, now.vector);
+        next_trigger(m_params.cleanup_after);
+        return;
+    }
+    const unsigned cpu = m_outcome.from_cpu;
+    const Vector v = m_outcome.from_vector;
+    const bool in_irr = m_system.apic(cpu).irr().test(v);
+    const bool in_pir = m_system.pid(cpu).pir().test(v);
+    ++m_outcome.cleanup_checks;
+    m_outcome.found_pending_in_pir = m_outcome.found_pending_in_pir || in_pir;
+    const bool pending = in_irr || (m_params.check_pir && in_pir);
+    if (m_obs) m_obs->vector_cleanup(cpu, v, in_irr, in_pir, !pending);
+    if (pending) {
+        next_trigger(m_params.cleanup_retry);
+        return;
+    }
+    m_system.cpu(cpu).unregister_handler(v);
+    m_outcome.freed = true;
+    m_outcome.freed_at = sc_core::sc_time_stamp();
+}
+
+}  // namespace cidsim
