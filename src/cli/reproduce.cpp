@@ -54,7 +54,7 @@ int cmd_reproduce(int argc, char** argv) {
         ("jobs,j", po::value<unsigned>()->default_value(available_cpus()), "parallel runs")
         ("precision", po::value<double>()->default_value(0.01),
          "largest relative 95% half-width accepted before a row is rerun longer")
-        ("max-doublings", po::value<unsigned>()->default_value(3),
+        ("max-doublings", po::value<unsigned>()->default_value(8),
          "most times a row's simulated time is doubled to reach --precision")
         ("keep", po::value<std::string>(), "keep every run's result JSON in this directory");
     po::options_description hidden;
