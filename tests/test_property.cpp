@@ -78,6 +78,7 @@ json random_config(std::mt19937_64& rng) {
 void run_batch(int batch) {
     Scratch s;
     std::mt19937_64 rng(0xC1D5u + uint64_t(batch));
+    uint64_t handled = 0, notifications = 0;
     for (int i = 0; i < kPerBatch; ++i) {
         const json config = random_config(rng);
         std::ofstream(s / "config.json") << config.dump(1);
@@ -92,7 +93,12 @@ void run_batch(int batch) {
         if (config["handler"]["final_harvest"] == true)
             REQUIRE(inv["no_stranded_interrupt"]["holds"] == true);
         REQUIRE(result["metrics"]["lost_completions"] == 0);
+        handled += result["metrics"]["completions_handled"].get<uint64_t>();
+        notifications += result["metrics"]["notifications_handled"].get<uint64_t>();
     }
+    // The batch exercised the machinery rather than idling.
+    CHECK(handled > 1000);
+    CHECK(notifications > 100);
 }
 
 }  // namespace

@@ -100,7 +100,8 @@ int cmd_params(int argc, char** argv) {
             if (p.contains("allowed")) range = p["allowed"].dump();
             std::printf("  %-24s %-8s %-10s default %-10s %s\n    %s\n",
                         p["key"].get<std::string>().c_str(), p["type"].get<std::string>().c_str(),
-                        p["unit"].get<std::string>().c_str(), p["default"].dump().c_str(),
+                        p["unit"].get<std::string>().c_str(),
+                        p["default"].is_null() ? "-" : p["default"].dump().c_str(),
                         range.c_str(), p["description"].get<std::string>().c_str());
         }
     }

@@ -79,6 +79,7 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 // The known key closest to `key` when it is a plausible typo, else "".
 std::string near_miss(const std::string& key, const std::vector<std::string>& known) {
     std::string best;
+    if (key.size() > 2 * kMaxNameLength) return best;  // not a typo; keeps this cheap
     size_t best_d = std::max<size_t>(2, key.size() / 3) + 1;
     for (const std::string& k : known) {
         const size_t d = edit_distance(key, k);
@@ -173,7 +174,9 @@ public:
         for (auto it = m_obj.begin(); it != m_obj.end(); ++it)
             if (std::find(m_known.begin(), m_known.end(), it.key()) == m_known.end()) {
                 const std::string guess = near_miss(it.key(), m_known);
-                throw ConfigError(m_path + it.key() + ": unknown key" +
+                const std::string shown =
+                    it.key().size() > 80 ? it.key().substr(0, 77) + "..." : it.key();
+                throw ConfigError(m_path + shown + ": unknown key" +
                                   (guess.empty() ? "" : " (did you mean \"" + guess + "\"?)") +
                                   "; valid keys here: " + join_keys(m_known));
             }
@@ -603,7 +606,8 @@ json parse_config_text(const std::string& text, const std::string& source) {
             const std::string key = parsed.get<std::string>();
             stack.back().key = key;
             if (!stack.back().keys.insert(key).second)
-                throw ConfigError(prefix + path() + ": duplicate key \"" + key +
+                throw ConfigError(prefix + path() + ": duplicate key \"" +
+                                  (key.size() > 80 ? key.substr(0, 77) + "..." : key) +
                                   "\" (only one value per key is allowed)");
         }
         return true;
