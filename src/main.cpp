@@ -1,5 +1,6 @@
 // cidsim: argument dispatch only; each subcommand lives in src/cli/.
 #include <cstdlib>
+#include "version.h"
 #include <cstring>
 #include <iostream>
 
@@ -38,7 +39,7 @@ int sc_main(int argc, char* argv[]) {
         return argc < 2 ? cidsim::kExitBadInput : cidsim::kExitOk;
     }
     if (!std::strcmp(argv[1], "--version")) {
-        std::cout << "cidsim " << CIDSIM_VERSION << "\n";
+        std::cout << "cidsim " << cidsim::version() << "\n";
         return cidsim::kExitOk;
     }
     for (const Command& c : kCommands)

@@ -1,4 +1,5 @@
 #include "report/perfetto_writer.h"
+#include "version.h"
 
 #include <nlohmann/json.hpp>
 
@@ -176,7 +177,7 @@ std::string perfetto_json(const std::vector<TraceRecord>& events, const TraceCon
     }
     json doc = {{"traceEvents", out},
                 {"displayTimeUnit", "ns"},
-                {"metadata", {{"cidsim_version", CIDSIM_VERSION}, {"truncated", truncated},
+                {"metadata", {{"cidsim_version", version()}, {"truncated", truncated},
                               {"max_events", max_events}}}};
     return doc.dump() + "\n";
 }

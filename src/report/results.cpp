@@ -1,4 +1,5 @@
 #include "report/results.h"
+#include "version.h"
 
 #include <cmath>
 #include <cstdio>
@@ -163,7 +164,7 @@ json collect_results(const System& sys) {
         workloads.push_back(o);
     }
 
-    return {{"cidsim_version", CIDSIM_VERSION},
+    return {{"cidsim_version", version()},
             {"seed", sys.config().run.seed},
             {"config", effective_config(sys.config())},
             {"metrics", m},

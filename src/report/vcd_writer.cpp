@@ -1,4 +1,5 @@
 #include "report/vcd_writer.h"
+#include "version.h"
 
 #include <algorithm>
 #include <sstream>
@@ -155,7 +156,7 @@ std::string vcd_text(const std::vector<TraceRecord>& events, const TraceContext&
     });
 
     std::ostringstream out;
-    out << "$date cidsim trace $end\n$version cidsim " << CIDSIM_VERSION
+    out << "$date cidsim trace $end\n$version cidsim " << version()
         << " $end\n$timescale 1ps $end\n$scope module cidsim $end\n";
     std::string scope;
     for (const Signal& s : sig) {

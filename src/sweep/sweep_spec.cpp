@@ -212,6 +212,9 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
               [](const SweepDimension& a, const SweepDimension& b) { return a.paths[0] < b.paths[0]; });
 
     if (auto seeds = spec.find("seeds"); seeds != spec.end()) {
+        if (non_negative_integer(*seeds) && seeds->get<uint64_t>() > kMaxSweepPoints)
+            throw ConfigError("seeds: at most " + std::to_string(kMaxSweepPoints) +
+                              " repetitions, found " + seeds->dump());
         if (non_negative_integer(*seeds) && seeds->get<uint64_t>() >= 1) {
             for (uint64_t i = 1; i <= seeds->get<uint64_t>(); ++i) s.seeds.push_back(i);
         } else if (seeds->is_array() && !seeds->empty()) {
@@ -239,6 +242,15 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
         }
     } else {
         s.metrics = kDefaultMetrics;
+    }
+
+    // Each point is a process and a file: refuse a product no one can run.
+    size_t points = std::max<size_t>(s.seeds.size(), 1);
+    for (const SweepDimension& d : s.dimensions) {
+        points *= d.values.front().size();
+        if (points > kMaxSweepPoints)
+            throw ConfigError("vary/zip/seeds: more than " + std::to_string(kMaxSweepPoints) +
+                              " points; split the sweep");
     }
     return s;
 }

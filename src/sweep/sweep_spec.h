@@ -53,6 +53,9 @@ struct SweepPoint {
     nlohmann::json effective_config;  // what `cidsim run` will record for this point
 };
 
+// The most points one sweep may have (each is a process and a result file).
+constexpr size_t kMaxSweepPoints = 100000;
+
 // Parses and checks the spec; `spec_dir` resolves a relative base path.
 // Throws ConfigError naming the key path (e.g. "vary.handler.loop_limit: ...").
 SweepSpec parse_sweep_spec(const nlohmann::json& spec, const std::string& spec_dir);
