@@ -3,6 +3,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "cli/command_line.h"
 #include "cli/commands.h"
 #include "config/config_loader.h"
 #include "report/results.h"
@@ -21,24 +22,9 @@ int cmd_collect(int argc, char** argv) {
         ("metric,m", po::value<std::vector<std::string>>()->composing(),
          "result path to tabulate instead of the spec's metrics (repeatable), "
          "e.g. metrics.msi_to_handler_ns.p99");
-    po::options_description hidden;
-    hidden.add_options()("dir", po::value<std::string>());
-    po::positional_options_description pos;
-    pos.add("dir", 1);
-    po::options_description all;
-    all.add(opts).add(hidden);
     po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        std::cerr << "cidsim collect: " << e.what() << "\n" << opts;
-        return kExitBadInput;
-    }
-    if (vm.count("help")) {
-        std::cout << opts;
-        return kExitOk;
-    }
+    if (const int status = parse_command_line("collect", argc, argv, opts, "dir", vm); status >= 0)
+        return status;
     if (!vm.count("dir")) {
         std::cerr << "cidsim collect: a sweep directory is required\n" << opts;
         return kExitBadInput;

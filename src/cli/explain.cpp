@@ -11,6 +11,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "cli/command_line.h"
 #include "cli/commands.h"
 #include "config/config_loader.h"
 #include "report/explain.h"
@@ -59,23 +60,14 @@ int cmd_explain(int argc, char** argv) {
     opts.add_options()("help,h", "this help")("list", "list the built-in scenarios")
         ("out,o", po::value<std::string>(), "also write every variant's result as JSON here");
     po::options_description hidden;
-    hidden.add_options()("scenario", po::value<std::string>())("variant", po::value<size_t>());
-    po::positional_options_description pos;
-    pos.add("scenario", 1);
-    po::options_description all;
-    all.add(opts).add(hidden);
+    hidden.add_options()("variant", po::value<size_t>());  // a child running one variant
     po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        std::cerr << "cidsim explain: " << e.what() << "\n" << opts;
-        return kExitBadInput;
-    }
-    if (vm.count("help")) {
-        std::cout << opts << "A scenario is a run config plus an optional \"explain\" section "
-                             "(see configs/explain/).\n";
-        return kExitOk;
+    if (const int status = parse_command_line("explain", argc, argv, opts, "scenario", vm, &hidden);
+        status >= 0) {
+        if (vm.count("help"))
+            std::cout << "A scenario is a run config plus an optional \"explain\" section "
+                         "(see configs/explain/).\n";
+        return status;
     }
     if (vm.count("list")) {
         for (const auto& [name, title] : list_scenarios())

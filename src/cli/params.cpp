@@ -6,6 +6,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "cli/command_line.h"
 #include "cli/commands.h"
 #include "config/config_loader.h"
 
@@ -50,24 +51,9 @@ int cmd_params(int argc, char** argv) {
     po::options_description opts("cidsim params [BLOCK] [options]");
     opts.add_options()("help,h", "this help")(
         "format", po::value<std::string>()->default_value("text"), "text | json | markdown");
-    po::options_description hidden;
-    hidden.add_options()("block", po::value<std::string>());
-    po::positional_options_description pos;
-    pos.add("block", 1);
-    po::options_description all;
-    all.add(opts).add(hidden);
     po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        std::cerr << "cidsim params: " << e.what() << "\n";
-        return kExitBadInput;
-    }
-    if (vm.count("help")) {
-        std::cout << opts;
-        return kExitOk;
-    }
+    if (const int status = parse_command_line("params", argc, argv, opts, "block", vm); status >= 0)
+        return status;
     nlohmann::json params = describe_parameters();
     if (vm.count("block")) {
         const std::string block = vm["block"].as<std::string>();

@@ -12,6 +12,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "cli/command_line.h"
 #include "cli/commands.h"
 #include "config/config_loader.h"
 #include "report/results.h"
@@ -57,24 +58,9 @@ int cmd_reproduce(int argc, char** argv) {
         ("max-doublings", po::value<unsigned>()->default_value(8),
          "most times a row's simulated time is doubled to reach --precision")
         ("keep", po::value<std::string>(), "keep every run's result JSON in this directory");
-    po::options_description hidden;
-    hidden.add_options()("table", po::value<std::string>());
-    po::positional_options_description pos;
-    pos.add("table", 1);
-    po::options_description all;
-    all.add(opts).add(hidden);
     po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        std::cerr << "cidsim reproduce: " << e.what() << "\n";
-        return kExitBadInput;
-    }
-    if (vm.count("help")) {
-        std::cout << opts;
-        return kExitOk;
-    }
+    if (const int status = parse_command_line("reproduce", argc, argv, opts, "table", vm); status >= 0)
+        return status;
     const std::string format = vm["format"].as<std::string>();
     if (format != "text" && format != "json" && format != "csv") {
         std::cerr << "cidsim reproduce: --format must be text, json or csv\n";

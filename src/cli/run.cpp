@@ -4,6 +4,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "cli/command_line.h"
 #include "cli/commands.h"
 #include "config/config_loader.h"
 #include "report/results.h"
@@ -31,25 +32,9 @@ int cmd_run(int argc, char** argv) {
         ("trace-limit", po::value<size_t>()->default_value(1000000),
          "most trace events in the Perfetto file")
         ("interrupts", "print a /proc/interrupts-style table at the end");
-    po::options_description hidden;
-    hidden.add_options()("config", po::value<std::string>());
-    po::positional_options_description pos;
-    pos.add("config", 1);
-    po::options_description all;
-    all.add(opts).add(hidden);
-
     po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        std::cerr << "cidsim run: " << e.what() << "\n" << opts;
-        return kExitBadInput;
-    }
-    if (vm.count("help")) {
-        std::cout << opts;
-        return kExitOk;
-    }
+    if (const int status = parse_command_line("run", argc, argv, opts, "config", vm); status >= 0)
+        return status;
     if (!vm.count("config")) {
         std::cerr << "cidsim run: a config file is required\n" << opts;
         return kExitBadInput;

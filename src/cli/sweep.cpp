@@ -5,6 +5,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "cli/command_line.h"
 #include "cli/commands.h"
 #include "config/config_loader.h"
 #include "report/results.h"
@@ -26,24 +27,9 @@ int cmd_sweep(int argc, char** argv) {
                           "running them (for GNU parallel)")
         ("emit-slurm", po::value<std::string>(), "write a Slurm job-array script here (and its "
                                                  ".commands file beside it) instead of running");
-    po::options_description hidden;
-    hidden.add_options()("spec", po::value<std::string>());
-    po::positional_options_description pos;
-    pos.add("spec", 1);
-    po::options_description all;
-    all.add(opts).add(hidden);
     po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        std::cerr << "cidsim sweep: " << e.what() << "\n" << opts;
-        return kExitBadInput;
-    }
-    if (vm.count("help")) {
-        std::cout << opts;
-        return kExitOk;
-    }
+    if (const int status = parse_command_line("sweep", argc, argv, opts, "spec", vm); status >= 0)
+        return status;
     if (!vm.count("spec") || !vm.count("out")) {
         std::cerr << "cidsim sweep: a sweep spec and --out DIR are required\n" << opts;
         return kExitBadInput;

@@ -1,0 +1,36 @@
+#include "cli/command_line.h"
+
+#include <iostream>
+
+#include "cli/commands.h"
+
+namespace cidsim {
+
+namespace po = boost::program_options;
+
+int parse_command_line(const std::string& command, int argc, char** argv,
+                       const po::options_description& visible, const char* positional,
+                       po::variables_map& vm, const po::options_description* hidden) {
+    po::options_description all;
+    all.add(visible);
+    po::options_description arg;
+    arg.add_options()(positional, po::value<std::string>());
+    all.add(arg);
+    if (hidden) all.add(*hidden);
+    po::positional_options_description pos;
+    pos.add(positional, 1);
+    try {
+        po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        std::cerr << "cidsim " << command << ": " << e.what() << "\n" << visible;
+        return kExitBadInput;
+    }
+    if (vm.count("help")) {
+        std::cout << visible;
+        return kExitOk;
+    }
+    return -1;
+}
+
+}  // namespace cidsim
