@@ -20,6 +20,7 @@
 #include <sstream>
 #include <thread>
 
+#include "report/confidence.h"
 #include "config/config_loader.h"
 #include "sweep/collect.h"
 #include "sweep/sweep_spec.h"

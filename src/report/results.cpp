@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "config/config_loader.h"
+#include "report/confidence.h"
 #include "sim/invariants.h"
 
 namespace cidsim {
@@ -178,25 +179,16 @@ json collect_results(const System& sys) {
 
 namespace {
 
-// Two-sided 95% Student t quantile for `dof` degrees of freedom.
-double t95(unsigned dof) {
-    static const double table[] = {0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
-                                   2.306, 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-                                   2.120, 2.110,  2.101, 2.093, 2.086};
-    return dof < sizeof table / sizeof *table ? table[dof] : 1.96 + 2.5 / dof;
-}
-
 // Mean and 95% half-width of every number found at the same place in all
 // of `samples` (objects and arrays of the same shape).
 void combine(const std::vector<const json*>& samples, json& mean, json& ci95) {
     const json& first = *samples.front();
     if (first.is_number()) {
-        double sum = 0, sq = 0;
-        for (const json* s : samples) sum += s->get<double>();
-        const double n = double(samples.size()), m = sum / n;
-        for (const json* s : samples) sq += (s->get<double>() - m) * (s->get<double>() - m);
-        mean = m;
-        ci95 = n > 1 ? t95(unsigned(n - 1)) * std::sqrt(sq / (n - 1) / n) : 0.0;
+        std::vector<double> values;
+        for (const json* s : samples) values.push_back(s->get<double>());
+        const MeanCi m = mean_ci95(values);
+        mean = m.mean;
+        ci95 = m.half_width;
     } else if (first.is_object() || first.is_array()) {
         mean = first.is_object() ? json::object() : json::array();
         ci95 = mean;

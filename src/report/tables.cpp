@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "config/config_loader.h"
+#include "report/confidence.h"
 
 namespace cidsim {
 
@@ -30,12 +31,6 @@ double mean_workloads(const json& window, const char* type, const char* field) {
     return n ? s / n : 0.0;
 }
 
-double t95(size_t dof) {
-    static const double table[] = {0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
-                                   2.306, 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-                                   2.120, 2.110,  2.101, 2.093, 2.086};
-    return dof < sizeof table / sizeof *table ? table[dof] : 1.96 + 2.5 / double(dof);
-}
 
 std::string key_text(const json& key) {
     std::string s;
@@ -79,14 +74,10 @@ Figure measure(const std::string& metric, const json& result) {
         for (const json& b : result["batches"]) v.push_back(table_metric(metric, b));
     else
         v.push_back(table_metric(metric, result));
+    const MeanCi m = mean_ci95(v);
     Figure f;
-    for (double x : v) f.mean += x;
-    f.mean /= double(v.size());
-    if (v.size() > 1) {
-        double sq = 0;
-        for (double x : v) sq += (x - f.mean) * (x - f.mean);
-        f.ci95 = t95(v.size() - 1) * std::sqrt(sq / double(v.size() - 1) / double(v.size()));
-    }
+    f.mean = m.mean;
+    f.ci95 = m.half_width;
     return f;
 }
 

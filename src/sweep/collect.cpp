@@ -1,3 +1,4 @@
+#include "report/confidence.h"
 #include "sweep/collect.h"
 
 #include <cmath>
@@ -6,7 +7,6 @@
 #include <map>
 #include <sstream>
 
-#include <boost/math/distributions/students_t.hpp>
 
 #include "config/config_loader.h"
 #include "sweep/sweep_spec.h"
@@ -51,10 +51,6 @@ const json* json_at_path(const json& j, const std::string& path) {
     return node;
 }
 
-double t_quantile_95(unsigned dof) {
-    boost::math::students_t dist(dof);
-    return boost::math::quantile(boost::math::complement(dist, 0.025));
-}
 
 SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metrics,
                          bool aggregate_seeds) {
@@ -153,20 +149,17 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
         const size_t n = members.size();
         cells.push_back(n);
         for (size_t m = 0; m < metrics.size(); ++m) {
-            double sum = 0;
-            for (const Row* r : members) sum += r->values[m].get<double>();
-            const double mean = sum / double(n);
-            cells.push_back(mean);
+            std::vector<double> values;
+            for (const Row* r : members) values.push_back(r->values[m].get<double>());
+            const MeanCi ci = mean_ci95(values);
+            cells.push_back(ci.mean);
             if (n < 2) {  // no interval from a single seed
                 cells.push_back(nullptr);
                 cells.push_back(nullptr);
                 continue;
             }
-            double ss = 0;
-            for (const Row* r : members) ss += std::pow(r->values[m].get<double>() - mean, 2);
-            const double half = t_quantile_95(unsigned(n - 1)) * std::sqrt(ss / double(n - 1) / double(n));
-            cells.push_back(mean - half);
-            cells.push_back(mean + half);
+            cells.push_back(ci.mean - ci.half_width);
+            cells.push_back(ci.mean + ci.half_width);
         }
         t.rows.push_back(std::move(cells));
     }

@@ -27,9 +27,6 @@ std::string table_csv(const SweepTable& t);
 // [{column: value}, ...] in row order.
 nlohmann::json table_json(const SweepTable& t);
 
-// Two-sided 95% quantile of Student's t with `dof` degrees of freedom.
-double t_quantile_95(unsigned dof);
-
 // The value at a dotted path ("metrics.msi_to_handler_ns.p99", array
 // elements by index); nullptr when absent.
 const nlohmann::json* json_at_path(const nlohmann::json& j, const std::string& path);
