@@ -11,7 +11,7 @@
 namespace cidsim {
 
 // Log-linear histogram of non-negative integer samples (ns, counts): exact
-// below 64, then 32 sub-buckets per power of two (relative error < 3%).
+// below 64, then 128 sub-buckets per power of two (relative error < 0.8%).
 class Histogram {
 public:
     void record(uint64_t value);
@@ -25,7 +25,7 @@ public:
     nlohmann::json summary(const std::string& unit) const;
 
 private:
-    static constexpr unsigned kSubBits = 5;
+    static constexpr unsigned kSubBits = 7;
     static constexpr unsigned kLinear = 64;
     static constexpr unsigned kBuckets = kLinear + (64 - 6) * (1u << kSubBits);
     static unsigned bucket_of(uint64_t v);
