@@ -57,7 +57,7 @@ def dsa(wqs, comment):
 
 def p3():
     cfg = base("P3 optane-iouring: 4 Optane gen2 drives, one io_uring submitter per drive on its "
-               "own CPU, batches of 32.", 4, 1, 1e6, 2e5)
+               "own CPU, batches of 32.", 4, 1, 4e6, 4e6)
     for d in range(4):
         add_nvme(cfg, "optane_gen2", f"optane{d}", 0, [d])
     return cfg

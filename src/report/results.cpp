@@ -231,20 +231,20 @@ json run_and_collect(System& system) {
     system.warm_up();
     const sc_core::sc_time start = sc_core::sc_time_stamp();
     json windows = json::array();
+    json result;  // identity, config and per-block detail: the last window's
     for (uint64_t b = 0; b < batches; ++b) {
         // Boundaries from the start, so the last window ends exactly on time.
         const sc_core::sc_time end =
             start + system.config().run.duration * (double(b + 1) / double(batches));
         system.advance(end - sc_core::sc_time_stamp());
-        json r = collect_results(system);
-        windows.push_back({{"metrics", r["metrics"]}, {"workloads", r["workloads"]}});
-        system.reset_stats();
+        result = collect_results(system);
+        windows.push_back({{"metrics", result["metrics"]}, {"workloads", result["workloads"]}});
+        if (b + 1 < batches) system.reset_stats();
     }
     std::vector<const json*> samples;
     for (const json& w : windows) samples.push_back(&w);
     json mean, ci95;
     combine(samples, mean, ci95);
-    json result = collect_results(system);  // identity, config, per-block of the last window
     result["metrics"] = mean["metrics"];
     result["workloads"] = mean["workloads"];
     result["ci95"] = ci95;
