@@ -1,5 +1,7 @@
 #include "model/cpu_core.h"
 
+#include "model/event_count.h"
+
 namespace cidsim {
 
 using sc_core::sc_time;
@@ -41,11 +43,13 @@ void CpuCore::pass_end(unsigned pass, bool found) { m_obs->harvest_end(m_index, 
 
 void CpuCore::queue_softirq(const Work& w) {
     m_softirq.push_back(w);
+    count_delta_event();
     m_work_queued.notify(sc_core::SC_ZERO_TIME);
 }
 
 void CpuCore::queue_task(const Work& w) {
     m_tasks.push_back(w);
+    count_delta_event();
     m_work_queued.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -61,7 +65,10 @@ void CpuCore::main() {
 }
 
 void CpuCore::spend(const sc_time& t) {
-    if (t > sc_core::SC_ZERO_TIME) wait(t);
+    if (t > sc_core::SC_ZERO_TIME) {
+        count_timed_event();
+        wait(t);
+    }
 }
 
 void CpuCore::take_interrupt() {
@@ -103,7 +110,10 @@ void CpuCore::run_work() {
     RingBuffer<Work>& queue = m_softirq.empty() ? m_tasks : m_softirq;
     const sc_time start = sc_time_stamp();
     const sc_time cost = queue.front().cost;
-    if (cost > sc_core::SC_ZERO_TIME) wait(cost, m_apic.irq_event());
+    if (cost > sc_core::SC_ZERO_TIME) {
+        count_timed_event();
+        wait(cost, m_apic.irq_event());
+    }
     const sc_time ran = sc_time_stamp() - start;
     m_stats.busy += ran;
     if (ran < cost) {  // interrupted: the rest runs after the interrupt

@@ -9,6 +9,7 @@
 
 #include <systemc>
 
+#include "model/event_count.h"
 #include "model/violation.h"
 
 namespace cidsim {
@@ -25,6 +26,7 @@ public:
     // Calls f(item) for every item due now, then re-arms the event.
     template <class F>
     void pop_due(F&& f) {
+        count_timed_event();
         const sc_core::sc_time now = sc_core::sc_time_stamp();
         while (!m_heap.empty() && m_heap.top().at <= now) {
             T item = m_heap.top().item;
