@@ -25,7 +25,7 @@ nlohmann::json child_run(const Scratch& s, const std::string& sets) {
 
 // Instructions per simulated MSI of the posted canonical config, measured
 // on this project's machine (RelWithDebInfo, g++ 12, SystemC 2.3.4) with
-//   valgrind --tool=callgrind --toggle-collect='cidsim::System::run()' \
+//   valgrind --tool=callgrind --toggle-collect='cidsim::System::run()'
 //     build/cidsim bench --child configs/bench/posted.json
 //     --set run.duration_ns=200000      (1 ms warm-up + 0.2 ms, ~5700 MSIs)
 // plus ~15% headroom. Lower it when the model gets faster.
