@@ -23,6 +23,7 @@ const Command kCommands[] = {
     {"sweep", cidsim::cmd_sweep, "run a parameter sweep (local pool), or emit its commands"},
     {"collect", cidsim::cmd_collect, "merge a sweep's results into one CSV/JSON table"},
     {"explain", cidsim::cmd_explain, "show notification suppression and its races step by step"},
+    {"bench", cidsim::cmd_bench, "simulation speed benchmark, side by side with the SystemC floor"},
 };
 
 void usage() {

@@ -13,5 +13,6 @@ int cmd_reproduce(int argc, char** argv);
 int cmd_sweep(int argc, char** argv);
 int cmd_collect(int argc, char** argv);
 int cmd_explain(int argc, char** argv);
+int cmd_bench(int argc, char** argv);
 
 }  // namespace cidsim

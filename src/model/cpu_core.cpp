@@ -1,5 +1,7 @@
 #include "model/cpu_core.h"
 
+#include "model/event_count.h"
+
 namespace cidsim {
 
 using sc_core::sc_time;
@@ -41,11 +43,13 @@ void CpuCore::pass_end(unsigned pass, bool found) { m_obs->harvest_end(m_index, 
 
 void CpuCore::queue_softirq(const Work& w) {
     m_softirq.push_back(w);
+    count_delta_event();
     m_work_queued.notify(sc_core::SC_ZERO_TIME);
 }
 
 void CpuCore::queue_task(const Work& w) {
     m_tasks.push_back(w);
+    count_delta_event();
     m_work_queued.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -61,7 +65,16 @@ void CpuCore::main() {
 }
 
 void CpuCore::spend(const sc_time& t) {
-    if (t > sc_core::SC_ZERO_TIME) wait(t);
+    m_pending += t;
+    flush();
+}
+
+void CpuCore::flush() {
+    if (m_pending > sc_core::SC_ZERO_TIME) {
+        count_timed_event();
+        wait(m_pending);
+        m_pending = sc_core::SC_ZERO_TIME;
+    }
 }
 
 void CpuCore::take_interrupt() {
@@ -75,6 +88,7 @@ void CpuCore::take_interrupt() {
     if (v == m_pid.nv()) {
         ++m_stats.notifications;
         m_stats.harvest_passes.record(m_handler.run(*this));
+        flush();  // the PID as it is after the last access's cost
         if (m_pid.pir().any() && !m_pid.on()) {
             if (!m_stats.stranded) m_stats.first_stranded_at = sc_time_stamp();
             ++m_stats.stranded;
@@ -82,15 +96,26 @@ void CpuCore::take_interrupt() {
             if (m_obs) m_obs->stranded(m_index, m_pid.pir());
         }
     } else if (v == kLocalTimerVector) {
-        spend(m_params.timer_handler);
+        m_pending += m_params.timer_handler;
     } else {
         call_handler(v);
     }
-    if (m_obs) m_obs->irq_phase(m_index, IrqPhase::EoiBegin, v);
-    spend(m_params.eoi);
-    m_apic.eoi();
-    if (m_obs) m_obs->irq_phase(m_index, IrqPhase::EoiDone, v);
-    spend(m_params.irq_exit);
+    if (m_obs) {
+        flush();
+        m_obs->irq_phase(m_index, IrqPhase::EoiBegin, v);
+        spend(m_params.eoi);
+        m_apic.eoi();
+        m_obs->irq_phase(m_index, IrqPhase::EoiDone, v);
+        spend(m_params.irq_exit);
+    } else {
+        // Nothing this CPU does between the EOI and iret is visible to
+        // another block (only this core reads its ISR), so the handler's
+        // tail, the EOI and the exit are one wait and the EOI takes effect
+        // at its end.
+        m_pending += m_params.eoi + m_params.irq_exit;
+        flush();
+        m_apic.eoi();
+    }
     m_in_interrupt = false;
     if (m_obs) m_obs->irq_phase(m_index, IrqPhase::Exit, v);
     const sc_time span = sc_time_stamp() - start;
@@ -103,7 +128,10 @@ void CpuCore::run_work() {
     RingBuffer<Work>& queue = m_softirq.empty() ? m_tasks : m_softirq;
     const sc_time start = sc_time_stamp();
     const sc_time cost = queue.front().cost;
-    if (cost > sc_core::SC_ZERO_TIME) wait(cost, m_apic.irq_event());
+    if (cost > sc_core::SC_ZERO_TIME) {
+        count_timed_event();
+        wait(cost, m_apic.irq_event());
+    }
     const sc_time ran = sc_time_stamp() - start;
     m_stats.busy += ran;
     if (ran < cost) {  // interrupted: the rest runs after the interrupt
@@ -117,6 +145,7 @@ void CpuCore::run_work() {
 }
 
 uint64_t CpuCore::read_pir(unsigned word) {
+    flush();  // the access happens once earlier costs are spent
     sc_time cost;
     const uint64_t v = m_pid.read_word(m_agent, word, cost);
     ++m_stats.pid_reads;
@@ -125,6 +154,7 @@ uint64_t CpuCore::read_pir(unsigned word) {
 }
 
 uint64_t CpuCore::xchg_pir(unsigned word) {
+    flush();  // the access happens once earlier costs are spent
     sc_time cost;
     const uint64_t v = m_pid.xchg_word(m_agent, word, 0, cost);
     ++m_stats.pid_xchgs;
@@ -133,6 +163,7 @@ uint64_t CpuCore::xchg_pir(unsigned word) {
 }
 
 void CpuCore::clear_on() {
+    flush();  // the access happens once earlier costs are spent
     sc_time cost;
     m_pid.clear_on(m_agent, cost);
     ++m_stats.pid_clear_on;
@@ -140,6 +171,7 @@ void CpuCore::clear_on() {
 }
 
 void CpuCore::call_handler(Vector vector) {
+    flush();  // the driver drains what is visible now
     ++m_stats.handler_calls[vector];
     if (m_obs) m_obs->handler_begin(m_index, vector);
     const HandlerSlot& slot = m_handlers[vector];
@@ -148,8 +180,11 @@ void CpuCore::call_handler(Vector vector) {
         cost += slot.handler->handle(slot.cookie, m_index);
     else
         ++m_stats.unhandled_vector_calls;
-    spend(cost);
-    if (m_obs) m_obs->handler_end(m_index, vector);
+    m_pending += cost;  // spent before this core's next visible action
+    if (m_obs) {
+        flush();
+        m_obs->handler_end(m_index, vector);
+    }
 }
 
 }  // namespace cidsim

@@ -105,6 +105,9 @@ private:
     void take_interrupt();
     void run_work();
     void spend(const sc_core::sc_time& t);
+    // Waits out m_pending: CPU time already committed whose end nothing has
+    // observed yet (a loosely-timed annotation, folded into one wait).
+    void flush();
 
     // PirAccessor: the notification handler's accesses, in simulated time.
     uint64_t read_pir(unsigned word) override;
@@ -131,6 +134,7 @@ private:
     RingBuffer<Work> m_tasks;
     sc_core::sc_event m_work_queued;
     bool m_in_interrupt = false;
+    sc_core::sc_time m_pending;
     CpuCoreStats m_stats;
     ViolationCount m_stranded_ever;
     TraceObserver* m_obs = nullptr;

@@ -131,9 +131,16 @@ Iommu::Resolved Iommu::resolve(uint32_t index) const {
 
 const Iommu::Resolved& Iommu::lookup(uint32_t index, bool& hit) {
     ++m_iec_clock;
+    // Back-to-back MSIs from one queue hit the entry used last: try it first.
+    if (m_iec_last < m_iec.size() && m_iec[m_iec_last].index == index) {
+        m_iec[m_iec_last].last_use = m_iec_clock;
+        hit = true;
+        return m_iec[m_iec_last].entry;
+    }
     for (IecEntry& c : m_iec)
         if (c.index == index) {
             c.last_use = m_iec_clock;
+            m_iec_last = size_t(&c - m_iec.data());
             hit = true;
             return c.entry;
         }

@@ -147,6 +147,7 @@ private:
     std::vector<IrteBits> m_table;
     std::vector<IecEntry> m_iec;
     uint64_t m_iec_clock = 0;
+    size_t m_iec_last = 0;  // where the last hit was (a hint, checked by index)
     Resolved m_uncached;  // the last IRTE read when there is no IEC
     std::unordered_map<uint32_t, LocalApic*> m_apics;
     std::unordered_map<uint64_t, PostedDescriptor*> m_pids;

@@ -1,5 +1,7 @@
 #include "model/local_apic.h"
 
+#include "model/event_count.h"
+
 namespace cidsim {
 
 using sc_core::sc_time;
@@ -35,11 +37,13 @@ void LocalApic::accept(Vector v) {
     }
     if (m_obs) m_obs->apic_accept(m_apic_id, v, false);
     m_irr.set(v);
+    count_delta_event();
     m_irq_event.notify(sc_core::SC_ZERO_TIME);
 }
 
 void LocalApic::on_timer() {
     next_trigger(m_params.timer_period);
+    count_timed_event();
     if (sc_core::sc_time_stamp() == sc_core::SC_ZERO_TIME) return;
     ++m_stats.timer_expiries;
     if (!m_irr.test(kLocalTimerVector)) m_timer_expired_at = sc_core::sc_time_stamp();
@@ -78,7 +82,10 @@ void LocalApic::eoi() {
         return;
     }
     m_isr.clear(unsigned(v));
-    if (m_irr.any()) m_irq_event.notify(sc_core::SC_ZERO_TIME);
+    if (m_irr.any()) {
+        count_delta_event();
+        m_irq_event.notify(sc_core::SC_ZERO_TIME);
+    }
 }
 
 }  // namespace cidsim

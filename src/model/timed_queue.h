@@ -9,6 +9,7 @@
 
 #include <systemc>
 
+#include "model/event_count.h"
 #include "model/violation.h"
 
 namespace cidsim {
@@ -18,13 +19,17 @@ class TimedQueue {
 public:
     void push(const sc_core::sc_time& at, const T& item) {
         check_not_in_past(at);
+        // The event is pending for the earliest item (or pop_due re-arms it):
+        // only a new earliest item moves it.
+        const bool earliest = m_heap.empty() || at < m_heap.top().at;
         m_heap.push(Entry{at, m_seq++, item});
-        m_event.notify(at - sc_core::sc_time_stamp());
+        if (earliest) m_event.notify(at - sc_core::sc_time_stamp());
     }
 
     // Calls f(item) for every item due now, then re-arms the event.
     template <class F>
     void pop_due(F&& f) {
+        count_timed_event();
         const sc_core::sc_time now = sc_core::sc_time_stamp();
         while (!m_heap.empty() && m_heap.top().at <= now) {
             T item = m_heap.top().item;

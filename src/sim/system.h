@@ -57,6 +57,8 @@ public:
     PostedDescriptor& pid(unsigned i) { return *m_pids[i]; }
     const PostedDescriptor& pid(unsigned i) const { return *m_pids[i]; }
     const RootPort& root_port(unsigned i) const { return *m_ports[i]; }
+    unsigned device_count() const { return unsigned(m_devices.size()); }
+    const Device& device(unsigned i) const { return *m_devices[i]; }
     unsigned root_port_count() const { return unsigned(m_ports.size()); }
     const std::vector<VectorRoute>& routes() const { return m_routes; }
     const SystemView& view() const { return m_view; }

@@ -1,5 +1,7 @@
 #include "workloads/bursty.h"
 
+#include "model/event_count.h"
+
 namespace cidsim {
 
 using sc_core::sc_time;
@@ -34,6 +36,7 @@ void BurstyTraffic::step() {
     if (next >= m_on_until && m_params.off_mean > sc_core::SC_ZERO_TIME)
         next = m_on_until + ns(exponential(m_rng, ns_of(m_params.off_mean)));
     next_trigger(next - now);
+    count_timed_event();
 }
 
 void BurstyTraffic::report(nlohmann::json& out, double seconds) const {

@@ -27,7 +27,12 @@ void NvmeParams::describe(ParamVisitor& v) {
 
 NvmeDisk::NvmeDisk(sc_core::sc_module_name name, const NvmeParams& params, Device& device,
                    const std::vector<CpuCore*>& job_cpus, uint64_t seed)
-    : Workload(name), m_params(params), m_device(device), m_jobs(job_cpus.size()), m_rng(seed) {
+    : Workload(name),
+      m_params(params),
+      m_device(device),
+      m_jobs(job_cpus.size()),
+      m_rng(seed),
+      m_per_command(ns(1e3 / params.max_iops_m)) {
     m_device.set_sink(this);
     for (size_t j = 0; j < job_cpus.size(); ++j) {
         m_jobs[j].cpu = job_cpus[j];
@@ -49,10 +54,9 @@ void NvmeDisk::submit_initial(void* self, uint64_t job) {
 void NvmeDisk::submit(unsigned job, uint64_t count) {
     Job& j = m_jobs[job];
     const sc_time now = sc_core::sc_time_stamp();
-    const sc_time per_command = ns(1e3 / m_params.max_iops_m);
     for (uint64_t i = 0; i < count; ++i) {
         const sc_time start = std::max(now, m_controller_free);
-        m_controller_free = start + per_command;
+        m_controller_free = start + m_per_command;
         sc_time latency = m_params.media_latency;
         if (m_params.media_jitter > sc_core::SC_ZERO_TIME)
             latency += ns(exponential(m_rng, ns_of(m_params.media_jitter)));

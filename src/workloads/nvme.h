@@ -77,6 +77,7 @@ private:
     Device& m_device;
     std::vector<Job> m_jobs;
     std::mt19937_64 m_rng;
+    sc_core::sc_time m_per_command;  // 1 / max_iops, converted once
     sc_core::sc_time m_controller_free;
     TimedQueue<Command> m_in_media;
     uint64_t m_submitted = 0;

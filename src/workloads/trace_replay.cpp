@@ -1,5 +1,7 @@
 #include "workloads/trace_replay.h"
 
+#include "model/event_count.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -47,7 +49,10 @@ void TraceReplay::step() {
         const TraceEvent& e = m_events[m_next++];
         m_system.devices[e.device]->complete(e.queue, m_next - 1, 0);
     }
-    if (m_next < m_events.size()) next_trigger(m_events[m_next].at - now);
+    if (m_next < m_events.size()) {
+        next_trigger(m_events[m_next].at - now);
+        count_timed_event();
+    }
 }
 
 void TraceReplay::report(nlohmann::json& out, double) const {

@@ -1,0 +1,172 @@
+// cidsim bench [--reps N] [--duration-ns D] [--floor-events N] [--no-floor]
+//   [--config F ...] [--json FILE]
+// The speed benchmark (docs/performance.md): runs each canonical config
+// (configs/bench/posted.json, remappable.json) and the SystemC floor, each in
+// its own child process, alternating floor, posted, remappable, floor, ...
+// for N repetitions, and prints medians: simulated MSIs, wall seconds,
+// simulated MSIs per wall second, timed kernel events per simulated MSI,
+// peak RSS, and kernel-event-equivalents per MSI = floor events/s divided by
+// simulated MSIs/s (the floor measured side by side, in the same invocation).
+// Hidden: --child CONFIG runs one model run and prints its JSON line;
+// --floor-child N runs the floor and prints its JSON line.
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include <boost/program_options.hpp>
+
+#include "cli/commands.h"
+#include "config/config_loader.h"
+#include "report/results.h"
+#include "sim/bench.h"
+
+namespace cidsim {
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::string default_config(const std::string& name) {
+    const std::string rel = "configs/bench/" + name + ".json";
+    if (fs::exists(rel)) return rel;
+    return std::string(CIDSIM_SOURCE_DIR) + "/" + rel;
+}
+
+struct Series {
+    std::string name;
+    std::vector<double> msis, wall, rate, events_per_msi, rss_mb, keq;
+};
+
+}  // namespace
+
+int cmd_bench(int argc, char** argv) {
+    po::options_description opts("cidsim bench [options]");
+    opts.add_options()("help,h", "this help")
+        ("reps", po::value<unsigned>()->default_value(3), "repetitions (medians are printed)")
+        ("duration-ns", po::value<double>()->default_value(20e6),
+         "simulated time per model run (after the config's warm-up)")
+        ("floor-events", po::value<uint64_t>()->default_value(5000000),
+         "timed events per floor run")
+        ("no-floor", "skip the SystemC floor runs")
+        ("config", po::value<std::vector<std::string>>()->composing(),
+         "model configs to run (default: configs/bench/posted.json and remappable.json)")
+        ("set", po::value<std::vector<std::string>>()->composing(),
+         "override a value in every model config: key.path=value")
+        ("json", po::value<std::string>(), "also write every run's measurements here");
+    po::options_description hidden;
+    hidden.add_options()("child", po::value<std::string>())("floor-child", po::value<uint64_t>());
+    po::options_description all;
+    all.add(opts).add(hidden);
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(argc, argv).options(all).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        std::cerr << "cidsim bench: " << e.what() << "\n" << opts;
+        return kExitBadInput;
+    }
+    if (vm.count("help")) {
+        std::cout << opts;
+        return kExitOk;
+    }
+    const std::vector<std::string> sets =
+        vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
+
+    // Child modes: one measurement, one JSON line on stdout.
+    if (vm.count("floor-child")) {
+        std::cout << bench_floor(vm["floor-child"].as<uint64_t>()).to_json().dump() << "\n";
+        return kExitOk;
+    }
+    if (vm.count("child")) {
+        try {
+            std::cout << bench_model(vm["child"].as<std::string>(), sets).to_json().dump() << "\n";
+        } catch (const ConfigError& e) {
+            std::cerr << "cidsim bench: " << e.what() << "\n";
+            return kExitBadInput;
+        } catch (const std::exception& e) {
+            std::cerr << "cidsim bench: failed: " << e.what() << "\n";
+            return kExitFailure;
+        }
+        return kExitOk;
+    }
+
+    const unsigned reps = vm["reps"].as<unsigned>();
+    const bool floor = !vm.count("no-floor");
+    const uint64_t floor_events = vm["floor-events"].as<uint64_t>();
+    std::vector<std::string> configs = vm.count("config")
+                                           ? vm["config"].as<std::vector<std::string>>()
+                                           : std::vector<std::string>{default_config("posted"),
+                                                                      default_config("remappable")};
+    char duration[64];
+    std::snprintf(duration, sizeof duration, "run.duration_ns=%.17g", vm["duration-ns"].as<double>());
+    for (const std::string& c : configs) try {
+            load_config(read_config_file(c), c);  // bad input fails here, not in a child
+        } catch (const ConfigError& e) {
+            std::cerr << "cidsim bench: " << e.what() << "\n";
+            return kExitBadInput;
+        }
+
+    std::vector<Series> series(configs.size());
+    for (size_t i = 0; i < configs.size(); ++i) series[i].name = fs::path(configs[i]).stem().string();
+    std::vector<double> floor_rate;
+    json log = json::array();
+    try {
+        for (unsigned r = 0; r < reps; ++r) {
+            double floor_now = 0;
+            if (floor) {
+                json f = run_child({"bench", "--floor-child", std::to_string(floor_events)});
+                floor_now = f["events"].get<double>() / f["wall_seconds"].get<double>();
+                floor_rate.push_back(floor_now);
+                f["kind"] = "floor";
+                log.push_back(f);
+                std::cerr << "  rep " << r + 1 << " floor " << floor_now / 1e6 << " M events/s\n";
+            }
+            for (size_t i = 0; i < configs.size(); ++i) {
+                std::vector<std::string> args{"bench", "--child", configs[i], "--set", duration};
+                for (const std::string& s : sets) args.insert(args.end(), {"--set", s});
+                json m = run_child(args);
+                Series& s = series[i];
+                const double msis = m["msis"].get<double>(), wall = m["wall_seconds"].get<double>();
+                s.msis.push_back(msis);
+                s.wall.push_back(wall);
+                s.rate.push_back(msis / wall);
+                s.events_per_msi.push_back(m["timed_events"].get<double>() / msis);
+                s.rss_mb.push_back(m["child_max_rss_kb"].get<double>() / 1024);
+                if (floor) s.keq.push_back(floor_now / (msis / wall));
+                m["kind"] = s.name;
+                log.push_back(m);
+                std::cerr << "  rep " << r + 1 << " " << s.name << " " << msis / wall / 1e6
+                          << " M MSIs/s\n";
+            }
+        }
+    } catch (const std::exception& e) {
+        std::cerr << "cidsim bench: " << e.what() << "\n";
+        return kExitFailure;
+    }
+
+    std::printf("cidsim bench: %u repetition(s), medians; %s ns simulated per model run (+ warm-up)\n",
+                reps, duration + 16);
+    if (floor)
+        std::printf("  SystemC floor (1 SC_METHOD, next_trigger 1 ns): %.2f M events/s\n",
+                    median(floor_rate) / 1e6);
+    std::printf("  %-12s %10s %8s %12s %14s %9s %12s\n", "config", "MSIs", "wall_s", "M_MSIs/s",
+                "timed_ev/MSI", "RSS_MB", floor ? "kev_eq/MSI" : "");
+    for (const Series& s : series) {
+        std::printf("  %-12s %10.0f %8.3f %12.3f %14.2f %9.1f", s.name.c_str(), median(s.msis),
+                    median(s.wall), median(s.rate) / 1e6, median(s.events_per_msi),
+                    median(s.rss_mb));
+        if (floor) std::printf(" %12.2f", median(s.keq));
+        std::printf("\n");
+    }
+    if (vm.count("json")) try {
+            write_file_atomically(vm["json"].as<std::string>(), log.dump(1) + "\n");
+        } catch (const std::exception& e) {
+            std::cerr << "cidsim bench: " << e.what() << "\n";
+            return kExitFailure;
+        }
+    return kExitOk;
+}
+
+}  // namespace cidsim

@@ -1,0 +1,75 @@
+// Performance guards (docs/performance.md): peak memory does not grow with
+// simulated time, and the instructions spent per simulated MSI (callgrind,
+// repeatable unlike wall time) stay under a recorded budget, so a slowdown
+// fails CI. Both run the canonical bench config through `cidsim bench --child`.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <regex>
+
+#include "cli_runner.h"
+
+using namespace cidsim_test;
+
+namespace {
+
+const std::string kPosted = "'" CIDSIM_SOURCE_DIR "/configs/bench/posted.json'";
+
+nlohmann::json child_run(const Scratch& s, const std::string& sets) {
+    const Run r = run_cidsim(s, "bench --child " + kPosted + " " + sets);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    return nlohmann::json::parse(r.out);
+}
+
+// Instructions per simulated MSI of the posted canonical config, measured
+// on this project's machine (RelWithDebInfo, g++ 12, SystemC 2.3.4) with
+//   valgrind --tool=callgrind --toggle-collect='cidsim::System::run()'
+//     build/cidsim bench --child configs/bench/posted.json
+//     --set run.duration_ns=200000      (1 ms warm-up + 0.2 ms, ~5700 MSIs)
+// plus ~15% headroom. Lower it when the model gets faster.
+constexpr double kMeasuredPerMsi = 16395;
+constexpr double kBudgetPerMsi = kMeasuredPerMsi * 1.15;
+
+}  // namespace
+
+TEST_CASE("peak RSS of a run is flat in simulated duration", "[perf]") {
+    Scratch s;
+    const nlohmann::json shorter = child_run(s, "--set run.duration_ns=10000000");
+    const nlohmann::json longer = child_run(s, "--set run.duration_ns=100000000");
+    // The longer run really simulated ~10x the MSIs (else the comparison says nothing).
+    REQUIRE(longer["msis"].get<double>() > 8 * shorter["msis"].get<double>());
+    const double a = shorter["max_rss_kb"].get<double>(), b = longer["max_rss_kb"].get<double>();
+    INFO("peak RSS " << a << " kB at 10 ms, " << b << " kB at 100 ms simulated");
+    CHECK(b <= a * 1.10);
+}
+
+TEST_CASE("instructions per simulated MSI stay under the recorded budget", "[perf]") {
+#ifndef __OPTIMIZE__
+    WARN("SKIPPED: instruction budget applies to optimised builds only");
+    return;
+#endif
+    if (std::system("valgrind --version >/dev/null 2>&1") != 0) {
+        WARN("SKIPPED: valgrind not found (scripts/setup.sh installs it)");
+        return;
+    }
+    Scratch s;
+    const std::string cg = s / "callgrind.out";
+    const std::string cmd = "valgrind --tool=callgrind --callgrind-out-file='" + cg +
+                            "' --toggle-collect='cidsim::System::run()' '" CIDSIM_BINARY
+                            "' bench --child " + kPosted +
+                            " --set run.duration_ns=200000 >'" +
+                            (s / "out") + "' 2>'" + (s / "err") + "'";
+    REQUIRE(std::system(cmd.c_str()) == 0);
+    std::smatch m;
+    const std::string err = slurp(s / "err");
+    REQUIRE(std::regex_search(err, m, std::regex("Collected : ([0-9]+)")));
+    const double instructions = std::stod(m[1]);
+    const double msis = nlohmann::json::parse(slurp(s / "out"))["msis"].get<double>();
+    REQUIRE(msis > 3000);
+    const double per_msi = instructions / msis;
+    INFO("instructions per simulated MSI: " << per_msi << " (budget " << kBudgetPerMsi << ")");
+    CHECK(per_msi <= kBudgetPerMsi);
+    WARN("instructions per simulated MSI: " << per_msi);
+}
