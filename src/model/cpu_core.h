@@ -97,7 +97,6 @@ public:
     // Stranded interrupts over the whole run, warm-up included.
     const ViolationCount& stranded_ever() const { return m_stranded_ever; }
     const PostedDescriptor& pid() const { return m_pid; }
-    LocalApic& apic() { return m_apic; }
     bool in_interrupt() const { return m_in_interrupt; }
 
 private:

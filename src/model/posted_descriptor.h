@@ -44,9 +44,8 @@ public:
     // sent (ON was clear and URG or !SN); `cost` is the RMW's latency.
     bool post(AgentId iommu, Vector vector, bool urgent, sc_core::sc_time& cost);
 
-    // Software writes that are not on the measured path (KVM vCPU load/put).
+    // A software write that is not on the measured path (KVM vCPU put/load).
     void set_sn(bool sn) { m_sn = sn; }
-    void set_on(bool on) { m_on = on; }
 
     uint64_t address() const { return m_address; }
     Vector nv() const { return m_nv; }
