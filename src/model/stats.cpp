@@ -6,15 +6,15 @@ namespace cidsim {
 
 unsigned Histogram::bucket_of(uint64_t v) {
     if (v < kLinear) return unsigned(v);
-    unsigned msb = 63 - __builtin_clzll(v);  // >= 6
+    unsigned msb = 63 - __builtin_clzll(v);  // >= kLinearBits
     unsigned sub = unsigned(v >> (msb - kSubBits)) & ((1u << kSubBits) - 1);
-    return kLinear + (msb - 6) * (1u << kSubBits) + sub;
+    return kLinear + (msb - kLinearBits) * (1u << kSubBits) + sub;
 }
 
 double Histogram::bucket_mid(unsigned b) {
     if (b < kLinear) return b;
     unsigned rel = b - kLinear;
-    unsigned msb = rel / (1u << kSubBits) + 6;
+    unsigned msb = rel / (1u << kSubBits) + kLinearBits;
     unsigned sub = rel % (1u << kSubBits);
     double width = double(uint64_t(1) << (msb - kSubBits));
     double lo = double(uint64_t(1) << msb) + sub * width;

@@ -11,7 +11,7 @@
 namespace cidsim {
 
 // Log-linear histogram of non-negative integer samples (ns, counts): exact
-// below 64, then 128 sub-buckets per power of two (relative error < 0.8%).
+// below 256, then 128 sub-buckets per power of two (relative error < 0.8%).
 class Histogram {
 public:
     void record(uint64_t value);
@@ -26,8 +26,11 @@ public:
 
 private:
     static constexpr unsigned kSubBits = 7;
-    static constexpr unsigned kLinear = 64;
-    static constexpr unsigned kBuckets = kLinear + (64 - 6) * (1u << kSubBits);
+    // Exact below 2^kLinearBits; above, every octave has 2^kSubBits buckets
+    // (kLinearBits > kSubBits keeps the sub-bucket shift non-negative).
+    static constexpr unsigned kLinearBits = kSubBits + 1;
+    static constexpr unsigned kLinear = 1u << kLinearBits;
+    static constexpr unsigned kBuckets = kLinear + (64 - kLinearBits) * (1u << kSubBits);
     static unsigned bucket_of(uint64_t v);
     static double bucket_mid(unsigned b);
 
