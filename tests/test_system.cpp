@@ -267,16 +267,20 @@ TEST_CASE("with the final harvest the same race traffic strands nothing", "[syst
     CHECK(totals(sys).in_flight == 0);
 }
 
+// The --set overrides selecting one notification-handler variant.
+std::vector<std::string> handler_variant(const char* harvest, const char* loop,
+                                         bool final_harvest) {
+    return {std::string("handler.harvest=") + harvest, std::string("handler.loop=") + loop,
+            std::string("handler.final_harvest=") + (final_harvest ? "true" : "false")};
+}
+
 TEST_CASE("race traffic: every variant without the final harvest strands, none with it",
           "[system][race][cli]") {
     for (const char* h : kStrategies)
         for (const char* l : kLoops)
             for (bool final_harvest : {true, false}) {
                 const json r = run_cli(race_config(),
-                                       {std::string("handler.harvest=") + h,
-                                        std::string("handler.loop=") + l,
-                                        std::string("handler.final_harvest=") +
-                                            (final_harvest ? "true" : "false")});
+                                       handler_variant(h, l, final_harvest));
                 const json& m = r["metrics"];
                 INFO(h << " " << l << " final_harvest=" << final_harvest);
                 CHECK(m["stranded_interrupts"] == (final_harvest ? 0 : 1));
@@ -294,10 +298,7 @@ TEST_CASE("bursty traffic: only the variants without the final harvest strand",
         for (const char* l : kLoops)
             for (bool final_harvest : {true, false}) {
                 const json r = run_cli(example("posted-bursty.json"),
-                                       {std::string("handler.harvest=") + h,
-                                        std::string("handler.loop=") + l,
-                                        std::string("handler.final_harvest=") +
-                                            (final_harvest ? "true" : "false")});
+                                       handler_variant(h, l, final_harvest));
                 const json& m = r["metrics"];
                 INFO(h << " " << l << " final_harvest=" << final_harvest);
                 if (final_harvest)
