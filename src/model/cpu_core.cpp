@@ -26,6 +26,7 @@ CpuCore::CpuCore(sc_core::sc_module_name name, const CpuCoreParams& params,
       m_agent(agent),
       m_apic(apic),
       m_pid(pid) {
+    m_pid.attach_cpu(*this);
     SC_THREAD(main);
 }
 
@@ -38,8 +39,15 @@ void CpuCore::set_observer(TraceObserver* obs) {
     m_handler.set_listener(obs ? this : nullptr);
 }
 
-void CpuCore::pass_begin(unsigned pass, bool final) { m_obs->harvest_begin(m_index, pass, final); }
-void CpuCore::pass_end(unsigned pass, bool found) { m_obs->harvest_end(m_index, pass, found); }
+// Observers see every step at its own time.
+void CpuCore::pass_begin(unsigned pass, bool final) {
+    flush();
+    m_obs->harvest_begin(m_index, pass, final);
+}
+void CpuCore::pass_end(unsigned pass, bool found) {
+    flush();
+    m_obs->harvest_end(m_index, pass, found);
+}
 
 void CpuCore::queue_softirq(const Work& w) {
     m_softirq.push_back(w);
@@ -72,9 +80,21 @@ void CpuCore::spend(const sc_time& t) {
 void CpuCore::flush() {
     if (m_pending > sc_core::SC_ZERO_TIME) {
         count_timed_event();
+        m_waiting_until = local_now();
         wait(m_pending);
         m_pending = sc_core::SC_ZERO_TIME;
     }
+}
+
+void CpuCore::sync_for_pid() {
+    if (m_pending > sc_core::SC_ZERO_TIME && !m_pid.cpu_may_access_at(local_now())) flush();
+}
+
+// In an interrupt the core acts next when its wait ends (or now, if it is
+// about to run); outside one, an interrupt's entry comes before any access.
+sc_time CpuCore::earliest_access() const {
+    if (m_in_interrupt) return std::max(m_waiting_until, sc_time_stamp());
+    return sc_time_stamp() + m_params.irq_entry;
 }
 
 void CpuCore::take_interrupt() {
@@ -82,15 +102,18 @@ void CpuCore::take_interrupt() {
     const Vector v = m_apic.acknowledge();
     m_in_interrupt = true;
     ++m_stats.interrupts;
-    if (m_obs) m_obs->irq_phase(m_index, IrqPhase::Entry, v);
-    spend(m_params.irq_entry);
-    if (m_obs) m_obs->irq_phase(m_index, IrqPhase::EntryDone, v);
+    m_pending += m_params.irq_entry;
+    if (m_obs) {
+        m_obs->irq_phase(m_index, IrqPhase::Entry, v);
+        flush();
+        m_obs->irq_phase(m_index, IrqPhase::EntryDone, v);
+    }
     if (v == m_pid.nv()) {
         ++m_stats.notifications;
         m_stats.harvest_passes.record(m_handler.run(*this));
-        flush();  // the PID as it is after the last access's cost
+        sync_for_pid();  // the PID as it is after the last access's cost
         if (m_pid.pir().any() && !m_pid.on()) {
-            if (!m_stats.stranded) m_stats.first_stranded_at = sc_time_stamp();
+            if (!m_stats.stranded) m_stats.first_stranded_at = local_now();
             ++m_stats.stranded;
             m_stranded_ever.note();
             if (m_obs) m_obs->stranded(m_index, m_pid.pir());
@@ -145,29 +168,29 @@ void CpuCore::run_work() {
 }
 
 uint64_t CpuCore::read_pir(unsigned word) {
-    flush();  // the access happens once earlier costs are spent
+    sync_for_pid();
     sc_time cost;
     const uint64_t v = m_pid.read_word(m_agent, word, cost);
     ++m_stats.pid_reads;
-    spend(cost);
+    m_pending += cost;
     return v;
 }
 
 uint64_t CpuCore::xchg_pir(unsigned word) {
-    flush();  // the access happens once earlier costs are spent
+    sync_for_pid();
     sc_time cost;
     const uint64_t v = m_pid.xchg_word(m_agent, word, 0, cost);
     ++m_stats.pid_xchgs;
-    spend(cost);
+    m_pending += cost;
     return v;
 }
 
 void CpuCore::clear_on() {
-    flush();  // the access happens once earlier costs are spent
+    sync_for_pid();
     sc_time cost;
     m_pid.clear_on(m_agent, cost);
     ++m_stats.pid_clear_on;
-    spend(cost);
+    m_pending += cost;
 }
 
 void CpuCore::call_handler(Vector vector) {

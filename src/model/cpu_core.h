@@ -12,6 +12,12 @@
 // IDT delivery and EOI per device interrupt [mechanism 3]). After each
 // notification the core checks for a stranded interrupt: a PIR bit left set
 // with ON clear, which no notification will ever announce.
+// Exactness with fewer kernel events: PID accesses run ahead of the kernel's
+// time, in the core's local time (now + CPU time committed), while no post
+// can land on the PID before them; the core tells the remapping unit when it
+// can next touch its PID, so a post that lands earlier needs no event of its
+// own. Everything else the core does (driver handlers, work, EOI) waits
+// until its local time first.
 // Counts like /proc/interrupts: PMN per CPU and handler calls per vector.
 // Not modelled: the scheduler (work items run FIFO), caches other than the
 // PID line, SMT, NMIs, and softirq processing beyond the work items that
@@ -73,7 +79,10 @@ struct CpuCoreStats {
     uint64_t work_items = 0;
 };
 
-class CpuCore : public sc_core::sc_module, private PirAccessor, private HarvestListener {
+class CpuCore : public sc_core::sc_module,
+                private PirAccessor,
+                private HarvestListener,
+                private AccessHorizon {
 public:
     SC_HAS_PROCESS(CpuCore);
     CpuCore(sc_core::sc_module_name name, const CpuCoreParams& params,
@@ -107,6 +116,11 @@ private:
     // Waits out m_pending: CPU time already committed whose end nothing has
     // observed yet (a loosely-timed annotation, folded into one wait).
     void flush();
+    sc_core::sc_time local_now() const { return sc_core::sc_time_stamp() + m_pending; }
+    // Before touching the PID: waits only if a post could land first.
+    void sync_for_pid();
+    // AccessHorizon: the earliest time this core can next touch its PID.
+    sc_core::sc_time earliest_access() const override;
 
     // PirAccessor: the notification handler's accesses, in simulated time.
     uint64_t read_pir(unsigned word) override;
@@ -134,6 +148,7 @@ private:
     sc_core::sc_event m_work_queued;
     bool m_in_interrupt = false;
     sc_core::sc_time m_pending;
+    sc_core::sc_time m_waiting_until;  // end of the current timed wait
     CpuCoreStats m_stats;
     ViolationCount m_stranded_ever;
     TraceObserver* m_obs = nullptr;

@@ -52,7 +52,20 @@ Iommu::Iommu(sc_core::sc_module_name name, const IommuParams& params, AgentId ag
 }
 
 void Iommu::attach_apic(LocalApic& apic) { m_apics[apic.apic_id()] = &apic; }
-void Iommu::attach_descriptor(PostedDescriptor& pid) { m_pids[pid.address()] = &pid; }
+void Iommu::attach_descriptor(PostedDescriptor& pid) {
+    m_pids[pid.address()] = &pid;
+    pid.attach_poster(*this);
+}
+
+// A post not yet scheduled needs a request that has not started its fetch:
+// one already announced (arriving no earlier than now) or one a process
+// will send, and no process runs before the kernel's next pending activity.
+sc_time Iommu::earliest_access() const {
+    const sc_time unscheduled =
+        sc_time_stamp() + sc_core::sc_time_to_pending_activity(sc_core::sc_get_curr_simcontext()) +
+        fastest_fetch();
+    return m_to_post.empty() ? unscheduled : std::min(unscheduled, m_to_post.next_at());
+}
 
 void Iommu::write_irte(uint32_t index, const Irte& e) {
     m_table.at(index) = e.encode();
@@ -184,8 +197,26 @@ void Iommu::on_fetch_due() {
         if (irte.posted && !e.pid) return fault(IommuFault::NoDescriptor, r.index, r.source_id);
         if (!e.apic) return fault(IommuFault::NoDestination, r.index, r.source_id);
         const sc_time done = start + (hit ? m_params.iec_hit : m_params.iec_miss);
-        m_to_post.push(done, Fetched{e, r.index, r.source_id, r.port, sc_time_stamp()});
+        const Fetched f{e, r.index, r.source_id, r.port, sc_time_stamp()};
+        if (!m_obs && may_post_early(f, done))
+            post(f, done);
+        else
+            m_to_post.push(done, f);
     });
+}
+
+// Posting (or sending the message) now rather than at `done` is exact when
+// no later request can finish its fetch before `done` (they start from
+// m_pipeline_free), no scheduled post is due first, and nothing that could
+// see the difference runs before `done`: for a posted IRTE, the PID's CPU
+// (the only other side of the PID); for a remappable one, any process (the
+// root port's write path is shared).
+bool Iommu::may_post_early(const Fetched& f, const sc_time& done) const {
+    if (done > m_pipeline_free + fastest_fetch()) return false;
+    if (!m_to_post.empty() && !(done < m_to_post.next_at())) return false;
+    if (f.entry.irte.posted) return f.entry.pid->poster_may_access_at(done);
+    return done < sc_time_stamp() +
+                      sc_core::sc_time_to_pending_activity(sc_core::sc_get_curr_simcontext());
 }
 
 // Messages enter the port in the order they become ready (not the order
@@ -200,26 +231,27 @@ void Iommu::on_message_ready() {
 }
 
 void Iommu::on_post_due() {
-    m_to_post.pop_due([this](const Fetched& f) {
-        const sc_time now = sc_time_stamp();
-        m_stats.fetch_to_post_ns.record(whole_ns(now - f.started));
-        const Irte& irte = f.entry.irte;
-        if (!irte.posted) {
-            ++m_stats.remapped_messages;
-            const sc_time ordered = f.port ? f.port->order_message(now) : now;
-            m_to_send.push(ordered, Message{f.entry.apic, irte.vector, f.port});
-            if (m_obs) m_obs->remapped_message(f.index, f.entry.apic->apic_id(), irte.vector);
-            return;
-        }
-        ++m_stats.posts;
-        sc_time rmw;
-        if (f.entry.pid->post(m_agent, irte.vector, irte.urgent, rmw)) {
-            ++m_stats.notifications;
-            m_to_send.push(now + rmw, Message{f.entry.apic, f.entry.pid->nv(), nullptr});
-        } else {
-            ++m_stats.suppressed;
-        }
-    });
+    m_to_post.pop_due([this](const Fetched& f) { post(f, sc_time_stamp()); });
+}
+
+void Iommu::post(const Fetched& f, const sc_time& at) {
+    m_stats.fetch_to_post_ns.record(whole_ns(at - f.started));
+    const Irte& irte = f.entry.irte;
+    if (!irte.posted) {
+        ++m_stats.remapped_messages;
+        const sc_time ordered = f.port ? f.port->order_message(at) : at;
+        m_to_send.push(ordered, Message{f.entry.apic, irte.vector, f.port});
+        if (m_obs) m_obs->remapped_message(f.index, f.entry.apic->apic_id(), irte.vector);
+        return;
+    }
+    ++m_stats.posts;
+    sc_time rmw;
+    if (f.entry.pid->post(m_agent, irte.vector, irte.urgent, rmw)) {
+        ++m_stats.notifications;
+        m_to_send.push(at + rmw, Message{f.entry.apic, f.entry.pid->nv(), nullptr});
+    } else {
+        ++m_stats.suppressed;
+    }
 }
 
 }  // namespace cidsim

@@ -22,8 +22,11 @@
 //    notification (NV to NDST) through the same message port.
 // The IRTE is captured at fetch time, so an IRTE re-pointed between fetch
 // and post delivers into the old PID (the affinity-change race).
+// A post (or a message's ordering) is made at fetch time, without an event
+// of its own, when that is exact (Iommu::may_post_early).
 // Not modelled: DMA remapping, fault reporting registers and fault events,
 // the invalidation queue's own timing, the reserved-bit checks of the PID.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -80,7 +83,7 @@ struct IommuStats {
     Histogram fetch_to_post_ns;                   // pipeline wait + IRTE fetch
 };
 
-class Iommu : public sc_core::sc_module {
+class Iommu : public sc_core::sc_module, private AccessHorizon {
 public:
     // Every device's MSI writes (one binding per device).
     tlm_utils::multi_passthrough_target_socket<Iommu> msi_socket;
@@ -137,6 +140,11 @@ private:
     void b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
     void on_fetch_due();  // pipeline start: IRTE fetch
     void on_post_due();   // fetch done: message or PID post
+    bool may_post_early(const Fetched& f, const sc_core::sc_time& done) const;
+    void post(const Fetched& f, const sc_core::sc_time& at);
+    // AccessHorizon: the earliest time a post not yet made can land on a PID.
+    sc_core::sc_time earliest_access() const override;
+    sc_core::sc_time fastest_fetch() const { return std::min(m_params.iec_hit, m_params.iec_miss); }
     Resolved resolve(uint32_t index) const;
     const Resolved& lookup(uint32_t index, bool& hit);
     void on_message_ready();  // a message enters the interrupt-message port

@@ -7,6 +7,9 @@
 // set ON if X) [5.2.3]; the CPU's 64-bit loads, xchg of a PIR word and the
 // atomic clear of ON, each charged through the SharedLine cost model. An
 // optional access log records every access in order (tests, `explain`).
+// An access may be made ahead of the kernel's time when the other side
+// cannot touch the descriptor before it (see AccessHorizon): the same
+// values and costs as at that time, without waiting for it.
 // Not modelled: the reserved bits (a PID is never malformed here), the
 // descriptor's memory address beyond identifying it.
 #include <cstdint>
@@ -30,6 +33,15 @@ struct PidAccess {
     bool notify;     // Post only: a notification was sent
 };
 
+// One side of a descriptor (the CPU that owns it, the remapping unit that
+// posts to it), asked by the other side: no access of mine can happen before
+// the time returned.
+class AccessHorizon {
+public:
+    virtual ~AccessHorizon() = default;
+    virtual sc_core::sc_time earliest_access() const = 0;
+};
+
 class PostedDescriptor {
 public:
     PostedDescriptor(uint64_t address, Vector nv, uint32_t ndst, const SharedLine& line)
@@ -43,6 +55,20 @@ public:
     // Remapping hardware [5.2.3]. Returns true when a notification is to be
     // sent (ON was clear and URG or !SN); `cost` is the RMW's latency.
     bool post(AgentId iommu, Vector vector, bool urgent, sc_core::sc_time& cost);
+
+    // The two sides, for accesses ahead of the kernel's time. Until both are
+    // attached (and while a log or an observer wants every access at its own
+    // time) every access is made at the kernel's time.
+    void attach_cpu(const AccessHorizon& cpu) { m_cpu = &cpu; }
+    void attach_poster(const AccessHorizon& poster) { m_poster = &poster; }
+    // May the CPU access at `at` (not before now) as if it had waited until then?
+    bool cpu_may_access_at(const sc_core::sc_time& at) const {
+        return !m_log && !m_obs && m_poster && at < m_poster->earliest_access();
+    }
+    // May the remapping unit post at `at` (not before now) already now?
+    bool poster_may_access_at(const sc_core::sc_time& at) const {
+        return !m_log && !m_obs && m_cpu && at < m_cpu->earliest_access();
+    }
 
     // A software write that is not on the measured path (KVM vCPU put/load).
     void set_sn(bool sn) { m_sn = sn; }
@@ -79,6 +105,8 @@ private:
     uint64_t m_notifications = 0;
     std::vector<PidAccess>* m_log = nullptr;
     TraceObserver* m_obs = nullptr;
+    const AccessHorizon* m_cpu = nullptr;
+    const AccessHorizon* m_poster = nullptr;
 };
 
 }  // namespace cidsim

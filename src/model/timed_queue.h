@@ -40,6 +40,8 @@ public:
     }
 
     const sc_core::sc_event& event() const { return m_event; }
+    // When the earliest item is due (the queue must not be empty).
+    const sc_core::sc_time& next_at() const { return m_heap.top().at; }
     bool empty() const { return m_heap.empty(); }
     size_t size() const { return m_heap.size(); }
 
