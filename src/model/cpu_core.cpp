@@ -92,9 +92,10 @@ void CpuCore::sync_for_pid() {
 
 // In an interrupt the core acts next when its wait ends (or now, if it is
 // about to run); outside one, an interrupt's entry comes before any access.
-sc_time CpuCore::earliest_access() const {
-    if (m_in_interrupt) return std::max(m_waiting_until, sc_time_stamp());
-    return sc_time_stamp() + m_params.irq_entry;
+bool CpuCore::quiet_through(const sc_time& at) const {
+    const sc_time now = sc_time_stamp();
+    if (m_in_interrupt) return at < std::max(m_waiting_until, now);
+    return at < now + m_params.irq_entry;
 }
 
 void CpuCore::take_interrupt() {

@@ -119,8 +119,8 @@ private:
     sc_core::sc_time local_now() const { return sc_core::sc_time_stamp() + m_pending; }
     // Before touching the PID: waits only if a post could land first.
     void sync_for_pid();
-    // AccessHorizon: the earliest time this core can next touch its PID.
-    sc_core::sc_time earliest_access() const override;
+    // AccessHorizon: can this core touch its PID at or before `at`?
+    bool quiet_through(const sc_core::sc_time& at) const override;
 
     // PirAccessor: the notification handler's accesses, in simulated time.
     uint64_t read_pir(unsigned word) override;

@@ -60,13 +60,18 @@ void Iommu::attach_descriptor(PostedDescriptor& pid) {
 // A post not yet scheduled needs a request that has not started its fetch:
 // one already announced (arriving no earlier than now) or one a process
 // will send, and no process runs before the kernel's next pending activity.
-sc_time Iommu::earliest_access() const {
-    const sc_time unscheduled =
-        sc_time_stamp() + sc_core::sc_time_to_pending_activity(sc_core::sc_get_curr_simcontext()) +
-        fastest_fetch();
-    return m_to_post.empty() ? unscheduled : std::min(unscheduled, m_to_post.next_at());
+bool Iommu::quiet_through(const sc_time& at) const {
+    if (!m_to_post.empty() && !(at < m_to_post.next_at())) return false;
+    return no_process_runs_before(at, fastest_fetch());
 }
 
+// True when no process (other than the one running) can act at or before
+// `at - lead`.
+bool Iommu::no_process_runs_before(const sc_time& at, const sc_time& lead) const {
+    const sc_time earliest = sc_time_stamp() + lead;
+    return at < earliest ||
+           at - earliest < sc_core::sc_time_to_pending_activity(sc_core::sc_get_curr_simcontext());
+}
 void Iommu::write_irte(uint32_t index, const Irte& e) {
     m_table.at(index) = e.encode();
     if (m_obs) m_obs->irte_written(index);
@@ -215,8 +220,7 @@ bool Iommu::may_post_early(const Fetched& f, const sc_time& done) const {
     if (done > m_pipeline_free + fastest_fetch()) return false;
     if (!m_to_post.empty() && !(done < m_to_post.next_at())) return false;
     if (f.entry.irte.posted) return f.entry.pid->poster_may_access_at(done);
-    return done < sc_time_stamp() +
-                      sc_core::sc_time_to_pending_activity(sc_core::sc_get_curr_simcontext());
+    return no_process_runs_before(done, sc_core::SC_ZERO_TIME);
 }
 
 // Messages enter the port in the order they become ready (not the order

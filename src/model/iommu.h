@@ -142,8 +142,9 @@ private:
     void on_post_due();   // fetch done: message or PID post
     bool may_post_early(const Fetched& f, const sc_core::sc_time& done) const;
     void post(const Fetched& f, const sc_core::sc_time& at);
-    // AccessHorizon: the earliest time a post not yet made can land on a PID.
-    sc_core::sc_time earliest_access() const override;
+    // AccessHorizon: can a post not yet made land on a PID at or before `at`?
+    bool quiet_through(const sc_core::sc_time& at) const override;
+    bool no_process_runs_before(const sc_core::sc_time& at, const sc_core::sc_time& lead) const;
     sc_core::sc_time fastest_fetch() const { return std::min(m_params.iec_hit, m_params.iec_miss); }
     Resolved resolve(uint32_t index) const;
     const Resolved& lookup(uint32_t index, bool& hit);

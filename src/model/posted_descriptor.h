@@ -34,12 +34,12 @@ struct PidAccess {
 };
 
 // One side of a descriptor (the CPU that owns it, the remapping unit that
-// posts to it), asked by the other side: no access of mine can happen before
-// the time returned.
+// posts to it), asked by the other side: true when no access of mine can
+// happen at or before `at`.
 class AccessHorizon {
 public:
     virtual ~AccessHorizon() = default;
-    virtual sc_core::sc_time earliest_access() const = 0;
+    virtual bool quiet_through(const sc_core::sc_time& at) const = 0;
 };
 
 class PostedDescriptor {
@@ -63,11 +63,11 @@ public:
     void attach_poster(const AccessHorizon& poster) { m_poster = &poster; }
     // May the CPU access at `at` (not before now) as if it had waited until then?
     bool cpu_may_access_at(const sc_core::sc_time& at) const {
-        return !m_log && !m_obs && m_poster && at < m_poster->earliest_access();
+        return !m_log && !m_obs && m_poster && m_poster->quiet_through(at);
     }
     // May the remapping unit post at `at` (not before now) already now?
     bool poster_may_access_at(const sc_core::sc_time& at) const {
-        return !m_log && !m_obs && m_cpu && at < m_cpu->earliest_access();
+        return !m_log && !m_obs && m_cpu && m_cpu->quiet_through(at);
     }
 
     // A software write that is not on the measured path (KVM vCPU put/load).
