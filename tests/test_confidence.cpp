@@ -63,6 +63,10 @@ TEST_CASE("batch_means_ci95 merges correlated windows until the batches look ind
     const BatchedCi t = batch_means_ci95(trend, std::vector<double>(20, 1.0), 10);
     CHECK(t.batches == 10);
     CHECK_FALSE(t.independent);
+    // ... and given the half-width of one batch, which bounds their mean.
+    std::vector<double> merged;
+    for (int i = 0; i < 20; i += 2) merged.push_back((trend[i] + trend[i + 1]) / 2);
+    CHECK(t.half_width == Approx(mean_ci95(merged).half_width * std::sqrt(10.0)));
 
     // Independent windows are left alone; an odd count merges its last one.
     const BatchedCi n = batch_means_ci95(runs, std::vector<double>(10, 1.0), 10);
@@ -94,4 +98,15 @@ TEST_CASE("measure takes PID misses per notification as a ratio of sums", "[conf
     CHECK(f.ci95 == Approx(ratio_ci95(std::vector<double>(misses, misses + 10),
                                       std::vector<double>(notes, notes + 10))
                                .half_width));
+}
+
+TEST_CASE("measure counts the samples beyond a quantile in its thinnest window", "[confidence]") {
+    json result = {{"batches", json::array()}};
+    for (double count : {5000.0, 2000.0, 8000.0})
+        result["batches"].push_back(
+            {{"metrics", {{"msi_to_handler_ns", {{"count", count}, {"p50", 566}, {"p99", 640}}}}},
+             {"workloads", json::array()}});
+    CHECK(measure("latency_p99_ns", result).tail_samples == Approx(20));
+    CHECK(measure("latency_p50_ns", result).tail_samples == Approx(1000));
+    CHECK(measure("latency_p99_ns", result).mean == Approx(640));
 }
