@@ -46,9 +46,9 @@ RunParams config_run(const TableRow& row) {
 struct Pending {
     size_t table, row;
     double duration_ns;
-    uint64_t windows;       // run.batches
-    double cost = 0;        // expected wall seconds, to start long runs first
-    std::string out;
+    uint64_t windows;  // run.batches
+    unsigned round;    // reruns so far
+    std::string out;   // its result file
 };
 
 constexpr double kMargin = 1.2;      // aim a little below the target half-width
@@ -162,14 +162,14 @@ int cmd_reproduce(int argc, char** argv) {
     }
 
     std::vector<std::vector<json>> results(chosen.size());
-    std::vector<Pending> pending;
+    std::vector<Pending> initial;
     try {
         for (size_t t = 0; t < chosen.size(); ++t) {
             results[t].resize(chosen[t].rows.size());
             for (size_t r = 0; r < chosen[t].rows.size(); ++r)
             {
                 const RunParams run = config_run(chosen[t].rows[r]);
-                pending.push_back({t, r, ns_of(run.duration), run.batches, 0, ""});
+                initial.push_back({t, r, ns_of(run.duration), run.batches, 0, ""});
             }
         }
     } catch (const ConfigError& e) {
@@ -179,61 +179,56 @@ int cmd_reproduce(int argc, char** argv) {
 
     const double precision = vm["precision"].as<double>();
     int status = kExitOk;
-    for (unsigned round = 0; !pending.empty(); ++round) {
-        // Rounds wait for their slowest run: start it first.
-        std::stable_sort(pending.begin(), pending.end(),
-                         [](const Pending& a, const Pending& b) { return a.cost > b.cost; });
-        std::vector<PoolJob> jobs;
-        for (Pending& p : pending) {
-            const TableRow& row = chosen[p.table].rows[p.row];
-            p.out = dir + "/" + chosen[p.table].name + "-" + std::to_string(p.row) + ".json";
-            PoolJob job;
-            job.argv = {"/proc/self/exe", "run", row.config};
-            for (const std::string& s : row.overrides) job.argv.insert(job.argv.end(), {"--set", s});
-            job.argv.insert(job.argv.end(),
-                            {"--set", "run.duration_ns=" + std::to_string(p.duration_ns),
-                             "--set", "run.batches=" + std::to_string(p.windows), "--out", p.out,
-                             "-q"});
-            job.stderr_path = p.out + ".stderr";
-            jobs.push_back(job);
+    // A row that must run longer is queued again as soon as it ends, so a
+    // long row does not hold the others back.
+    std::vector<PoolJob> jobs;
+    std::vector<Pending> pending;  // jobs[i] runs pending[i]
+    const auto submit = [&](Pending p) {
+        const TableRow& row = chosen[p.table].rows[p.row];
+        PoolJob job;
+        const std::string out = dir + "/" + chosen[p.table].name + "-" + std::to_string(p.row) + ".json";
+        p.out = out;
+        job.argv = {"/proc/self/exe", "run", row.config};
+        for (const std::string& s : row.overrides) job.argv.insert(job.argv.end(), {"--set", s});
+        job.argv.insert(job.argv.end(),
+                        {"--set", "run.duration_ns=" + std::to_string(p.duration_ns), "--set",
+                         "run.batches=" + std::to_string(p.windows), "--out", out, "-q"});
+        job.stderr_path = out + ".stderr";
+        jobs.push_back(job);
+        pending.push_back(p);
+    };
+    for (const Pending& p : initial) submit(p);
+    const unsigned max_reruns = vm["max-doublings"].as<unsigned>();
+    run_pool_growing(jobs, vm["jobs"].as<unsigned>(), [&](size_t i, const PoolOutcome& o) {
+        const Pending p = pending[i];
+        const Table& t = chosen[p.table];
+        if (!o.ok()) {
+            std::ifstream err(jobs[i].stderr_path);
+            std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " failed:\n"
+                      << err.rdbuf() << "\n";
+            status = kExitFailure;
+            return;
         }
-        std::vector<PoolOutcome> outcomes(jobs.size());
-        run_pool(jobs, vm["jobs"].as<unsigned>(),
-                 [&](size_t i, const PoolOutcome& o) { outcomes[i] = o; }, [] {});
-
-        std::vector<Pending> again;
-        for (size_t i = 0; i < pending.size(); ++i) {
-            const Pending& p = pending[i];
-            const Table& t = chosen[p.table];
-            if (!outcomes[i].ok()) {
-                std::ifstream err(jobs[i].stderr_path);
-                std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " failed:\n"
-                          << err.rdbuf() << "\n";
-                status = kExitFailure;
-                continue;
-            }
-            results[p.table][p.row] = read_json_file(p.out);
-            const Verdict v = judge(t, results[p.table][p.row], precision);
-            if (vm.count("verbose"))
-                std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " " << p.duration_ns / 1e6
-                          << " ms " << p.windows << " windows " << outcomes[i].seconds << " s: "
-                          << (v.precise ? "ok" : v.misses) << " growth " << v.growth << "\n";
-            if (!v.precise && round < vm["max-doublings"].as<unsigned>()) {
-                Pending next{p.table, p.row, p.duration_ns * v.growth, p.windows,
-                             outcomes[i].seconds * v.growth, ""};
-                if (v.more_windows)
-                    next.windows = std::min<uint64_t>(
-                        kMaxWindows, uint64_t(std::llround(double(p.windows) * v.growth)));
-                again.push_back(next);
-            } else if (!v.precise) {
-                std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " ("
-                          << key_text(t.rows[p.row].key) << "), " << p.duration_ns / 1e6
-                          << " ms simulated in " << p.windows << " windows after " << round
-                          << " reruns: " << v.misses << " (above " << precision * 100 << "%)\n";
-            }
+        results[p.table][p.row] = read_json_file(p.out);
+        const Verdict v = judge(t, results[p.table][p.row], precision);
+        if (vm.count("verbose"))
+            std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " "
+                      << p.duration_ns / 1e6 << " ms " << p.windows << " windows " << o.seconds
+                      << " s: " << (v.precise ? "ok" : v.misses) << " growth " << v.growth << "\n";
+        if (v.precise) return;
+        if (p.round < max_reruns) {
+            Pending next{p.table, p.row, p.duration_ns * v.growth, p.windows, p.round + 1, ""};
+            if (v.more_windows)
+                next.windows = std::min<uint64_t>(
+                    kMaxWindows, uint64_t(std::llround(double(p.windows) * v.growth)));
+            submit(next);
+        } else {
+            std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " ("
+                      << key_text(t.rows[p.row].key) << "), " << p.duration_ns / 1e6
+                      << " ms simulated in " << p.windows << " windows after " << p.round
+                      << " reruns: " << v.misses << " (above " << precision * 100 << "%)\n";
         }
-        pending = again;
-    }
+    }, [] {});
     if (status != kExitOk) return status;
 
     json tables_out = json::array();
