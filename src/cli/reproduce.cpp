@@ -1,10 +1,10 @@
 // cidsim reproduce TABLE|all [--format text|json|csv] [--out FILE]: runs the
 // published experiments (configs/rfc/tables.json), one process per row, and
 // prints simulated figures next to the published ones. A row whose figures'
-// 95% half-width exceeds --precision, or whose batch means still look
-// serially correlated, is rerun longer: by the factor the half-width asks
-// for (it shrinks as one over the square root of the simulated time), at
-// least 1.5 and 2 times when the batches are too short, at most 16 times.
+// 95% half-width exceeds --precision, or whose quantile windows hold too few
+// samples, is rerun longer by the factor the half-width asks for (it shrinks
+// as one over the square root of the simulated time), 1.5 to 16 times.
+// The statistics are in report/confidence.h; docs/predictions.md explains.
 #include <unistd.h>
 
 #include <algorithm>
