@@ -3,8 +3,13 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <stdlib.h>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -64,4 +69,108 @@ TEST_CASE("nvme-disks stays within the calibration band with the published trend
     CHECK(sim[{2, "remappable"}] > sim[{4, "remappable"}]);
     CHECK(sim[{4, "remappable"}] > sim[{8, "remappable"}]);
     CHECK(sim[{8, "posted"}] > 0.9 * sim[{2, "posted"}]);
+}
+
+namespace {
+
+struct Run {
+    int status;
+    std::string err;
+};
+
+// A one-row table of P2's config cut to `duration_ns`, run with `options`.
+Run reproduce_tiny(const std::string& dir, const std::string& options) {
+    const std::string tables = dir + "/tables.json";
+    {
+        json t = {{"tables",
+                   {{{"name", "tiny"},
+                     {"title", "precision logic"},
+                     {"set", "prediction"},
+                     {"metrics", {"irq_rate_M", "pid_misses_per_notification"}},
+                     {"rows",
+                      {{{"key", {{"strategy", "xchg_all"}}},
+                        {"config", std::string(CIDSIM_SOURCE_DIR) + "/configs/rfc/p2-dsa-1wq.json"},
+                        {"set",
+                         {"handler.harvest=xchg_all", "run.duration_ns=100000",
+                          "run.warmup_ns=10000"}}}}}}}}};
+        FILE* f = fopen(tables.c_str(), "w");
+        REQUIRE(f);
+        fputs(t.dump().c_str(), f);
+        fclose(f);
+    }
+    const std::string err = dir + "/stderr";
+    const std::string cmd = std::string(CIDSIM_BINARY) + " reproduce tiny --tables " + tables +
+                            " --format json --out " + dir + "/out.json " + options + " 2>" + err;
+    Run r;
+    r.status = system(cmd.c_str());
+    FILE* f = fopen(err.c_str(), "r");
+    REQUIRE(f);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) r.err.append(buf, n);
+    fclose(f);
+    return r;
+}
+
+struct TempDir {
+    std::string path;
+    TempDir() {
+        char tmpl[] = "/tmp/cidsim-test-precision.XXXXXX";
+        REQUIRE(mkdtemp(tmpl));
+        path = tmpl;
+    }
+    ~TempDir() { std::filesystem::remove_all(path); }
+};
+
+json read_json(const std::string& path) {
+    FILE* f = fopen(path.c_str(), "r");
+    REQUIRE(f);
+    std::string s;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
+    fclose(f);
+    return json::parse(s);
+}
+
+}  // namespace
+
+TEST_CASE("reproduce names a row that misses --precision, with the figure and its half-width",
+          "[reproduce]") {
+    const TempDir tmp;
+    const std::string& dir = tmp.path;
+    const Run r = reproduce_tiny(dir, "--max-doublings 0");
+    CHECK(r.status == 0);  // the table is still printed
+    CHECK(r.err.find("tiny row 0 (strategy=xchg_all), 0.1 ms simulated in 20 windows after 0 "
+                     "reruns: pid_misses_per_notification half-width ") != std::string::npos);
+    CHECK(r.err.find("(above 1%)") != std::string::npos);
+    const json out = read_json(dir + "/out.json");
+    REQUIRE(out["rows"].size() == 2);
+    const json& misses = out["rows"][1];
+    CHECK(misses["ci95"].get<double>() > 0.01 * misses["simulated"].get<double>());
+}
+
+TEST_CASE("reproduce reruns an imprecise row longer by the factor its half-width asks for",
+          "[reproduce]") {
+    const TempDir tmp;
+    const std::string& dir = tmp.path;
+    const Run r = reproduce_tiny(dir, "--max-doublings 1 -v --keep " + dir + "/runs");
+    // -v: one verdict per run, the growth being 1.2 (hw / 1%)^2 within 1.5..16.
+    std::vector<double> growths;
+    for (size_t at = 0; (at = r.err.find("tiny row 0 ", at)) != std::string::npos; ++at) {
+        const std::string line = r.err.substr(at, r.err.find('\n', at) - at);
+        const size_t h = line.find("half-width "), g = line.find("growth ");
+        if (g == std::string::npos) continue;  // the final report
+        REQUIRE(h != std::string::npos);
+        const double hw = std::stod(line.substr(h + 11));
+        growths.push_back(std::stod(line.substr(g + 7)));
+        CHECK(growths.back() == Approx(std::min(16.0, std::max(1.5, 1.2 * hw * hw))).epsilon(0.01));
+    }
+    REQUIRE(growths.size() == 2);
+    const double growth = growths[0];
+    const json kept = read_json(dir + "/runs/tiny-0.json");
+    // A mean's windows get longer, not more numerous.
+    CHECK(kept["config"]["run"]["batches"] == 20);
+    CHECK(kept["config"]["run"]["duration_ns"].get<double>() ==
+          Approx(100000 * growth).epsilon(1e-3));
 }

@@ -1,10 +1,15 @@
 // cidsim reproduce TABLE|all [--format text|json|csv] [--out FILE]: runs the
 // published experiments (configs/rfc/tables.json), one process per row, and
 // prints simulated figures next to the published ones. A row whose figures'
-// 95% half-width exceeds --precision is rerun with twice the simulated time.
+// 95% half-width exceeds --precision, or whose quantile windows hold too few
+// samples, is rerun longer by the factor the half-width asks for (it shrinks
+// as one over the square root of the simulated time), 1.5 to 16 times.
+// The statistics are in report/confidence.h; docs/predictions.md explains.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -32,17 +37,67 @@ std::string default_tables() {
     return std::string(CIDSIM_SOURCE_DIR) + "/configs/rfc/tables.json";
 }
 
-double config_duration_ns(const TableRow& row) {
+RunParams config_run(const TableRow& row) {
     json j = read_config_file(row.config);
     for (const std::string& s : row.overrides) apply_override(j, s);
-    return ns_of(load_config(j).run.duration);
+    return load_config(j).run;
 }
 
 struct Pending {
     size_t table, row;
     double duration_ns;
-    std::string out;
+    uint64_t windows;  // run.batches
+    unsigned round;    // reruns so far
+    std::string out;   // its result file
 };
+
+constexpr double kMargin = 1.2;      // aim a little below the target half-width
+constexpr double kMinGrowth = 1.5;   // a rerun is worth its start-up only if longer
+constexpr double kMaxGrowth = 16;    // an estimate from a short run is rough
+constexpr uint64_t kMaxWindows = 1000;  // run.batches' limit
+
+// How a row's figures stand against the precision asked for, and how much
+// longer its next run should be. The half-width of a batch mean shrinks as
+// 1/sqrt(simulated time), so (hw / target)^2 is the factor it asks for.
+// Normally the windows keep their number and get longer (batch means with
+// a fixed number of batches). A quantile whose windows already hold enough
+// samples beyond it gets more windows of the same length instead: sitting
+// on a flat part of the distribution (between two atoms), a window's
+// quantile jumps between them however long the window is, while the mean
+// over windows narrows with their number.
+struct Verdict {
+    bool precise = true;
+    double growth = 1;
+    bool more_windows = true;  // else longer windows
+    std::string misses;        // the figures that miss, for stderr
+};
+
+Verdict judge(const Table& t, const json& result, double precision) {
+    Verdict v;
+    for (const std::string& m : t.metrics) {
+        const Figure f = measure(m, result);
+        const double target = precision * std::fabs(f.mean);
+        const bool thin = f.tail_samples < kMinTailSamples;
+        if (f.ci95 <= target && !thin) continue;
+        v.precise = false;
+        double g = target > 0 ? kMargin * (f.ci95 / target) * (f.ci95 / target) : kMaxGrowth;
+        std::string why;
+        if (!f.independent)
+            why += ", batch means serially correlated even at " + std::to_string(f.batches) +
+                   " batches";
+        if (thin) {
+            g = std::max(g, kMargin * kMinTailSamples / std::max(f.tail_samples, 1.0));
+            why += ", " + std::to_string(uint64_t(f.tail_samples)) +
+                   " samples beyond the quantile in a window";
+        }
+        if (std::isinf(f.tail_samples) || thin) v.more_windows = false;
+        v.growth = std::max(v.growth, std::min(std::max(g, kMinGrowth), kMaxGrowth));
+        char buf[128];
+        std::snprintf(buf, sizeof buf, "%.2f%%", f.mean != 0 ? 100 * f.ci95 / std::fabs(f.mean) : 0.0);
+        v.misses += (v.misses.empty() ? "" : "; ") + m + " half-width " + buf + why;
+    }
+    return v;
+}
 
 }  // namespace
 
@@ -56,8 +111,9 @@ int cmd_reproduce(int argc, char** argv) {
         ("precision", po::value<double>()->default_value(0.01),
          "largest relative 95% half-width accepted before a row is rerun longer")
         ("max-doublings", po::value<unsigned>()->default_value(8),
-         "most times a row's simulated time is doubled to reach --precision")
-        ("keep", po::value<std::string>(), "keep every run's result JSON in this directory");
+         "most times a row is rerun longer (1.5 to 16 times) to reach --precision")
+        ("keep", po::value<std::string>(), "keep every run's result JSON in this directory")
+        ("verbose,v", "print each run's length and the figures that missed --precision");
     po::variables_map vm;
     if (const int status = parse_command_line("reproduce", argc, argv, opts, "table", vm); status >= 0)
         return status;
@@ -106,12 +162,15 @@ int cmd_reproduce(int argc, char** argv) {
     }
 
     std::vector<std::vector<json>> results(chosen.size());
-    std::vector<Pending> pending;
+    std::vector<Pending> initial;
     try {
         for (size_t t = 0; t < chosen.size(); ++t) {
             results[t].resize(chosen[t].rows.size());
             for (size_t r = 0; r < chosen[t].rows.size(); ++r)
-                pending.push_back({t, r, config_duration_ns(chosen[t].rows[r]), ""});
+            {
+                const RunParams run = config_run(chosen[t].rows[r]);
+                initial.push_back({t, r, ns_of(run.duration), run.batches, 0, ""});
+            }
         }
     } catch (const ConfigError& e) {
         std::cerr << "cidsim reproduce: " << e.what() << "\n";
@@ -120,49 +179,56 @@ int cmd_reproduce(int argc, char** argv) {
 
     const double precision = vm["precision"].as<double>();
     int status = kExitOk;
-    for (unsigned round = 0; !pending.empty(); ++round) {
-        std::vector<PoolJob> jobs;
-        for (Pending& p : pending) {
-            const TableRow& row = chosen[p.table].rows[p.row];
-            p.out = dir + "/" + chosen[p.table].name + "-" + std::to_string(p.row) + ".json";
-            PoolJob job;
-            job.argv = {"/proc/self/exe", "run", row.config};
-            for (const std::string& s : row.overrides) job.argv.insert(job.argv.end(), {"--set", s});
-            job.argv.insert(job.argv.end(),
-                            {"--set", "run.duration_ns=" + std::to_string(p.duration_ns),
-                             "--out", p.out, "-q"});
-            job.stderr_path = p.out + ".stderr";
-            jobs.push_back(job);
+    // A row that must run longer is queued again as soon as it ends, so a
+    // long row does not hold the others back.
+    std::vector<PoolJob> jobs;
+    std::vector<Pending> pending;  // jobs[i] runs pending[i]
+    const auto submit = [&](Pending p) {
+        const TableRow& row = chosen[p.table].rows[p.row];
+        PoolJob job;
+        const std::string out = dir + "/" + chosen[p.table].name + "-" + std::to_string(p.row) + ".json";
+        p.out = out;
+        job.argv = {"/proc/self/exe", "run", row.config};
+        for (const std::string& s : row.overrides) job.argv.insert(job.argv.end(), {"--set", s});
+        job.argv.insert(job.argv.end(),
+                        {"--set", "run.duration_ns=" + std::to_string(p.duration_ns), "--set",
+                         "run.batches=" + std::to_string(p.windows), "--out", out, "-q"});
+        job.stderr_path = out + ".stderr";
+        jobs.push_back(job);
+        pending.push_back(p);
+    };
+    for (const Pending& p : initial) submit(p);
+    const unsigned max_reruns = vm["max-doublings"].as<unsigned>();
+    run_pool_growing(jobs, vm["jobs"].as<unsigned>(), [&](size_t i, const PoolOutcome& o) {
+        const Pending p = pending[i];
+        const Table& t = chosen[p.table];
+        if (!o.ok()) {
+            std::ifstream err(jobs[i].stderr_path);
+            std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " failed:\n"
+                      << err.rdbuf() << "\n";
+            status = kExitFailure;
+            return;
         }
-        std::vector<PoolOutcome> outcomes(jobs.size());
-        run_pool(jobs, vm["jobs"].as<unsigned>(),
-                 [&](size_t i, const PoolOutcome& o) { outcomes[i] = o; }, [] {});
-
-        std::vector<Pending> again;
-        for (size_t i = 0; i < pending.size(); ++i) {
-            const Pending& p = pending[i];
-            const Table& t = chosen[p.table];
-            if (!outcomes[i].ok()) {
-                std::ifstream err(jobs[i].stderr_path);
-                std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " failed:\n"
-                          << err.rdbuf() << "\n";
-                status = kExitFailure;
-                continue;
-            }
-            results[p.table][p.row] = read_json_file(p.out);
-            bool precise = true;
-            for (const std::string& m : t.metrics) {
-                const Figure f = measure(m, results[p.table][p.row]);
-                if (f.ci95 > precision * std::fabs(f.mean)) precise = false;
-            }
-            if (!precise && round < vm["max-doublings"].as<unsigned>())
-                again.push_back({p.table, p.row, p.duration_ns * 2, ""});
-            else if (!precise)
-                std::cerr << "cidsim reproduce: " << t.name << " row " << p.row
-                          << ": 95% half-width still above " << precision * 100 << "%\n";
+        results[p.table][p.row] = read_json_file(p.out);
+        const Verdict v = judge(t, results[p.table][p.row], precision);
+        if (vm.count("verbose"))
+            std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " "
+                      << p.duration_ns / 1e6 << " ms " << p.windows << " windows " << o.seconds
+                      << " s: " << (v.precise ? "ok" : v.misses) << " growth " << v.growth << "\n";
+        if (v.precise) return;
+        if (p.round < max_reruns) {
+            Pending next{p.table, p.row, p.duration_ns * v.growth, p.windows, p.round + 1, ""};
+            if (v.more_windows)
+                next.windows = std::min<uint64_t>(
+                    kMaxWindows, uint64_t(std::llround(double(p.windows) * v.growth)));
+            submit(next);
+        } else {
+            std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " ("
+                      << key_text(t.rows[p.row].key) << "), " << p.duration_ns / 1e6
+                      << " ms simulated in " << p.windows << " windows after " << p.round
+                      << " reruns: " << v.misses << " (above " << precision * 100 << "%)\n";
         }
-        pending = again;
-    }
+    }, [] {});
     if (status != kExitOk) return status;
 
     json tables_out = json::array();

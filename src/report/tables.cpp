@@ -1,8 +1,10 @@
 #include "report/tables.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <utility>
 
 #include "config/config_loader.h"
 #include "report/confidence.h"
@@ -31,6 +33,7 @@ double mean_workloads(const json& window, const char* type, const char* field) {
     return n ? s / n : 0.0;
 }
 
+}  // namespace
 
 std::string key_text(const json& key) {
     std::string s;
@@ -40,8 +43,6 @@ std::string key_text(const json& key) {
     }
     return s;
 }
-
-}  // namespace
 
 const std::vector<std::string>& table_metric_names() {
     static const std::vector<std::string> names = {
@@ -68,16 +69,57 @@ double table_metric(const std::string& m, const json& w) {
     throw std::invalid_argument("unknown table metric " + m);
 }
 
+namespace {
+
+// One window's share of a figure: the figure over several windows is
+// sum(num) / sum(den). A ratio of two counts keeps both counts, so that a
+// batch of windows has the ratio of its sums; every other figure is a
+// per-window value (a rate over equal windows, a quantile) with den = 1.
+std::pair<double, double> metric_parts(const std::string& m, const json& w) {
+    if (m == "pid_misses_per_notification") {
+        const json& metrics = w["metrics"];
+        return {metrics["pid_line"]["cpu_misses"].get<double>(),
+                metrics["notifications_handled"].get<double>()};
+    }
+    return {table_metric(m, w), 1.0};
+}
+
+// The quantile level of a latency figure, 0 for any other figure.
+double quantile_level(const std::string& m) {
+    if (m == "latency_p50_ns") return 0.5;
+    if (m == "latency_p99_ns") return 0.99;
+    return 0;
+}
+
+}  // namespace
+
 Figure measure(const std::string& metric, const json& result) {
-    std::vector<double> v;
-    if (result.contains("batches"))
-        for (const json& b : result["batches"]) v.push_back(table_metric(metric, b));
-    else
-        v.push_back(table_metric(metric, result));
-    const MeanCi m = mean_ci95(v);
+    std::vector<double> num, den;
     Figure f;
-    f.mean = m.mean;
-    f.ci95 = m.half_width;
+    const double q = quantile_level(metric);
+    const auto tail = [&](const json& w) {
+        if (q > 0)
+            f.tail_samples = std::min(
+                f.tail_samples, w["metrics"]["msi_to_handler_ns"]["count"].get<double>() * (1 - q));
+    };
+    if (result.contains("batches"))
+        for (const json& b : result["batches"]) {
+            const auto [n, d] = metric_parts(metric, b);
+            num.push_back(n);
+            den.push_back(d);
+            tail(b);
+        }
+    if (num.empty()) {
+        f.mean = table_metric(metric, result);
+        f.batches = 1;
+        tail(result);
+        return f;
+    }
+    const BatchedCi c = batch_means_ci95(num, den, kMinBatches);
+    f.mean = c.mean;
+    f.ci95 = c.half_width;
+    f.batches = c.batches;
+    f.independent = c.independent;
     return f;
 }
 

@@ -2,6 +2,7 @@
 // Published-experiment tables (configs/rfc/tables.json): which configs to
 // run for each row, which metrics to read from the results, and the
 // published figure where one is given. Used by `cidsim reproduce`.
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -32,10 +33,22 @@ const std::vector<std::string>& table_metric_names();
 // One metric's value from one measurement window {"metrics", "workloads"}.
 double table_metric(const std::string& metric, const nlohmann::json& window);
 
-// A measured figure: the mean over the result's batches and its 95% half-width.
+// A measured figure from a result's windows (run.batches): the ratio
+// estimate over all windows and the 95% half-width of batch means, with
+// adjacent windows merged into batches while their means look serially
+// correlated (report/confidence.h). `independent` is false when even
+// kMinBatches batches look correlated: the run is too short to trust the
+// half-width. A result without windows has one batch and no half-width.
+// For a quantile, `tail_samples` is the fewest samples beyond it in any
+// window (n (1 - q)); a window's quantile is trusted from kMinTailSamples.
+constexpr size_t kMinBatches = 10;
+constexpr double kMinTailSamples = 1000;
 struct Figure {
     double mean = 0;
     double ci95 = 0;
+    size_t batches = 0;
+    bool independent = true;
+    double tail_samples = std::numeric_limits<double>::infinity();
 };
 Figure measure(const std::string& metric, const nlohmann::json& result);
 
@@ -43,5 +56,7 @@ Figure measure(const std::string& metric, const nlohmann::json& result);
 nlohmann::json table_json(const Table& t, const std::vector<nlohmann::json>& results);
 std::string table_text(const Table& t, const nlohmann::json& rows);
 std::string table_csv(const nlohmann::json& tables);
+// A row's key as text: "disks=4 mode=posted".
+std::string key_text(const nlohmann::json& key);
 
 }  // namespace cidsim

@@ -45,6 +45,13 @@ using Clock = std::chrono::steady_clock;
 void run_pool(const std::vector<PoolJob>& jobs, unsigned width,
               const std::function<void(size_t, const PoolOutcome&)>& on_done,
               const std::function<void()>& on_tick, std::chrono::milliseconds tick) {
+    std::vector<PoolJob> copy = jobs;
+    run_pool_growing(copy, width, on_done, on_tick, tick);
+}
+
+void run_pool_growing(std::vector<PoolJob>& jobs, unsigned width,
+                      const std::function<void(size_t, const PoolOutcome&)>& on_done,
+                      const std::function<void()>& on_tick, std::chrono::milliseconds tick) {
     if (width == 0) width = 1;
     struct Running {
         size_t job;

@@ -31,6 +31,13 @@ void run_pool(const std::vector<PoolJob>& jobs, unsigned width,
               const std::function<void()>& on_tick,
               std::chrono::milliseconds tick = std::chrono::milliseconds(250));
 
+// The same, but `on_done` may append jobs to `jobs` (a job that reruns
+// itself longer starts as soon as a slot is free, not after a barrier).
+void run_pool_growing(std::vector<PoolJob>& jobs, unsigned width,
+                      const std::function<void(size_t, const PoolOutcome&)>& on_done,
+                      const std::function<void()>& on_tick,
+                      std::chrono::milliseconds tick = std::chrono::milliseconds(250));
+
 // The CPUs this process may run on (the default pool width).
 unsigned available_cpus();
 
