@@ -2,16 +2,18 @@
 // that the calibrated C1 table stays within its band with the published trend.
 #include <catch2/catch.hpp>
 
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <stdlib.h>
 #include <map>
+#include <stdlib.h>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "config/config_loader.h"
 
 using nlohmann::json;
 
@@ -122,29 +124,18 @@ struct TempDir {
     ~TempDir() { std::filesystem::remove_all(path); }
 };
 
-json read_json(const std::string& path) {
-    FILE* f = fopen(path.c_str(), "r");
-    REQUIRE(f);
-    std::string s;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
-    fclose(f);
-    return json::parse(s);
-}
-
 }  // namespace
 
 TEST_CASE("reproduce names a row that misses --precision, with the figure and its half-width",
           "[reproduce]") {
     const TempDir tmp;
     const std::string& dir = tmp.path;
-    const Run r = reproduce_tiny(dir, "--max-doublings 0");
+    const Run r = reproduce_tiny(dir, "--max-reruns 0");
     CHECK(r.status == 0);  // the table is still printed
     CHECK(r.err.find("tiny row 0 (strategy=xchg_all), 0.1 ms simulated in 20 windows after 0 "
                      "reruns: pid_misses_per_notification half-width ") != std::string::npos);
     CHECK(r.err.find("(above 1%)") != std::string::npos);
-    const json out = read_json(dir + "/out.json");
+    const json out = cidsim::read_json_file(dir + "/out.json");
     REQUIRE(out["rows"].size() == 2);
     const json& misses = out["rows"][1];
     CHECK(misses["ci95"].get<double>() > 0.01 * misses["simulated"].get<double>());
@@ -154,7 +145,7 @@ TEST_CASE("reproduce reruns an imprecise row longer by the factor its half-width
           "[reproduce]") {
     const TempDir tmp;
     const std::string& dir = tmp.path;
-    const Run r = reproduce_tiny(dir, "--max-doublings 1 -v --keep " + dir + "/runs");
+    const Run r = reproduce_tiny(dir, "--max-reruns 1 -v --keep " + dir + "/runs");
     // -v: one verdict per run, the growth being 1.2 (hw / 1%)^2 within 1.5..16.
     std::vector<double> growths;
     for (size_t at = 0; (at = r.err.find("tiny row 0 ", at)) != std::string::npos; ++at) {
@@ -168,7 +159,7 @@ TEST_CASE("reproduce reruns an imprecise row longer by the factor its half-width
     }
     REQUIRE(growths.size() == 2);
     const double growth = growths[0];
-    const json kept = read_json(dir + "/runs/tiny-0.json");
+    const json kept = cidsim::read_json_file(dir + "/runs/tiny-0.json");
     // A mean's windows get longer, not more numerous.
     CHECK(kept["config"]["run"]["batches"] == 20);
     CHECK(kept["config"]["run"]["duration_ns"].get<double>() ==

@@ -110,7 +110,7 @@ int cmd_reproduce(int argc, char** argv) {
         ("jobs,j", po::value<unsigned>()->default_value(available_cpus()), "parallel runs")
         ("precision", po::value<double>()->default_value(0.01),
          "largest relative 95% half-width accepted before a row is rerun longer")
-        ("max-doublings", po::value<unsigned>()->default_value(8),
+        ("max-reruns", po::value<unsigned>()->default_value(8),
          "most times a row is rerun longer (1.5 to 16 times) to reach --precision")
         ("keep", po::value<std::string>(), "keep every run's result JSON in this directory")
         ("verbose,v", "print each run's length and the figures that missed --precision");
@@ -148,26 +148,36 @@ int cmd_reproduce(int argc, char** argv) {
         return kExitBadInput;
     }
 
-    std::string dir;
+    // The runs' results go to --keep, or to a temporary directory removed on
+    // every way out.
+    struct RunDir {
+        std::string path;
+        bool temporary = false;
+        ~RunDir() {
+            std::error_code ignored;
+            if (temporary) fs::remove_all(path, ignored);
+        }
+    } run_dir;
     if (vm.count("keep")) {
-        dir = vm["keep"].as<std::string>();
-        fs::create_directories(dir);
+        run_dir.path = vm["keep"].as<std::string>();
+        fs::create_directories(run_dir.path);
     } else {
         char tmpl[] = "/tmp/cidsim-reproduce.XXXXXX";
         if (!::mkdtemp(tmpl)) {
             std::cerr << "cidsim reproduce: cannot make a temporary directory\n";
             return kExitFailure;
         }
-        dir = tmpl;
+        run_dir.path = tmpl;
+        run_dir.temporary = true;
     }
+    const std::string& dir = run_dir.path;
 
     std::vector<std::vector<json>> results(chosen.size());
     std::vector<Pending> initial;
     try {
         for (size_t t = 0; t < chosen.size(); ++t) {
             results[t].resize(chosen[t].rows.size());
-            for (size_t r = 0; r < chosen[t].rows.size(); ++r)
-            {
+            for (size_t r = 0; r < chosen[t].rows.size(); ++r) {
                 const RunParams run = config_run(chosen[t].rows[r]);
                 initial.push_back({t, r, ns_of(run.duration), run.batches, 0, ""});
             }
@@ -198,7 +208,7 @@ int cmd_reproduce(int argc, char** argv) {
         pending.push_back(p);
     };
     for (const Pending& p : initial) submit(p);
-    const unsigned max_reruns = vm["max-doublings"].as<unsigned>();
+    const unsigned max_reruns = vm["max-reruns"].as<unsigned>();
     run_pool_growing(jobs, vm["jobs"].as<unsigned>(), [&](size_t i, const PoolOutcome& o) {
         const Pending p = pending[i];
         const Table& t = chosen[p.table];
@@ -242,7 +252,6 @@ int cmd_reproduce(int argc, char** argv) {
                          : format == "csv" ? table_csv(tables_out)
                          : (chosen.size() == 1 && which != "all" ? tables_out[0] : tables_out)
                                    .dump(2) + "\n";
-    if (!vm.count("keep")) fs::remove_all(dir);
     if (out.empty())
         std::cout << output;
     else

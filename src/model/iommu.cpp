@@ -72,6 +72,7 @@ bool Iommu::no_process_runs_before(const sc_time& at, const sc_time& lead) const
     return at < earliest ||
            at - earliest < sc_core::sc_time_to_pending_activity(sc_core::sc_get_curr_simcontext());
 }
+
 void Iommu::write_irte(uint32_t index, const Irte& e) {
     m_table.at(index) = e.encode();
     if (m_obs) m_obs->irte_written(index);
