@@ -10,6 +10,11 @@
 
 namespace cidsim {
 
+// count / seconds, or 0 for an empty window (rates in results).
+inline double per_second(double count, double seconds) {
+    return seconds > 0 ? count / seconds : 0.0;
+}
+
 // Log-linear histogram of non-negative integer samples (ns, counts): exact
 // below 256, then 128 sub-buckets per power of two (relative error < 0.8%).
 class Histogram {

@@ -18,7 +18,6 @@ namespace cidsim {
 using nlohmann::json;
 
 namespace {
-double per_second(double count, double seconds) { return seconds > 0 ? count / seconds : 0.0; }
 double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
 }  // namespace
 

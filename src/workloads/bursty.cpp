@@ -42,7 +42,7 @@ void BurstyTraffic::step() {
 void BurstyTraffic::report(nlohmann::json& out, double seconds) const {
     out["completions"] = m_sent_measured;
     out["bursts"] = m_bursts;
-    out["completion_rate_mps"] = seconds > 0 ? double(m_sent_measured) / seconds / 1e6 : 0.0;
+    out["completion_rate_mps"] = per_second(double(m_sent_measured), seconds) / 1e6;
 }
 
 }  // namespace cidsim

@@ -19,7 +19,11 @@ void DsaParams::describe(ParamVisitor& v) {
 
 DsaMemfill::DsaMemfill(sc_core::sc_module_name name, const DsaParams& params, Device& device,
                        CpuCore& submitter)
-    : Workload(name), m_params(params), m_device(device), m_submitter(submitter) {
+    : Workload(name),
+      m_params(params),
+      m_device(device),
+      m_submitter(submitter),
+      m_per_descriptor(ns(1e3 / params.max_descriptors_m)) {
     m_device.set_sink(this);
     SC_METHOD(on_engine_done);
     sensitive << m_in_engine.event();
@@ -31,7 +35,7 @@ DsaMemfill::DsaMemfill(sc_core::sc_module_name name, const DsaParams& params, De
 void DsaMemfill::submit() {
     const sc_time now = sc_core::sc_time_stamp();
     const sc_time start = std::max(now, m_engine_free);
-    m_engine_free = start + ns(1e3 / m_params.max_descriptors_m);
+    m_engine_free = start + m_per_descriptor;
     m_in_engine.push(start + m_params.engine_latency, m_next_tag++);
     ++m_outstanding;
 }
@@ -52,10 +56,9 @@ void DsaMemfill::report(nlohmann::json& out, double seconds) const {
     out["type"] = "dsa";
     out["device"] = m_params.device;
     out["completed"] = m_completed;
-    out["descriptor_rate_m"] = seconds > 0 ? double(m_completed) / seconds / 1e6 : 0.0;
-    out["fill_mbps"] = seconds > 0 ? double(m_completed) * double(m_params.fill_bytes) * 8 /
-                                         seconds / 1e6
-                                   : 0.0;
+    out["descriptor_rate_m"] = per_second(double(m_completed), seconds) / 1e6;
+    out["fill_mbps"] =
+        per_second(double(m_completed) * double(m_params.fill_bytes) * 8, seconds) / 1e6;
     out["outstanding_at_end"] = m_outstanding;
 }
 

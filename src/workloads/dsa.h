@@ -49,6 +49,7 @@ private:
     DsaParams m_params;
     Device& m_device;
     CpuCore& m_submitter;
+    sc_core::sc_time m_per_descriptor;  // 1 / max_descriptors_m, converted once
     sc_core::sc_time m_engine_free;
     TimedQueue<uint64_t> m_in_engine;
     uint64_t m_next_tag = 0;

@@ -112,7 +112,7 @@ void NvmeDisk::report(nlohmann::json& out, double seconds) const {
     out["device"] = m_params.device;
     out["submitted"] = m_submitted;
     out["reaped"] = m_reaped;
-    out["iops_m"] = seconds > 0 ? double(m_reaped) / seconds / 1e6 : 0.0;
+    out["iops_m"] = per_second(double(m_reaped), seconds) / 1e6;
     out["outstanding_at_end"] = outstanding;
     out["max_outstanding_per_job"] = m_max_outstanding;
 }
