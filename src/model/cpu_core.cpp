@@ -49,12 +49,6 @@ void CpuCore::pass_end(unsigned pass, bool found) {
     m_obs->harvest_end(m_index, pass, found);
 }
 
-void CpuCore::queue_softirq(const Work& w) {
-    m_softirq.push_back(w);
-    count_delta_event();
-    m_work_queued.notify(sc_core::SC_ZERO_TIME);
-}
-
 void CpuCore::queue_task(const Work& w) {
     m_tasks.push_back(w);
     count_delta_event();
@@ -65,7 +59,7 @@ void CpuCore::main() {
     for (;;) {
         if (m_apic.deliverable() >= 0)
             take_interrupt();
-        else if (!m_softirq.empty() || !m_tasks.empty())
+        else if (!m_tasks.empty())
             run_work();
         else
             wait(m_apic.irq_event() | m_work_queued);
@@ -114,9 +108,10 @@ void CpuCore::take_interrupt() {
         m_stats.harvest_passes.record(m_handler.run(*this));
         sync_for_pid();  // the PID as it is after the last access's cost
         if (m_pid.pir().any() && !m_pid.on()) {
-            if (!m_stats.stranded) m_stats.first_stranded_at = local_now();
+            const sc_time at = local_now();
+            if (!m_stats.stranded) m_stats.first_stranded_at = at;
             ++m_stats.stranded;
-            m_stranded_ever.note();
+            m_stranded_ever.note(at);
             if (m_obs) m_obs->stranded(m_index, m_pid.pir());
         }
     } else if (v == kLocalTimerVector) {
@@ -149,9 +144,8 @@ void CpuCore::take_interrupt() {
 }
 
 void CpuCore::run_work() {
-    RingBuffer<Work>& queue = m_softirq.empty() ? m_tasks : m_softirq;
     const sc_time start = sc_time_stamp();
-    const sc_time cost = queue.front().cost;
+    const sc_time cost = m_tasks.front().cost;
     if (cost > sc_core::SC_ZERO_TIME) {
         count_timed_event();
         wait(cost, m_apic.irq_event());
@@ -159,11 +153,11 @@ void CpuCore::run_work() {
     const sc_time ran = sc_time_stamp() - start;
     m_stats.busy += ran;
     if (ran < cost) {  // interrupted: the rest runs after the interrupt
-        queue.front().cost -= ran;  // re-read: the ring may have grown meanwhile
+        m_tasks.front().cost -= ran;  // re-read: the ring may have grown meanwhile
         return;
     }
-    const Work done = queue.front();
-    queue.pop_front();
+    const Work done = m_tasks.front();
+    m_tasks.pop_front();
     ++m_stats.work_items;
     if (done.fn) done.fn(done.ctx, done.arg);
 }

@@ -3,7 +3,7 @@
 // simulated time.
 //
 // Modelled: interrupts are taken only between work items or by interrupting
-// application/softirq work (which resumes afterwards); an interrupt runs
+// application work (which resumes afterwards); an interrupt runs
 // with interrupts disabled from IDT entry to iret: entry (IDT vectoring +
 // irq_enter), the vector's handler, EOI (x2APIC MSR write), irq_exit. The
 // posted-MSI notification vector runs NotificationHandler against this
@@ -20,8 +20,7 @@
 // until its local time first.
 // Counts like /proc/interrupts: PMN per CPU and handler calls per vector.
 // Not modelled: the scheduler (work items run FIFO), caches other than the
-// PID line, SMT, NMIs, and softirq processing beyond the work items that
-// handlers queue (run after irq_exit, interruptibly, before task work).
+// PID line, SMT, NMIs, and softirqs (drivers here queue task work).
 #include <array>
 #include <cstdint>
 
@@ -93,11 +92,9 @@ public:
     void register_handler(Vector vector, IrqHandler& handler, uint32_t cookie);
     // Frees a vector (Linux's vector cleanup after an affinity change).
     void unregister_handler(Vector vector) { m_handlers[vector] = {}; }
-    bool has_handler(Vector vector) const { return m_handlers[vector].handler != nullptr; }
     // Reports interrupt phases, harvest passes and handler calls (nullptr: none).
     void set_observer(TraceObserver* obs);
-    // Work run with interrupts enabled: softirq work first, then task work.
-    void queue_softirq(const Work& w);
+    // Task work, run FIFO with interrupts enabled (interruptible).
     void queue_task(const Work& w);
 
     unsigned index() const { return m_index; }
@@ -106,7 +103,6 @@ public:
     // Stranded interrupts over the whole run, warm-up included.
     const ViolationCount& stranded_ever() const { return m_stranded_ever; }
     const PostedDescriptor& pid() const { return m_pid; }
-    bool in_interrupt() const { return m_in_interrupt; }
 
 private:
     void main();
@@ -143,7 +139,6 @@ private:
     LocalApic& m_apic;
     PostedDescriptor& m_pid;
     std::array<HandlerSlot, 256> m_handlers{};
-    RingBuffer<Work> m_softirq;
     RingBuffer<Work> m_tasks;
     sc_core::sc_event m_work_queued;
     bool m_in_interrupt = false;

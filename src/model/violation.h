@@ -13,8 +13,9 @@ struct ViolationCount {
     uint64_t count = 0;
     sc_core::sc_time first_at;  // simulated time of the first violation
 
-    void note() {
-        if (!count++) first_at = sc_core::sc_time_stamp();
+    // `at`: when it happened, if not now (a core running ahead of the kernel).
+    void note(const sc_core::sc_time& at = sc_core::sc_time_stamp()) {
+        if (!count++) first_at = at;
     }
 };
 

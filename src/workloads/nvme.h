@@ -14,7 +14,7 @@
 //    `batch` with one io_uring_enter per batch.
 // The driver's interrupt handler cost is the Device's (per invocation and
 // per completion); application work runs as task work on the job's CPU,
-// after interrupts and softirqs.
+// after interrupts.
 // Not modelled: the block layer's tags and merges, polling, the NAND
 // internals behind the latency, submission-queue doorbell MMIO costs
 // beyond `per_io_cpu`.
@@ -52,7 +52,6 @@ public:
     void reset_stats() override;
 
     uint64_t outstanding(unsigned job) const { return m_jobs[job].outstanding; }
-    uint64_t max_outstanding() const { return m_max_outstanding; }
 
 private:
     struct Job {
