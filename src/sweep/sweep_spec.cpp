@@ -300,14 +300,15 @@ std::vector<SweepPoint> expand_points(const SweepSpec& spec) {
                 params.emplace_back(spec.dimensions[d].paths[p], spec.dimensions[d].values[p][step[d]]);
         std::sort(params.begin(), params.end(),
                   [](const auto& a, const auto& b) { return a.first < b.first; });
-        const std::string group_raw = params.empty() ? "base" : join_params(params);
+        const std::string joined_params = join_params(params);
+        const std::string group = sanitise_name(params.empty() ? "base" : joined_params);
 
         for (uint64_t seed : seeds) {
             SweepPoint pt;
-            const std::string raw = (params.empty() ? "" : join_params(params) + ",") +
+            const std::string raw = (params.empty() ? "" : joined_params + ",") +
                                     "seed=" + std::to_string(seed);
             pt.name = sanitise_name(raw);
-            pt.group = sanitise_name(group_raw);
+            pt.group = group;
             pt.params = params;
             pt.seed = seed;
             auto [it, fresh] = names.emplace(pt.name, raw);
