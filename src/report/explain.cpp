@@ -46,11 +46,9 @@ std::vector<std::string> scenario_dirs() {
 void check_keys(const json& obj, const std::string& path, const std::vector<std::string>& keys) {
     if (!obj.is_object()) throw ConfigError(path + ": expected an object");
     for (auto it = obj.begin(); it != obj.end(); ++it)
-        if (std::find(keys.begin(), keys.end(), it.key()) == keys.end()) {
-            std::string valid;
-            for (const std::string& k : keys) valid += (valid.empty() ? "" : ", ") + k;
-            throw ConfigError(path + "." + it.key() + ": unknown key; valid keys here: " + valid);
-        }
+        if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
+            throw ConfigError(path + "." + it.key() + ": unknown key; valid keys here: " +
+                              join_keys(keys));
 }
 
 double number_at(const json& obj, const char* key, const std::string& path, double dflt) {
