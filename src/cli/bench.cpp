@@ -15,6 +15,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "cli/command_line.h"
 #include "cli/commands.h"
 #include "config/config_loader.h"
 #include "report/results.h"
@@ -57,20 +58,10 @@ int cmd_bench(int argc, char** argv) {
         ("json", po::value<std::string>(), "also write every run's measurements here");
     po::options_description hidden;
     hidden.add_options()("child", po::value<std::string>())("floor-child", po::value<uint64_t>());
-    po::options_description all;
-    all.add(opts).add(hidden);
     po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(argc, argv).options(all).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        std::cerr << "cidsim bench: " << e.what() << "\n" << opts;
-        return kExitBadInput;
-    }
-    if (vm.count("help")) {
-        std::cout << opts;
-        return kExitOk;
-    }
+    if (const int status = parse_command_line("bench", argc, argv, opts, nullptr, vm, &hidden);
+        status >= 0)
+        return status;
     const std::vector<std::string> sets =
         vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
 

@@ -14,13 +14,18 @@ int parse_command_line(const std::string& command, int argc, char** argv,
     po::options_description all;
     all.add(visible);
     po::options_description arg;
-    arg.add_options()(positional, po::value<std::string>());
-    all.add(arg);
-    if (hidden) all.add(*hidden);
     po::positional_options_description pos;
-    pos.add(positional, 1);
+    if (positional) {
+        arg.add_options()(positional, po::value<std::string>());
+        all.add(arg);
+        pos.add(positional, 1);
+    }
+    if (hidden) all.add(*hidden);
     try {
-        po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+        po::command_line_parser parser(argc, argv);
+        parser.options(all);
+        if (positional) parser.positional(pos);
+        po::store(parser.run(), vm);
         po::notify(vm);
     } catch (const po::error& e) {
         std::cerr << "cidsim " << command << ": " << e.what() << "\n" << visible;

@@ -9,7 +9,9 @@ namespace cidsim {
 
 // Parses argv into `vm`: `visible` options (those --help shows, which must
 // include "help"), plus `positional` as the one positional argument's name
-// (a hidden string option) and any `hidden` options. Returns -1 when the
+// (a hidden string option; nullptr: none is declared, and boost ignores
+// stray positional words, as `cidsim bench` always has) and any `hidden`
+// options. Returns -1 when the
 // command should go on, else the exit status to return (after printing the
 // help, or the parse error with the usage).
 int parse_command_line(const std::string& command, int argc, char** argv,

@@ -196,14 +196,13 @@ int cmd_reproduce(int argc, char** argv) {
     const auto submit = [&](Pending p) {
         const TableRow& row = chosen[p.table].rows[p.row];
         PoolJob job;
-        const std::string out = dir + "/" + chosen[p.table].name + "-" + std::to_string(p.row) + ".json";
-        p.out = out;
+        p.out = dir + "/" + chosen[p.table].name + "-" + std::to_string(p.row) + ".json";
         job.argv = {"/proc/self/exe", "run", row.config};
         for (const std::string& s : row.overrides) job.argv.insert(job.argv.end(), {"--set", s});
         job.argv.insert(job.argv.end(),
                         {"--set", "run.duration_ns=" + std::to_string(p.duration_ns), "--set",
-                         "run.batches=" + std::to_string(p.windows), "--out", out, "-q"});
-        job.stderr_path = out + ".stderr";
+                         "run.batches=" + std::to_string(p.windows), "--out", p.out, "-q"});
+        job.stderr_path = p.out + ".stderr";
         jobs.push_back(job);
         pending.push_back(p);
     };

@@ -47,18 +47,18 @@ void DeviceConfig::describe(ParamVisitor& v) {
     params.describe(v);
 }
 
-namespace {
-
 std::string join_keys(const std::vector<std::string>& keys) {
     std::string s;
     for (const std::string& k : keys) s += (s.empty() ? "" : ", ") + k;
     return s;
 }
 
-std::string type_name(const json& j) {
+std::string json_type_name(const json& j) {
     return j.is_null() ? "null" : j.is_boolean() ? "a boolean" : j.is_number() ? "a number"
          : j.is_string() ? "a string" : j.is_array() ? "an array" : "an object";
 }
+
+namespace {
 
 // Levenshtein distance, for "did you mean" on unknown keys.
 size_t edit_distance(const std::string& a, const std::string& b) {
@@ -126,7 +126,7 @@ public:
     }
     void flag(const char* key, bool& value, const char*) override {
         if (const json* j = find(key)) {
-            if (!j->is_boolean()) fail(key, "expected true or false, found " + type_name(*j));
+            if (!j->is_boolean()) fail(key, "expected true or false, found " + json_type_name(*j));
             value = j->get<bool>();
         }
     }
@@ -145,7 +145,7 @@ public:
     }
     void text(const char* key, std::string& value, const char*) override {
         if (const json* j = find(key)) {
-            if (!j->is_string()) fail(key, "expected a string, found " + type_name(*j));
+            if (!j->is_string()) fail(key, "expected a string, found " + json_type_name(*j));
             value = j->get<std::string>();
             if (value.size() > kMaxNameLength)
                 fail(key, "expected at most " + std::to_string(kMaxNameLength) +
@@ -157,7 +157,7 @@ public:
         const json* j = find(key);
         if (!j) return;
         if (!j->is_array() || j->empty())
-            fail(key, "expected a non-empty array of integers, found " + type_name(*j));
+            fail(key, "expected a non-empty array of integers, found " + json_type_name(*j));
         if (j->size() > kMaxListLength)
             fail(key, "expected at most " + std::to_string(kMaxListLength) + " elements, found " +
                           std::to_string(j->size()));
@@ -192,7 +192,7 @@ private:
         throw ConfigError(m_path + key + ": " + what);
     }
     double number(const char* key, const json& j, double min, double max) const {
-        if (!j.is_number()) fail(key, "expected a number, found " + type_name(j) + " " + show(j));
+        if (!j.is_number()) fail(key, "expected a number, found " + json_type_name(j) + " " + show(j));
         const double v = j.get<double>();
         if (!std::isfinite(v)) fail(key, "expected a finite number, found " + show(j));
         if (min > 0 && v <= 0)
@@ -206,7 +206,7 @@ private:
         const std::string range =
             "[" + std::to_string(min) + ", " + std::to_string(max) + "]";
         if (!j.is_number()) fail(key, "expected an integer in " + range + ", found " +
-                                          type_name(j) + " " + show(j));
+                                          json_type_name(j) + " " + show(j));
         uint64_t v = 0;
         if (j.is_number_unsigned()) {
             v = j.get<uint64_t>();
@@ -346,7 +346,7 @@ void describe_workload(WorkloadConfig& w, ParamVisitor& v) {
 }
 
 const json& object_at(const json& j, const std::string& path) {
-    if (!j.is_object()) throw ConfigError(path + ": expected an object, found " + type_name(j));
+    if (!j.is_object()) throw ConfigError(path + ": expected an object, found " + json_type_name(j));
     return j;
 }
 
@@ -485,7 +485,7 @@ SimConfig load_unprefixed(const json& config) {
 
     if (auto it = config.find("devices"); it != config.end()) {
         if (!it->is_array())
-            throw ConfigError("devices: expected an array of devices, found " + type_name(*it));
+            throw ConfigError("devices: expected an array of devices, found " + json_type_name(*it));
         if (it->size() > kMaxDevices)
             throw ConfigError("devices: expected at most " + std::to_string(kMaxDevices) +
                               " devices, found " + std::to_string(it->size()));
@@ -502,7 +502,7 @@ SimConfig load_unprefixed(const json& config) {
     if (auto it = config.find("workloads"); it != config.end()) {
         if (!it->is_array())
             throw ConfigError("workloads: expected an array of workloads, found " +
-                              type_name(*it));
+                              json_type_name(*it));
         if (it->size() > kMaxWorkloads)
             throw ConfigError("workloads: expected at most " + std::to_string(kMaxWorkloads) +
                               " workloads, found " + std::to_string(it->size()));
@@ -668,7 +668,7 @@ void apply_override(json& config, const std::string& assignment) {
         } else if (node->is_object() || node->is_null()) {
             node = &(*node)[k];
         } else {
-            throw ConfigError("--set " + walked + ": " + type_name(*node) + " has no keys");
+            throw ConfigError("--set " + walked + ": " + json_type_name(*node) + " has no keys");
         }
     }
     *node = value;

@@ -48,6 +48,11 @@ void apply_override(nlohmann::json& config, const std::string& assignment);
 SimConfig load_config(const nlohmann::json& config, const std::string& source = "");
 nlohmann::json effective_config(const SimConfig& config);
 
+// The words of every input error message, shared by the other JSON inputs
+// (sweep specs, explain scenarios): "a, b, c"; "a number", "an object", ...
+std::string join_keys(const std::vector<std::string>& keys);
+std::string json_type_name(const nlohmann::json& j);
+
 // Every block's parameters, for `cidsim params`: {block: [{key, type, unit,
 // default, min, max, description}]}.
 nlohmann::json describe_parameters();

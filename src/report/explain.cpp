@@ -46,11 +46,9 @@ std::vector<std::string> scenario_dirs() {
 void check_keys(const json& obj, const std::string& path, const std::vector<std::string>& keys) {
     if (!obj.is_object()) throw ConfigError(path + ": expected an object");
     for (auto it = obj.begin(); it != obj.end(); ++it)
-        if (std::find(keys.begin(), keys.end(), it.key()) == keys.end()) {
-            std::string valid;
-            for (const std::string& k : keys) valid += (valid.empty() ? "" : ", ") + k;
-            throw ConfigError(path + "." + it.key() + ": unknown key; valid keys here: " + valid);
-        }
+        if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
+            throw ConfigError(path + "." + it.key() + ": unknown key; valid keys here: " +
+                              join_keys(keys));
 }
 
 double number_at(const json& obj, const char* key, const std::string& path, double dflt) {
@@ -88,6 +86,17 @@ const json& explain_section(const json& doc) {
     static const json empty = json::object();
     auto it = doc.find("explain");
     return it == doc.end() ? empty : *it;
+}
+
+// A variant's run config (the document with the variant's "set" applied,
+// its explain section removed) and that section, moved into `explain`.
+json variant_config(const ExplainScenario& s, const ExplainVariant& var, json& explain) {
+    json doc = s.document;
+    for (auto it = var.set.begin(); it != var.set.end(); ++it)
+        apply_override(doc, it.key() + "=" + it.value().dump());
+    explain = explain_section(doc);
+    doc.erase("explain");
+    return doc;
 }
 
 std::string pad(const std::string& s, size_t n) {
@@ -159,34 +168,28 @@ ExplainScenario load_scenario(const std::string& path) {
         s.variants.push_back({s.document.value("mode", "posted"), json::object()});
     }
     // Every variant's config must load: bad input is found before anything runs.
-    for (size_t i = 0; i < s.variants.size(); ++i) {
-        json doc = s.document;
-        for (auto it = s.variants[i].set.begin(); it != s.variants[i].set.end(); ++it)
-            apply_override(doc, it.key() + "=" + it.value().dump());
-        const json ex_v = explain_section(doc);
-        doc.erase("explain");
-        load_config(doc);
-        if (ex_v.contains("affinity_move")) affinity_params(ex_v["affinity_move"]);
+    for (const ExplainVariant& var : s.variants) {
+        json ex;
+        load_config(variant_config(s, var, ex));
+        if (ex.contains("affinity_move")) affinity_params(ex["affinity_move"]);
     }
     return s;
 }
 
 json run_variant(const ExplainScenario& s, size_t index) {
     const ExplainVariant& var = s.variants.at(index);
-    json doc = s.document;
-    for (auto it = var.set.begin(); it != var.set.end(); ++it)
-        apply_override(doc, it.key() + "=" + it.value().dump());
-    const json ex = explain_section(doc);
-    doc.erase("explain");
-    const SimConfig config = load_config(doc);
+    json ex;
+    const SimConfig config = load_config(variant_config(s, var, ex));
 
     System system(config);
     TraceRecorder recorder;
     system.attach_observer(&recorder);
     std::unique_ptr<AffinityMove> move;
-    if (ex.contains("affinity_move"))
-        move = std::make_unique<AffinityMove>("affinity_move", affinity_params(ex["affinity_move"]),
-                                              system, &recorder);
+    AffinityMoveParams move_params;
+    if (ex.contains("affinity_move")) {
+        move_params = affinity_params(ex["affinity_move"]);
+        move = std::make_unique<AffinityMove>("affinity_move", move_params, system, &recorder);
+    }
     system.run();
     const json results = collect_results(system);
     const TraceContext ctx = TraceContext::of(system);
@@ -250,7 +253,7 @@ json run_variant(const ExplainScenario& s, size_t index) {
                                 {"to_vector", o.to_vector},
                                 {"cleanup_checks", o.cleanup_checks},
                                 {"found_pending_in_pir", o.found_pending_in_pir},
-                                {"check_pir", affinity_params(ex["affinity_move"]).check_pir},
+                                {"check_pir", move_params.check_pir},
                                 {"freed", o.freed},
                                 {"freed_at_ns", ns_of(o.freed_at)}};
     }

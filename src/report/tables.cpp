@@ -15,14 +15,8 @@ using nlohmann::json;
 
 namespace {
 
-double sum_workloads(const json& window, const char* type, const char* field) {
-    double s = 0;
-    for (const json& w : window["workloads"])
-        if (w.value("type", "") == type) s += w[field].get<double>();
-    return s;
-}
-
-double mean_workloads(const json& window, const char* type, const char* field) {
+// The sum of `field` over a window's workloads of `type`, and their number.
+std::pair<double, unsigned> sum_workloads(const json& window, const char* type, const char* field) {
     double s = 0;
     unsigned n = 0;
     for (const json& w : window["workloads"])
@@ -30,7 +24,38 @@ double mean_workloads(const json& window, const char* type, const char* field) {
             s += w[field].get<double>();
             ++n;
         }
+    return {s, n};
+}
+
+double mean_workloads(const json& window, const char* type, const char* field) {
+    const auto [s, n] = sum_workloads(window, type, field);
     return n ? s / n : 0.0;
+}
+
+double metric(const json& w, const char* name) { return w["metrics"][name].get<double>(); }
+
+// Every metric a table may ask for, and how one window gives its value.
+using MetricFn = double (*)(const json& window);
+const std::vector<std::pair<std::string, MetricFn>>& table_metrics() {
+    static const std::vector<std::pair<std::string, MetricFn>> metrics = {
+        {"iops_per_disk_M", [](const json& w) { return mean_workloads(w, "nvme", "iops_m"); }},
+        {"iops_M", [](const json& w) { return sum_workloads(w, "nvme", "iops_m").first; }},
+        // One interrupt per completion: the device MSI rate.
+        {"irq_rate_M", [](const json& w) { return metric(w, "msi_rate_mps"); }},
+        // Handler invocations, the per-vector count of /proc/interrupts.
+        {"device_irq_rate_M", [](const json& w) { return metric(w, "handler_invocation_rate_mps"); }},
+        {"bandwidth_mbps", [](const json& w) { return sum_workloads(w, "dsa", "fill_mbps").first; }},
+        {"pid_misses_per_notification",
+         [](const json& w) {
+             return w["metrics"]["pid_line"]["cpu_misses_per_notification"].get<double>();
+         }},
+        {"throughput_M", [](const json& w) { return metric(w, "completion_rate_mps"); }},
+        {"latency_p50_ns",
+         [](const json& w) { return w["metrics"]["msi_to_handler_ns"]["p50"].get<double>(); }},
+        {"latency_p99_ns",
+         [](const json& w) { return w["metrics"]["msi_to_handler_ns"]["p99"].get<double>(); }},
+    };
+    return metrics;
 }
 
 }  // namespace
@@ -45,27 +70,17 @@ std::string key_text(const json& key) {
 }
 
 const std::vector<std::string>& table_metric_names() {
-    static const std::vector<std::string> names = {
-        "iops_per_disk_M", "iops_M",         "irq_rate_M",     "device_irq_rate_M",
-        "bandwidth_mbps",  "pid_misses_per_notification", "throughput_M",
-        "latency_p50_ns",  "latency_p99_ns"};
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> n;
+        for (const auto& [name, fn] : table_metrics()) n.push_back(name);
+        return n;
+    }();
     return names;
 }
 
 double table_metric(const std::string& m, const json& w) {
-    const json& metrics = w["metrics"];
-    if (m == "iops_per_disk_M") return mean_workloads(w, "nvme", "iops_m");
-    if (m == "iops_M") return sum_workloads(w, "nvme", "iops_m");
-    // One interrupt per completion: the device MSI rate.
-    if (m == "irq_rate_M") return metrics["msi_rate_mps"].get<double>();
-    // Handler invocations, the per-vector count of /proc/interrupts.
-    if (m == "device_irq_rate_M") return metrics["handler_invocation_rate_mps"].get<double>();
-    if (m == "bandwidth_mbps") return sum_workloads(w, "dsa", "fill_mbps");
-    if (m == "pid_misses_per_notification")
-        return metrics["pid_line"]["cpu_misses_per_notification"].get<double>();
-    if (m == "throughput_M") return metrics["completion_rate_mps"].get<double>();
-    if (m == "latency_p50_ns") return metrics["msi_to_handler_ns"]["p50"].get<double>();
-    if (m == "latency_p99_ns") return metrics["msi_to_handler_ns"]["p99"].get<double>();
+    for (const auto& [name, fn] : table_metrics())
+        if (name == m) return fn(w);
     throw std::invalid_argument("unknown table metric " + m);
 }
 

@@ -9,6 +9,7 @@
 
 
 #include "config/config_loader.h"
+#include "sweep/sweep_dir.h"
 #include "sweep/sweep_spec.h"
 
 namespace cidsim {
@@ -84,13 +85,7 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
             t.missing.push_back(r.name);
             continue;
         }
-        json result;
-        try {
-            std::ifstream rin(path);
-            result = json::parse(rin, nullptr, false);
-        } catch (const std::exception&) {
-            result = json::value_t::discarded;
-        }
+        json result = read_result_json(path);  // not const: result["config"] may be absent
         if (result.is_discarded() || !result.contains("metrics"))
             throw ConfigError(path + ": not a cidsim result");
         // A result left by an earlier, different spec must not pass for this point.

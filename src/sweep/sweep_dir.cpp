@@ -112,17 +112,20 @@ size_t remove_stale_temp_files(const std::string& points_dir) {
     return removed;
 }
 
+json read_result_json(const std::string& path) {
+    try {
+        std::ifstream in(path);
+        return json::parse(in, nullptr, false);
+    } catch (const std::exception&) {  // a read error, not a parse error
+        return json(json::value_t::discarded);
+    }
+}
+
 ResultState check_result(const std::string& path, const SweepPoint& p) {
     std::error_code ec;
     if (!fs::exists(path, ec)) return ResultState::Missing;
     if (!fs::is_regular_file(path, ec)) return ResultState::Invalid;
-    json r;
-    try {
-        std::ifstream in(path);
-        r = json::parse(in, nullptr, false);
-    } catch (const std::exception&) {  // a read error, not a parse error
-        return ResultState::Invalid;
-    }
+    const json r = read_result_json(path);
     if (r.is_discarded() || !r.is_object() || !r.contains("cidsim_version") ||
         !r.contains("seed") || !r.contains("config") || !r.contains("metrics") ||
         !r["metrics"].is_object() || !r["config"].is_object())

@@ -62,6 +62,11 @@ private:
 // Returns how many files were removed.
 size_t remove_stale_temp_files(const std::string& points_dir);
 
+// A point's result file as JSON, or a discarded value when it cannot be
+// read or is not JSON: a half-written or foreign file is a state the caller
+// reports, not an exception.
+nlohmann::json read_result_json(const std::string& path);
+
 enum class ResultState { Missing, Invalid, Stale, Complete };
 // Complete: a whole result JSON (version, seed, config, metrics) for this
 // point's seed and effective config. Stale: whole but for another config or

@@ -23,17 +23,6 @@ const std::vector<std::string> kDefaultMetrics = {
     "metrics.notification_rate_mps",  "metrics.cpu_busy_fraction_mean",
     "metrics.msi_to_handler_ns.p50",  "metrics.msi_to_handler_ns.p99"};
 
-std::string kind(const json& j) {
-    return j.is_null() ? "null" : j.is_boolean() ? "a boolean" : j.is_number() ? "a number"
-         : j.is_string() ? "a string" : j.is_array() ? "an array" : "an object";
-}
-
-std::string joined(const std::vector<std::string>& v) {
-    std::string s;
-    for (const std::string& e : v) s += (s.empty() ? "" : ", ") + e;
-    return s;
-}
-
 void check_path(const std::string& at, const std::string& path) {
     if (path.empty() || path.front() == '.' || path.back() == '.' ||
         path.find("..") != std::string::npos || path.find('=') != std::string::npos)
@@ -46,7 +35,7 @@ void check_path(const std::string& at, const std::string& path) {
 std::vector<json> value_list(const std::string& at, const json& j) {
     if (!j.is_array() || j.empty())
         throw ConfigError(at + ": expected a non-empty array of values, found " +
-                          (j.is_array() ? "an empty array" : kind(j)));
+                          (j.is_array() ? "an empty array" : json_type_name(j)));
     std::vector<json> out;
     std::set<std::string> seen;
     for (size_t i = 0; i < j.size(); ++i) {
@@ -97,7 +86,7 @@ std::string blame(const SweepSpec& spec, const json& base, const std::vector<siz
             keys.push_back(key);
         }
     }
-    return keys.empty() ? std::string() : "the combination " + joined(keys) + ", ";
+    return keys.empty() ? std::string() : "the combination " + join_keys(keys) + ", ";
 }
 
 }  // namespace
@@ -137,10 +126,10 @@ std::string sanitise_name(const std::string& raw) {
 }
 
 SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
-    if (!spec.is_object()) throw ConfigError("sweep spec: expected an object, found " + kind(spec));
+    if (!spec.is_object()) throw ConfigError("sweep spec: expected an object, found " + json_type_name(spec));
     for (auto it = spec.begin(); it != spec.end(); ++it)
         if (std::find(kSpecKeys.begin(), kSpecKeys.end(), it.key()) == kSpecKeys.end())
-            throw ConfigError(it.key() + ": unknown key; valid keys here: " + joined(kSpecKeys));
+            throw ConfigError(it.key() + ": unknown key; valid keys here: " + join_keys(kSpecKeys));
 
     SweepSpec s;
     auto base = spec.find("base");
@@ -159,7 +148,7 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
         s.base = *base;
     } else {
         throw ConfigError("base: expected a config file path or an inline config object, found " +
-                          kind(*base));
+                          json_type_name(*base));
     }
 
     std::set<std::string> used;  // every path fixed or varied, once
@@ -170,7 +159,7 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
     };
 
     if (auto set = spec.find("set"); set != spec.end()) {
-        if (!set->is_object()) throw ConfigError("set: expected an object {path: value}, found " + kind(*set));
+        if (!set->is_object()) throw ConfigError("set: expected an object {path: value}, found " + json_type_name(*set));
         for (auto it = set->begin(); it != set->end(); ++it) {
             claim("set." + it.key(), it.key());
             if (it.value().is_null()) throw ConfigError("set." + it.key() + ": null is not a value");
@@ -178,7 +167,7 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
         }
     }
     if (auto vary = spec.find("vary"); vary != spec.end()) {
-        if (!vary->is_object()) throw ConfigError("vary: expected an object {path: [values]}, found " + kind(*vary));
+        if (!vary->is_object()) throw ConfigError("vary: expected an object {path: [values]}, found " + json_type_name(*vary));
         for (auto it = vary->begin(); it != vary->end(); ++it) {
             const std::string at = "vary." + it.key();
             claim(at, it.key());
@@ -186,12 +175,12 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
         }
     }
     if (auto zip = spec.find("zip"); zip != spec.end()) {
-        if (!zip->is_array()) throw ConfigError("zip: expected an array of groups {path: [values]}, found " + kind(*zip));
+        if (!zip->is_array()) throw ConfigError("zip: expected an array of groups {path: [values]}, found " + json_type_name(*zip));
         for (size_t g = 0; g < zip->size(); ++g) {
             const json& group = (*zip)[g];
             const std::string at = "zip[" + std::to_string(g) + "]";
             if (!group.is_object() || group.empty())
-                throw ConfigError(at + ": expected a non-empty object {path: [values]}, found " + kind(group));
+                throw ConfigError(at + ": expected a non-empty object {path: [values]}, found " + json_type_name(group));
             SweepDimension d;
             d.origin = at;
             for (auto it = group.begin(); it != group.end(); ++it) {
@@ -300,14 +289,15 @@ std::vector<SweepPoint> expand_points(const SweepSpec& spec) {
                 params.emplace_back(spec.dimensions[d].paths[p], spec.dimensions[d].values[p][step[d]]);
         std::sort(params.begin(), params.end(),
                   [](const auto& a, const auto& b) { return a.first < b.first; });
-        const std::string group_raw = params.empty() ? "base" : join_params(params);
+        const std::string joined_params = join_params(params);
+        const std::string group = sanitise_name(params.empty() ? "base" : joined_params);
 
         for (uint64_t seed : seeds) {
             SweepPoint pt;
-            const std::string raw = (params.empty() ? "" : join_params(params) + ",") +
+            const std::string raw = (params.empty() ? "" : joined_params + ",") +
                                     "seed=" + std::to_string(seed);
             pt.name = sanitise_name(raw);
-            pt.group = sanitise_name(group_raw);
+            pt.group = group;
             pt.params = params;
             pt.seed = seed;
             auto [it, fresh] = names.emplace(pt.name, raw);
