@@ -223,15 +223,15 @@ size_t accesses_before_clear(const NotificationHandlerParams& p) {
     struct Count : PirAccessor {
         uint64_t pir[4] = {uint64_t(1) << 0x30, 0, 0, 0};
         size_t n = 0, at_clear = 0;
-        uint64_t read_pir(unsigned w) override { return ++n, pir[w]; }
-        uint64_t xchg_pir(unsigned w) override {
+        bool read_pir(unsigned w, uint64_t& v) override { return ++n, v = pir[w], true; }
+        bool xchg_pir(unsigned w, uint64_t& v) override {
             ++n;
-            uint64_t v = pir[w];
+            v = pir[w];
             pir[w] = 0;
-            return v;
+            return true;
         }
-        void clear_on() override { at_clear = n++; }
-        void call_handler(Vector) override {}
+        bool clear_on() override { return at_clear = n++, true; }
+        bool call_handler(Vector) override { return true; }
     } c;
     NotificationHandler(p).run(c);
     return c.at_clear;

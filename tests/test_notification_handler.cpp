@@ -22,24 +22,29 @@ public:
     std::vector<std::string> log;
     std::vector<std::function<void(ScriptedPid&)>> before_access;
 
-    uint64_t read_pir(unsigned w) override {
+    bool read_pir(unsigned w, uint64_t& value) override {
         tick();
         log.push_back("R" + std::to_string(w));
-        return pir[w];
+        value = pir[w];
+        return true;
     }
-    uint64_t xchg_pir(unsigned w) override {
+    bool xchg_pir(unsigned w, uint64_t& value) override {
         tick();
         log.push_back("X" + std::to_string(w));
-        uint64_t v = pir[w];
+        value = pir[w];
         pir[w] = 0;
-        return v;
+        return true;
     }
-    void clear_on() override {
+    bool clear_on() override {
         tick();
         log.push_back("C");
         on = false;
+        return true;
     }
-    void call_handler(Vector v) override { log.push_back("H" + std::to_string(v)); }
+    bool call_handler(Vector v) override {
+        log.push_back("H" + std::to_string(v));
+        return true;
+    }
     void post(unsigned vector) { pir[vector / 64] |= uint64_t(1) << (vector % 64); }
 
 private:

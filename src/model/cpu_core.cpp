@@ -1,6 +1,7 @@
 #include "model/cpu_core.h"
 
 #include "model/event_count.h"
+#include "model/resumable.h"
 
 namespace cidsim {
 
@@ -27,7 +28,9 @@ CpuCore::CpuCore(sc_core::sc_module_name name, const CpuCoreParams& params,
       m_apic(apic),
       m_pid(pid) {
     m_pid.attach_cpu(*this);
-    SC_THREAD(main);
+    m_wake |= m_apic.irq_event();
+    m_wake |= m_work_queued;
+    SC_METHOD(step);  // initialised: runs at time 0 to pick up work queued at elaboration
 }
 
 void CpuCore::register_handler(Vector vector, IrqHandler& handler, uint32_t cookie) {
@@ -36,17 +39,7 @@ void CpuCore::register_handler(Vector vector, IrqHandler& handler, uint32_t cook
 
 void CpuCore::set_observer(TraceObserver* obs) {
     m_obs = obs;
-    m_handler.set_listener(obs ? this : nullptr);
-}
-
-// Observers see every step at its own time.
-void CpuCore::pass_begin(unsigned pass, bool final) {
-    flush();
-    m_obs->harvest_begin(m_index, pass, final);
-}
-void CpuCore::pass_end(unsigned pass, bool found) {
-    flush();
-    m_obs->harvest_end(m_index, pass, found);
+    m_handler.report_steps(obs != nullptr);
 }
 
 void CpuCore::queue_task(const Work& w) {
@@ -55,33 +48,43 @@ void CpuCore::queue_task(const Work& w) {
     m_work_queued.notify(sc_core::SC_ZERO_TIME);
 }
 
-void CpuCore::main() {
+void CpuCore::step() {
+    if (m_activity == Activity::Work)
+        end_work();
+    else if (m_activity == Activity::Interrupt && !interrupt())
+        return;
     for (;;) {
-        if (m_apic.deliverable() >= 0)
-            take_interrupt();
-        else if (!m_tasks.empty())
-            run_work();
-        else
-            wait(m_apic.irq_event() | m_work_queued);
+        if (m_apic.deliverable() >= 0) {
+            m_activity = Activity::Interrupt;
+            m_irq_resume = 0;
+            if (!interrupt()) return;
+        } else if (!m_tasks.empty()) {
+            if (start_work()) return;
+        } else {
+            m_activity = Activity::Idle;
+            next_trigger(m_wake);
+            return;
+        }
     }
 }
 
-void CpuCore::spend(const sc_time& t) {
-    m_pending += t;
-    flush();
+void CpuCore::wait_pending() {
+    count_timed_event();
+    m_waiting_until = local_now();
+    next_trigger(m_pending);
+    m_pending = sc_core::SC_ZERO_TIME;
 }
 
-void CpuCore::flush() {
-    if (m_pending > sc_core::SC_ZERO_TIME) {
-        count_timed_event();
-        m_waiting_until = local_now();
-        wait(m_pending);
-        m_pending = sc_core::SC_ZERO_TIME;
-    }
+bool CpuCore::sync() {
+    if (m_pending == sc_core::SC_ZERO_TIME) return true;
+    wait_pending();
+    return false;
 }
 
-void CpuCore::sync_for_pid() {
-    if (m_pending > sc_core::SC_ZERO_TIME && !m_pid.cpu_may_access_at(local_now())) flush();
+bool CpuCore::sync_for_pid() {
+    if (m_pending == sc_core::SC_ZERO_TIME || m_pid.cpu_may_access_at(local_now())) return true;
+    wait_pending();
+    return false;
 }
 
 // In an interrupt the core acts next when its wait ends (or now, if it is
@@ -92,68 +95,88 @@ bool CpuCore::quiet_through(const sc_time& at) const {
     return at < now + m_params.irq_entry;
 }
 
-void CpuCore::take_interrupt() {
-    const sc_time start = sc_time_stamp();
-    const Vector v = m_apic.acknowledge();
-    m_in_interrupt = true;
-    ++m_stats.interrupts;
-    m_pending += m_params.irq_entry;
-    if (m_obs) {
-        m_obs->irq_phase(m_index, IrqPhase::Entry, v);
-        flush();
-        m_obs->irq_phase(m_index, IrqPhase::EntryDone, v);
-    }
-    if (v == m_pid.nv()) {
-        ++m_stats.notifications;
-        m_stats.harvest_passes.record(m_handler.run(*this));
-        sync_for_pid();  // the PID as it is after the last access's cost
-        if (m_pid.pir().any() && !m_pid.on()) {
-            const sc_time at = local_now();
-            if (!m_stats.stranded) m_stats.first_stranded_at = at;
-            ++m_stats.stranded;
-            m_stranded_ever.note(at);
-            if (m_obs) m_obs->stranded(m_index, m_pid.pir());
-        }
-    } else if (v == kLocalTimerVector) {
-        m_pending += m_params.timer_handler;
-    } else {
-        call_handler(v);
-    }
-    if (m_obs) {
-        flush();
-        m_obs->irq_phase(m_index, IrqPhase::EoiBegin, v);
-        spend(m_params.eoi);
-        m_apic.eoi();
-        m_obs->irq_phase(m_index, IrqPhase::EoiDone, v);
-        spend(m_params.irq_exit);
-    } else {
-        // Nothing this CPU does between the EOI and iret is visible to
-        // another block (only this core reads its ISR), so the handler's
-        // tail, the EOI and the exit are one wait and the EOI takes effect
-        // at its end.
-        m_pending += m_params.eoi + m_params.irq_exit;
-        flush();
-        m_apic.eoi();
+bool CpuCore::interrupt() {
+    switch (m_irq_resume) {
+        case 0:
+            m_irq_start = sc_time_stamp();
+            m_vector = m_apic.acknowledge();
+            m_in_interrupt = true;
+            ++m_stats.interrupts;
+            m_pending += m_params.irq_entry;
+            if (m_obs) {
+                m_obs->irq_phase(m_index, IrqPhase::Entry, m_vector);
+                CIDSIM_UNTIL(m_irq_resume, sync());
+                m_obs->irq_phase(m_index, IrqPhase::EntryDone, m_vector);
+            }
+            if (m_vector == m_pid.nv()) {
+                ++m_stats.notifications;
+                m_handler.start();
+                CIDSIM_UNTIL(m_irq_resume, m_handler.resume(*this));
+                m_stats.harvest_passes.record(m_handler.passes());
+                // The PID as it is after the last access's cost.
+                CIDSIM_UNTIL(m_irq_resume, sync_for_pid());
+                check_stranded();
+            } else if (m_vector == kLocalTimerVector) {
+                m_pending += m_params.timer_handler;
+            } else {  // remappable: the device vector itself
+                CIDSIM_UNTIL(m_irq_resume, call_handler(m_vector));
+                if (m_obs) CIDSIM_UNTIL(m_irq_resume, handler_returned(m_vector));
+            }
+            if (m_obs) {
+                CIDSIM_UNTIL(m_irq_resume, sync());
+                m_obs->irq_phase(m_index, IrqPhase::EoiBegin, m_vector);
+                m_pending += m_params.eoi;
+                CIDSIM_UNTIL(m_irq_resume, sync());
+                m_apic.eoi();
+                m_obs->irq_phase(m_index, IrqPhase::EoiDone, m_vector);
+                m_pending += m_params.irq_exit;
+                CIDSIM_UNTIL(m_irq_resume, sync());
+            } else {
+                // Nothing this CPU does between the EOI and iret is visible to
+                // another block (only this core reads its ISR), so the handler's
+                // tail, the EOI and the exit are one wait and the EOI takes effect
+                // at its end.
+                m_pending += m_params.eoi + m_params.irq_exit;
+                CIDSIM_UNTIL(m_irq_resume, sync());
+                m_apic.eoi();
+            }
     }
     m_in_interrupt = false;
-    if (m_obs) m_obs->irq_phase(m_index, IrqPhase::Exit, v);
-    const sc_time span = sc_time_stamp() - start;
+    if (m_obs) m_obs->irq_phase(m_index, IrqPhase::Exit, m_vector);
+    const sc_time span = sc_time_stamp() - m_irq_start;
     m_stats.irq_time += span;
     m_stats.busy += span;
     m_stats.irq_off_ns.record(whole_ns(span));
+    return true;
 }
 
-void CpuCore::run_work() {
-    const sc_time start = sc_time_stamp();
-    const sc_time cost = m_tasks.front().cost;
-    if (cost > sc_core::SC_ZERO_TIME) {
+void CpuCore::check_stranded() {
+    if (!m_pid.pir().any() || m_pid.on()) return;
+    const sc_time at = local_now();
+    if (!m_stats.stranded) m_stats.first_stranded_at = at;
+    ++m_stats.stranded;
+    m_stranded_ever.note(at);
+    if (m_obs) m_obs->stranded(m_index, m_pid.pir());
+}
+
+bool CpuCore::start_work() {
+    m_work_start = sc_time_stamp();
+    m_work_cost = m_tasks.front().cost;
+    if (m_work_cost > sc_core::SC_ZERO_TIME) {
         count_timed_event();
-        wait(cost, m_apic.irq_event());
+        m_activity = Activity::Work;
+        next_trigger(m_work_cost, m_apic.irq_event());
+        return true;
     }
-    const sc_time ran = sc_time_stamp() - start;
+    end_work();
+    return false;
+}
+
+void CpuCore::end_work() {
+    const sc_time ran = sc_time_stamp() - m_work_start;
     m_stats.busy += ran;
-    if (ran < cost) {  // interrupted: the rest runs after the interrupt
-        m_tasks.front().cost -= ran;  // re-read: the ring may have grown meanwhile
+    if (ran < m_work_cost) {  // interrupted: the rest runs after the interrupt
+        m_tasks.front().cost -= ran;
         return;
     }
     const Work done = m_tasks.front();
@@ -162,34 +185,35 @@ void CpuCore::run_work() {
     if (done.fn) done.fn(done.ctx, done.arg);
 }
 
-uint64_t CpuCore::read_pir(unsigned word) {
-    sync_for_pid();
+bool CpuCore::read_pir(unsigned word, uint64_t& value) {
+    if (!sync_for_pid()) return false;
     sc_time cost;
-    const uint64_t v = m_pid.read_word(m_agent, word, cost);
+    value = m_pid.read_word(m_agent, word, cost);
     ++m_stats.pid_reads;
     m_pending += cost;
-    return v;
+    return true;
 }
 
-uint64_t CpuCore::xchg_pir(unsigned word) {
-    sync_for_pid();
+bool CpuCore::xchg_pir(unsigned word, uint64_t& value) {
+    if (!sync_for_pid()) return false;
     sc_time cost;
-    const uint64_t v = m_pid.xchg_word(m_agent, word, 0, cost);
+    value = m_pid.xchg_word(m_agent, word, 0, cost);
     ++m_stats.pid_xchgs;
     m_pending += cost;
-    return v;
+    return true;
 }
 
-void CpuCore::clear_on() {
-    sync_for_pid();
+bool CpuCore::clear_on() {
+    if (!sync_for_pid()) return false;
     sc_time cost;
     m_pid.clear_on(m_agent, cost);
     ++m_stats.pid_clear_on;
     m_pending += cost;
+    return true;
 }
 
-void CpuCore::call_handler(Vector vector) {
-    flush();  // the driver drains what is visible now
+bool CpuCore::call_handler(Vector vector) {
+    if (!sync()) return false;  // the driver drains what is visible now
     ++m_stats.handler_calls[vector];
     if (m_obs) m_obs->handler_begin(m_index, vector);
     const HandlerSlot& slot = m_handlers[vector];
@@ -199,10 +223,26 @@ void CpuCore::call_handler(Vector vector) {
     else
         ++m_stats.unhandled_vector_calls;
     m_pending += cost;  // spent before this core's next visible action
-    if (m_obs) {
-        flush();
-        m_obs->handler_end(m_index, vector);
-    }
+    return true;
+}
+
+// Observers see every step at its own time.
+bool CpuCore::pass_begin(unsigned pass, bool final) {
+    if (!sync()) return false;
+    m_obs->harvest_begin(m_index, pass, final);
+    return true;
+}
+
+bool CpuCore::pass_end(unsigned pass, bool found) {
+    if (!sync()) return false;
+    m_obs->harvest_end(m_index, pass, found);
+    return true;
+}
+
+bool CpuCore::handler_returned(Vector vector) {
+    if (!sync()) return false;
+    m_obs->handler_end(m_index, vector);
+    return true;
 }
 
 }  // namespace cidsim

@@ -12,6 +12,8 @@
 // IDT delivery and EOI per device interrupt [mechanism 3]). After each
 // notification the core checks for a stranded interrupt: a PIR bit left set
 // with ON clear, which no notification will ever announce.
+// The core is one SC_METHOD; the notification handler is resumable, so an
+// interrupt suspends wherever it must let simulated time pass.
 // Exactness with fewer kernel events: PID accesses run ahead of the kernel's
 // time, in the core's local time (now + CPU time committed), while no post
 // can land on the PID before them; the core tells the remapping unit when it
@@ -78,10 +80,7 @@ struct CpuCoreStats {
     uint64_t work_items = 0;
 };
 
-class CpuCore : public sc_core::sc_module,
-                private PirAccessor,
-                private HarvestListener,
-                private AccessHorizon {
+class CpuCore : public sc_core::sc_module, private PirAccessor, private AccessHorizon {
 public:
     SC_HAS_PROCESS(CpuCore);
     CpuCore(sc_core::sc_module_name name, const CpuCoreParams& params,
@@ -105,32 +104,43 @@ public:
     const PostedDescriptor& pid() const { return m_pid; }
 
 private:
-    void main();
-    void take_interrupt();
-    void run_work();
-    void spend(const sc_core::sc_time& t);
-    // Waits out m_pending: CPU time already committed whose end nothing has
-    // observed yet (a loosely-timed annotation, folded into one wait).
-    void flush();
+    // The core's one process (an SC_METHOD): takes interrupts, runs work,
+    // sleeps; each activation goes on until the core must wait.
+    void step();
+    // The interrupt being taken, from IDT entry to iret, resumable (see
+    // model/resumable.h): false while it waits, true once it has returned.
+    bool interrupt();
+    // Work: false once the front item has run (zero cost), true while it runs.
+    bool start_work();
+    void end_work();
+    // Lets the CPU time already committed (m_pending) pass: the activation
+    // that calls it must end and resume when it has.
+    void wait_pending();
     sc_core::sc_time local_now() const { return sc_core::sc_time_stamp() + m_pending; }
-    // Before touching the PID: waits only if a post could land first.
-    void sync_for_pid();
     // AccessHorizon: can this core touch its PID at or before `at`?
     bool quiet_through(const sc_core::sc_time& at) const override;
+    void check_stranded();
 
-    // PirAccessor: the notification handler's accesses, in simulated time.
-    uint64_t read_pir(unsigned word) override;
-    uint64_t xchg_pir(unsigned word) override;
-    void clear_on() override;
-    void call_handler(Vector vector) override;
-    // HarvestListener (attached only while an observer is).
-    void pass_begin(unsigned pass, bool final) override;
-    void pass_end(unsigned pass, bool found) override;
+    // PirAccessor: the handler's steps, made in local time; each refuses
+    // (after arranging the wait) when it must wait for the kernel's time.
+    bool read_pir(unsigned word, uint64_t& value) override;
+    bool xchg_pir(unsigned word, uint64_t& value) override;
+    bool clear_on() override;
+    bool call_handler(Vector vector) override;
+    bool pass_begin(unsigned pass, bool final) override;
+    bool pass_end(unsigned pass, bool found) override;
+    bool handler_returned(Vector vector) override;
+    // The PID access is to be made now: false (waiting) if a post could land first.
+    bool sync_for_pid();
+    // Everything this core did so far is to be visible: false (waiting) if
+    // CPU time is still to pass.
+    bool sync();
 
     struct HandlerSlot {
         IrqHandler* handler = nullptr;
         uint32_t cookie = 0;
     };
+    enum class Activity : uint8_t { Idle, Work, Interrupt };
 
     CpuCoreParams m_params;
     NotificationHandler m_handler;
@@ -141,9 +151,18 @@ private:
     std::array<HandlerSlot, 256> m_handlers{};
     RingBuffer<Work> m_tasks;
     sc_core::sc_event m_work_queued;
+    sc_core::sc_event_or_list m_wake;  // an interrupt or new work, when idle
+    Activity m_activity = Activity::Idle;
     bool m_in_interrupt = false;
-    sc_core::sc_time m_pending;
+    sc_core::sc_time m_pending;        // CPU time committed, not yet waited out
     sc_core::sc_time m_waiting_until;  // end of the current timed wait
+    // The interrupt being taken, across its suspensions.
+    int m_irq_resume = 0;
+    Vector m_vector = 0;
+    sc_core::sc_time m_irq_start;
+    // The work item running.
+    sc_core::sc_time m_work_start;
+    sc_core::sc_time m_work_cost;
     CpuCoreStats m_stats;
     ViolationCount m_stranded_ever;
     TraceObserver* m_obs = nullptr;

@@ -1,5 +1,7 @@
 #include "model/notification_handler.h"
 
+#include "model/resumable.h"
+
 namespace cidsim {
 
 const char* const kHarvestStrategyNames[4] = {"xchg_all", "interleaved", "read_then_xchg",
@@ -17,90 +19,135 @@ void NotificationHandlerParams::describe(ParamVisitor& v) {
            "harvest once more after clearing ON (false exhibits stranded interrupts)");
 }
 
-void NotificationHandler::call_handlers(PirAccessor& pid, unsigned word, uint64_t bits) const {
-    while (bits) {
-        unsigned v = word * 64 + unsigned(__builtin_ctzll(bits));
-        bits &= bits - 1;
-        if (v >= kFirstExternalVector && v < kFirstSystemVector) pid.call_handler(Vector(v));
-    }
-}
+// Runs a sub-procedure from its start to its end.
+#define CIDSIM_AWAIT(resume, sub_resume, call) \
+    (sub_resume) = 0;                          \
+    (resume) = __LINE__;                       \
+    [[fallthrough]];                           \
+    case __LINE__:                             \
+    if (!(call)) return false
 
-bool NotificationHandler::harvest(PirAccessor& pid) const {
-    uint64_t copy[4] = {0, 0, 0, 0};
-    bool found = false;
-    switch (m_params.harvest) {
-        case HarvestStrategy::XchgAll:
-            for (unsigned i = 0; i < 4; ++i) found |= (copy[i] = pid.xchg_pir(i)) != 0;
-            break;
-        case HarvestStrategy::Interleaved:
-            for (unsigned i = 0; i < 4; ++i)
-                if (pid.read_pir(i)) found |= (copy[i] = pid.xchg_pir(i)) != 0;
-            break;
-        case HarvestStrategy::ReadThenXchg:
-            for (unsigned i = 0; i < 4; ++i) copy[i] = pid.read_pir(i);
-            for (unsigned i = 0; i < 4; ++i)
-                if (copy[i]) {
-                    copy[i] = pid.xchg_pir(i);
-                    found = true;
-                }
-            break;
-        case HarvestStrategy::NoCopy:
-            for (unsigned i = 0; i < 4; ++i) {
-                if (!pid.read_pir(i)) continue;
-                uint64_t bits = pid.xchg_pir(i);
-                found |= bits != 0;
-                call_handlers(pid, i, bits);
-            }
-            return found;
-    }
-    if (found)
-        for (unsigned i = 0; i < 4; ++i) call_handlers(pid, i, copy[i]);
-    return found;
-}
-
-bool NotificationHandler::pass(PirAccessor& pid, unsigned n, bool final) const {
-    if (!m_listener) return harvest(pid);
-    m_listener->pass_begin(n, final);
-    const bool found = harvest(pid);
-    m_listener->pass_end(n, found);
-    return found;
-}
-
-bool NotificationHandler::pir_pending(PirAccessor& pid) const {
-    for (unsigned i = 0; i < 4; ++i)
-        if (pid.read_pir(i)) return true;
-    return false;
-}
-
-unsigned NotificationHandler::run(PirAccessor& pid) const {
+bool NotificationHandler::resume(PirAccessor& pid) {
     const unsigned limit = unsigned(m_params.loop_limit);
-    unsigned passes = 0;
-    if (m_params.loop == LoopVariant::Merged) {
-        // while (++i < MAX_POSTED_MSI_COALESCING_LOOP)
-        //     if (!handle_pending_pir(pid->pir64, regs)) break;
-        for (unsigned i = 1; i < limit; ++i) {
-            ++passes;
-            if (!pass(pid, passes, false)) break;
-        }
-        pid.clear_on();
-        if (m_params.final_harvest) {
-            ++passes;
-            pass(pid, passes, true);
-        }
-    } else {
-        // RFC v1: harvest while PIR (re-read) still has bits, up to the limit.
-        for (unsigned i = 0; i < limit; ++i) {
-            ++passes;
-            pass(pid, passes, false);
-            if (!pir_pending(pid)) break;
-        }
-        pid.clear_on();
-        if (m_params.final_harvest && pir_pending(pid)) {
-            ++passes;
-            pass(pid, passes, true);
-        }
+    switch (m_resume) {
+        case 0:
+            m_passes = 0;
+            if (m_params.loop == LoopVariant::Merged) {
+                // while (++i < MAX_POSTED_MSI_COALESCING_LOOP)
+                //     if (!handle_pending_pir(pid->pir64, regs)) break;
+                for (m_loop = 1; m_loop < limit; ++m_loop) {
+                    m_final = false;
+                    CIDSIM_AWAIT(m_resume, m_harvest_resume, harvest(pid));
+                    if (!m_found) break;
+                }
+                CIDSIM_UNTIL(m_resume, pid.clear_on());
+                if (m_params.final_harvest) {
+                    m_final = true;
+                    CIDSIM_AWAIT(m_resume, m_harvest_resume, harvest(pid));
+                }
+            } else {
+                // RFC v1: harvest while PIR (re-read) still has bits, up to the limit.
+                for (m_loop = 0; m_loop < limit; ++m_loop) {
+                    m_final = false;
+                    CIDSIM_AWAIT(m_resume, m_harvest_resume, harvest(pid));
+                    CIDSIM_AWAIT(m_resume, m_pending_resume, pir_pending(pid));
+                    if (!m_pending) break;
+                }
+                CIDSIM_UNTIL(m_resume, pid.clear_on());
+                if (m_params.final_harvest) {
+                    CIDSIM_AWAIT(m_resume, m_pending_resume, pir_pending(pid));
+                    if (m_pending) {
+                        m_final = true;
+                        CIDSIM_AWAIT(m_resume, m_harvest_resume, harvest(pid));
+                    }
+                }
+            }
     }
-    return passes;
+    return true;
+}
+
+bool NotificationHandler::harvest(PirAccessor& pid) {
+    switch (m_harvest_resume) {
+        case 0:
+            ++m_passes;
+            if (m_report) CIDSIM_UNTIL(m_harvest_resume, pid.pass_begin(m_passes, m_final));
+            m_found = false;
+            for (unsigned w = 0; w < 4; ++w) m_copy[w] = 0;
+            if (m_params.harvest == HarvestStrategy::XchgAll) {
+                for (m_word = 0; m_word < 4; ++m_word) {
+                    CIDSIM_UNTIL(m_harvest_resume, pid.xchg_pir(m_word, m_value));
+                    m_found |= (m_copy[m_word] = m_value) != 0;
+                }
+            } else if (m_params.harvest == HarvestStrategy::Interleaved) {
+                for (m_word = 0; m_word < 4; ++m_word) {
+                    CIDSIM_UNTIL(m_harvest_resume, pid.read_pir(m_word, m_value));
+                    if (!m_value) continue;
+                    CIDSIM_UNTIL(m_harvest_resume, pid.xchg_pir(m_word, m_value));
+                    m_found |= (m_copy[m_word] = m_value) != 0;
+                }
+            } else if (m_params.harvest == HarvestStrategy::ReadThenXchg) {
+                for (m_word = 0; m_word < 4; ++m_word)
+                    CIDSIM_UNTIL(m_harvest_resume, pid.read_pir(m_word, m_copy[m_word]));
+                for (m_word = 0; m_word < 4; ++m_word) {
+                    if (!m_copy[m_word]) continue;
+                    CIDSIM_UNTIL(m_harvest_resume, pid.xchg_pir(m_word, m_copy[m_word]));
+                    m_found = true;
+                }
+            } else {  // NoCopy: each word's handlers right after its xchg
+                for (m_word = 0; m_word < 4; ++m_word) {
+                    CIDSIM_UNTIL(m_harvest_resume, pid.read_pir(m_word, m_value));
+                    if (!m_value) continue;
+                    CIDSIM_UNTIL(m_harvest_resume, pid.xchg_pir(m_word, m_value));
+                    m_found |= (m_copy[m_word] = m_value) != 0;
+                    CIDSIM_AWAIT(m_harvest_resume, m_dispatch_resume, dispatch(pid, m_word, m_word + 1));
+                }
+            }
+            if (m_found && m_params.harvest != HarvestStrategy::NoCopy) {
+                CIDSIM_AWAIT(m_harvest_resume, m_dispatch_resume, dispatch(pid, 0, 4));
+            }
+            if (m_report) CIDSIM_UNTIL(m_harvest_resume, pid.pass_end(m_passes, m_found));
+    }
+    return true;
+}
+
+bool NotificationHandler::pir_pending(PirAccessor& pid) {
+    switch (m_pending_resume) {
+        case 0:
+            for (m_word = 0; m_word < 4; ++m_word) {
+                CIDSIM_UNTIL(m_pending_resume, pid.read_pir(m_word, m_value));
+                if (m_value) break;
+            }
+    }
+    m_pending = m_word < 4;
+    return true;
+}
+
+// for_each_set_bit_from(FIRST_EXTERNAL_VECTOR) over the harvested copy,
+// below FIRST_SYSTEM_VECTOR.
+bool NotificationHandler::dispatch(PirAccessor& pid, unsigned first_word, unsigned end_word) {
+    switch (m_dispatch_resume) {
+        case 0:
+            for (m_dispatch_word = first_word; m_dispatch_word < end_word; ++m_dispatch_word) {
+                while (m_copy[m_dispatch_word]) {
+                    m_vector = Vector(m_dispatch_word * 64 +
+                                      unsigned(__builtin_ctzll(m_copy[m_dispatch_word])));
+                    m_copy[m_dispatch_word] &= m_copy[m_dispatch_word] - 1;
+                    if (m_vector < kFirstExternalVector || m_vector >= kFirstSystemVector) continue;
+                    CIDSIM_UNTIL(m_dispatch_resume, pid.call_handler(m_vector));
+                    if (m_report) CIDSIM_UNTIL(m_dispatch_resume, pid.handler_returned(m_vector));
+                }
+            }
+    }
+    return true;
+}
+
+#undef CIDSIM_AWAIT
+
+unsigned NotificationHandler::run(PirAccessor& pid) {
+    start();
+    while (!resume(pid)) {
+    }
+    return m_passes;
 }
 
 }  // namespace cidsim
