@@ -24,8 +24,8 @@ constexpr AgentId kCpu = 0, kIommu = 1;
 struct StubDriver : IrqHandler {
     sc_time cost = ns(100);
     std::vector<std::pair<uint32_t, sc_time>> calls;  // cookie, when
-    sc_time handle(uint32_t cookie, unsigned) override {
-        calls.push_back({cookie, sc_time_stamp()});
+    sc_time handle(uint32_t cookie, unsigned, const sc_time& at) override {
+        calls.push_back({cookie, at});
         return cost;
     }
 };

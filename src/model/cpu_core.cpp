@@ -102,6 +102,7 @@ bool CpuCore::interrupt() {
             m_vector = m_apic.acknowledge();
             m_in_interrupt = true;
             ++m_stats.interrupts;
+            if (m_vector == m_pid.nv()) ++m_stats.notifications;
             m_pending += m_params.irq_entry;
             if (m_obs) {
                 m_obs->irq_phase(m_index, IrqPhase::Entry, m_vector);
@@ -109,12 +110,11 @@ bool CpuCore::interrupt() {
                 m_obs->irq_phase(m_index, IrqPhase::EntryDone, m_vector);
             }
             if (m_vector == m_pid.nv()) {
-                ++m_stats.notifications;
                 m_handler.start();
                 CIDSIM_UNTIL(m_irq_resume, m_handler.resume(*this));
-                m_stats.harvest_passes.record(m_handler.passes());
                 // The PID as it is after the last access's cost.
                 CIDSIM_UNTIL(m_irq_resume, sync_for_pid());
+                m_stats.harvest_passes.record(m_handler.passes());
                 check_stranded();
             } else if (m_vector == kLocalTimerVector) {
                 m_pending += m_params.timer_handler;
@@ -213,13 +213,16 @@ bool CpuCore::clear_on() {
 }
 
 bool CpuCore::call_handler(Vector vector) {
-    if (!sync()) return false;  // the driver drains what is visible now
+    const HandlerSlot& slot = m_handlers[vector];
+    // The driver sees the device as it is at the core's local time.
+    const bool ahead_ok =
+        !m_obs && slot.handler && slot.handler->may_handle_at(slot.cookie, m_index, local_now());
+    if (!ahead_ok && !sync()) return false;
     ++m_stats.handler_calls[vector];
     if (m_obs) m_obs->handler_begin(m_index, vector);
-    const HandlerSlot& slot = m_handlers[vector];
     sc_time cost = m_params.handler_call;
     if (slot.handler)
-        cost += slot.handler->handle(slot.cookie, m_index);
+        cost += slot.handler->handle(slot.cookie, m_index, local_now());
     else
         ++m_stats.unhandled_vector_calls;
     m_pending += cost;  // spent before this core's next visible action

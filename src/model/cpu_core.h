@@ -18,8 +18,10 @@
 // time, in the core's local time (now + CPU time committed), while no post
 // can land on the PID before them; the core tells the remapping unit when it
 // can next touch its PID, so a post that lands earlier needs no event of its
-// own. Everything else the core does (driver handlers, work, EOI) waits
-// until its local time first.
+// own. A driver handler runs ahead likewise when the driver says nothing it
+// sees or changes can be touched by anyone else first (IrqHandler::
+// may_handle_at). Everything else the core does (work, EOI) waits until its
+// local time first.
 // Counts like /proc/interrupts: PMN per CPU and handler calls per vector.
 // Not modelled: the scheduler (work items run FIFO), caches other than the
 // PID line, SMT, NMIs, and softirqs (drivers here queue task work).
@@ -36,12 +38,18 @@
 
 namespace cidsim {
 
-// A driver's interrupt handler: does its work at the current time and
-// returns the CPU time it takes.
+// A driver's interrupt handler: does its work as at time `at` (now, or
+// later when may_handle_at allowed it) and returns the CPU time it takes.
 class IrqHandler {
 public:
     virtual ~IrqHandler() = default;
-    virtual sc_core::sc_time handle(uint32_t cookie, unsigned cpu) = 0;
+    virtual sc_core::sc_time handle(uint32_t cookie, unsigned cpu, const sc_core::sc_time& at) = 0;
+    // May `cpu` run the handler now as at `at` (later than now), because
+    // nothing it sees or changes can be touched by anyone else before then?
+    virtual bool may_handle_at(uint32_t /*cookie*/, unsigned /*cpu*/,
+                               const sc_core::sc_time& /*at*/) const {
+        return false;
+    }
 };
 
 // A piece of software work queued on a CPU: `fn(ctx, arg)` runs once `cost`

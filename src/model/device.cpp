@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "model/run_ahead.h"
+
 namespace cidsim {
 
 using sc_core::sc_time;
@@ -62,16 +64,24 @@ void Device::complete(unsigned queue, uint64_t tag, uint64_t dma_bytes) {
     msi_socket->b_transport(m_payload, delay);
 }
 
-sc_time Device::handle(uint32_t queue, unsigned cpu) {
+sc_time Device::earliest_msi() const {
+    return m_schedule ? m_schedule->earliest_completion() : sc_time_stamp();
+}
+
+bool Device::may_handle_at(uint32_t queue, unsigned cpu, const sc_time& at) const {
+    return m_handle_ahead && !m_obs && may_run_ahead_to(at) && at < earliest_msi() &&
+           (!m_sink || m_sink->reacts_only_on(queue, cpu));
+}
+
+sc_time Device::handle(uint32_t queue, unsigned cpu, const sc_time& at) {
     Queue& q = m_queues[queue];
     ++m_stats.handler_invocations;
-    const sc_time now = sc_time_stamp();
     unsigned drained = 0;
-    while (!q.entries.empty() && q.entries.front().msi_at <= now) {
+    while (!q.entries.empty() && q.entries.front().msi_at <= at) {
         const Entry e = q.entries.front();
         q.entries.pop_front();
         ++drained;
-        m_stats.msi_to_handler_ns.record(whole_ns(now - e.msi_at));
+        m_stats.msi_to_handler_ns.record(whole_ns(at - e.msi_at));
         if (m_sink) m_sink->on_completion(queue, e.tag, cpu);
     }
     if (!drained) ++m_stats.empty_invocations;

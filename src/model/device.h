@@ -42,6 +42,17 @@ class CompletionSink {
 public:
     virtual ~CompletionSink() = default;
     virtual void on_completion(unsigned queue, uint64_t tag, unsigned cpu) = 0;
+    // Does consuming a completion of `queue` on `cpu` change only what that
+    // CPU alone looks at (its own task queue, its job's state)?
+    virtual bool reacts_only_on(unsigned /*queue*/, unsigned /*cpu*/) const { return false; }
+};
+
+// Who decides when the device completes (a workload): the earliest time it
+// may next call complete(), a bound that stays true as time passes.
+class CompletionSchedule {
+public:
+    virtual ~CompletionSchedule() = default;
+    virtual sc_core::sc_time earliest_completion() const = 0;
 };
 
 struct DeviceStats {
@@ -54,7 +65,7 @@ struct DeviceStats {
     Histogram msi_to_handler_ns;      // MSI issue -> drained by the handler
 };
 
-class Device : public sc_core::sc_module, public IrqHandler {
+class Device : public sc_core::sc_module, public IrqHandler, public MsiSource {
 public:
     tlm_utils::simple_initiator_socket<Device> msi_socket;
 
@@ -64,6 +75,14 @@ public:
 
     void program_msix(unsigned entry, uint64_t address, uint32_t data);
     void set_sink(CompletionSink* sink) { m_sink = sink; }
+    // The workload that calls complete(); with none, or more than one, when
+    // the device next completes is unknown.
+    void add_schedule(const CompletionSchedule& schedule) {
+        m_schedule = m_schedules++ ? nullptr : &schedule;
+    }
+    // From now on handlers run at the kernel's time (a queue's interrupt is
+    // moving to another CPU, so two CPUs may drain it).
+    void stop_handling_ahead() { m_handle_ahead = false; }
     // Reports MSIs and handler runs as device number `id` (nullptr: none).
     void set_observer(TraceObserver* obs, unsigned id) {
         m_obs = obs;
@@ -74,8 +93,14 @@ public:
     // are written, then the queue's MSI.
     void complete(unsigned queue, uint64_t tag, uint64_t dma_bytes);
 
-    // The driver's handler for a queue's vector.
-    sc_core::sc_time handle(uint32_t queue, unsigned cpu) override;
+    // The driver's handler for a queue's vector: drains the completions
+    // visible at `at`.
+    sc_core::sc_time handle(uint32_t queue, unsigned cpu, const sc_core::sc_time& at) override;
+    // Ahead of the kernel's time when no completion can come first and the
+    // sink reacts on the handling CPU alone.
+    bool may_handle_at(uint32_t queue, unsigned cpu, const sc_core::sc_time& at) const override;
+    // MsiSource: an MSI is sent when a completion is made.
+    sc_core::sc_time earliest_msi() const override;
 
     uint64_t in_flight() const;  // completions posted but not yet drained
     // Completions posted but neither drained nor waiting: must stay 0.
@@ -105,6 +130,9 @@ private:
     RootPort& m_port;
     std::vector<Queue> m_queues;
     CompletionSink* m_sink = nullptr;
+    const CompletionSchedule* m_schedule = nullptr;
+    unsigned m_schedules = 0;
+    bool m_handle_ahead = true;
     tlm::tlm_generic_payload m_payload;
     uint32_t m_payload_data = 0;
     MsiIngress m_ingress;

@@ -54,15 +54,46 @@ Iommu::Iommu(sc_core::sc_module_name name, const IommuParams& params, AgentId ag
 void Iommu::attach_apic(LocalApic& apic) { m_apics[apic.apic_id()] = &apic; }
 void Iommu::attach_descriptor(PostedDescriptor& pid) {
     m_pids[pid.address()] = &pid;
-    pid.attach_poster(*this);
+    auto side = std::make_unique<PidSide>();
+    side->iommu = this;
+    pid.attach_poster(*side);
+    m_sides[&pid] = std::move(side);
+}
+
+void Iommu::add_source(const MsiSource& source, const PostedDescriptor& pid) {
+    m_sides.at(&pid)->sources.push_back(&source);
+    m_sources_known = true;
+}
+
+void Iommu::forget_sources() {
+    m_sources_known = false;
+    for (auto& side : m_sides) side.second->sources.clear();
 }
 
 // A post not yet scheduled needs a request that has not started its fetch:
-// one already announced (arriving no earlier than now) or one a process
-// will send, and no process runs before the kernel's next pending activity.
-bool Iommu::quiet_through(const sc_time& at) const {
+// one already announced (the earliest arrives at m_to_fetch.next_at()) or
+// one a sender has not sent yet. No process runs before the kernel's next
+// pending activity; and the PID's own senders, when declared, bound when
+// they next send.
+bool Iommu::PidSide::quiet_through(const sc_time& at) const {
+    return iommu->quiet_through_for(*this, at);
+}
+
+bool Iommu::quiet_through_for(const PidSide& side, const sc_time& at) const {
     if (!m_to_post.empty() && !(at < m_to_post.next_at())) return false;
-    return no_process_runs_before(at, fastest_fetch());
+    const sc_time fetch = fastest_fetch();
+    if (!m_to_fetch.empty() && !(at < m_to_fetch.next_at() + fetch)) return false;
+    if (no_process_runs_before(at, fetch)) return true;
+    // Here at >= now + fetch; a request arriving after at - fetch posts after at.
+    const sc_time latest_arrival = at - fetch;
+    return m_sources_known && latest_arrival < side.sources_quiet_until(latest_arrival);
+}
+
+sc_time Iommu::PidSide::sources_quiet_until(const sc_time& at) const {
+    if (at < quiet) return quiet;
+    quiet = sc_core::sc_max_time();
+    for (const MsiSource* s : sources) quiet = std::min(quiet, s->earliest_msi());
+    return quiet;
 }
 
 // True when no process (other than the one running) can act at or before
@@ -221,7 +252,7 @@ bool Iommu::may_post_early(const Fetched& f, const sc_time& done) const {
     if (done > m_pipeline_free + fastest_fetch()) return false;
     if (!m_to_post.empty() && !(done < m_to_post.next_at())) return false;
     if (f.entry.irte.posted) return f.entry.pid->poster_may_access_at(done);
-    return no_process_runs_before(done, sc_core::SC_ZERO_TIME);
+    return may_run_ahead_to(done) && no_process_runs_before(done, sc_core::SC_ZERO_TIME);
 }
 
 // Messages enter the port in the order they become ready (not the order

@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -83,7 +84,7 @@ struct IommuStats {
     Histogram fetch_to_post_ns;                   // pipeline wait + IRTE fetch
 };
 
-class Iommu : public sc_core::sc_module, private AccessHorizon {
+class Iommu : public sc_core::sc_module {
 public:
     // Every device's MSI writes (one binding per device).
     tlm_utils::multi_passthrough_target_socket<Iommu> msi_socket;
@@ -93,6 +94,14 @@ public:
 
     void attach_apic(LocalApic& apic);
     void attach_descriptor(PostedDescriptor& pid);
+    // Declares that `source`, a sender bound to msi_socket, posts to `pid`
+    // (its routes are fixed: the table will not send it elsewhere). Once the
+    // senders are declared (System declares them all), a CPU may touch its
+    // PID ahead of the kernel's time until its own senders may next send.
+    void add_source(const MsiSource& source, const PostedDescriptor& pid);
+    // Routes may change from now on (before the simulation starts): the
+    // declarations above no longer hold.
+    void forget_sources();
 
     // Software's view of the table in memory; the IEC is not touched.
     void write_irte(uint32_t index, const Irte& e);
@@ -142,9 +151,18 @@ private:
     void on_post_due();   // fetch done: message or PID post
     bool may_post_early(const Fetched& f, const sc_core::sc_time& done) const;
     void post(const Fetched& f, const sc_core::sc_time& at);
-    // AccessHorizon: can a post not yet made land on a PID at or before `at`?
-    bool quiet_through(const sc_core::sc_time& at) const override;
     bool no_process_runs_before(const sc_core::sc_time& at, const sc_core::sc_time& lead) const;
+    // The remapping unit as one PID's other side.
+    struct PidSide : AccessHorizon {
+        const Iommu* iommu = nullptr;
+        std::vector<const MsiSource*> sources;  // all that post to this PID
+        mutable sc_core::sc_time quiet;         // they send nothing before (a bound stays true)
+        bool quiet_through(const sc_core::sc_time& at) const override;
+        // No request of theirs not yet announced arrives before this (one
+        // at or after `at` is needed).
+        sc_core::sc_time sources_quiet_until(const sc_core::sc_time& at) const;
+    };
+    bool quiet_through_for(const PidSide& side, const sc_core::sc_time& at) const;
     sc_core::sc_time fastest_fetch() const { return std::min(m_params.iec_hit, m_params.iec_miss); }
     Resolved resolve(uint32_t index) const;
     const Resolved& lookup(uint32_t index, bool& hit);
@@ -165,6 +183,8 @@ private:
     TimedQueue<Request> m_to_fetch;
     TimedQueue<Fetched> m_to_post;
     TimedQueue<Message> m_to_send;
+    std::unordered_map<const PostedDescriptor*, std::unique_ptr<PidSide>> m_sides;
+    bool m_sources_known = false;
     IommuStats m_stats;
     TraceObserver* m_obs = nullptr;
 };

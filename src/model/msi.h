@@ -38,6 +38,15 @@ inline Decoded decode(uint64_t address) {
 }
 }  // namespace msi
 
+// A sender of MSI writes, asked when it may next send one: a lower bound
+// that stays true as time passes (anything it decides later to send, it
+// sends later still).
+class MsiSource {
+public:
+    virtual ~MsiSource() = default;
+    virtual sc_core::sc_time earliest_msi() const = 0;
+};
+
 struct MsiIngress : tlm::tlm_extension<MsiIngress> {
     uint16_t source_id = 0;
     RootPort* port = nullptr;

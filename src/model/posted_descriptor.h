@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "model/run_ahead.h"
 #include "model/shared_line.h"
 #include "model/trace_observer.h"
 #include "model/vector_bits.h"
@@ -63,11 +64,11 @@ public:
     void attach_poster(const AccessHorizon& poster) { m_poster = &poster; }
     // May the CPU access at `at` (not before now) as if it had waited until then?
     bool cpu_may_access_at(const sc_core::sc_time& at) const {
-        return !m_log && !m_obs && m_poster && m_poster->quiet_through(at);
+        return !m_log && !m_obs && m_poster && may_run_ahead_to(at) && m_poster->quiet_through(at);
     }
     // May the remapping unit post at `at` (not before now) already now?
     bool poster_may_access_at(const sc_core::sc_time& at) const {
-        return !m_log && !m_obs && m_cpu && m_cpu->quiet_through(at);
+        return !m_log && !m_obs && m_cpu && may_run_ahead_to(at) && m_cpu->quiet_through(at);
     }
 
     // A software write that is not on the measured path (KVM vCPU put/load).

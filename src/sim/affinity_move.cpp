@@ -19,6 +19,7 @@ AffinityMove::AffinityMove(sc_core::sc_module_name name, const AffinityMoveParam
     if (!found)
         throw std::invalid_argument("affinity_move.queue: " + params.device + " has no queue " +
                                     std::to_string(params.queue));
+    system.prepare_route_moves();
     if (params.to_cpu >= system.cpu_count())
         throw std::invalid_argument("affinity_move.to_cpu: no CPU " + std::to_string(params.to_cpu));
     SC_METHOD(step);  // its first run, at time 0, only waits for `at`

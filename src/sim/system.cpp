@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "config/config_loader.h"
+#include "model/run_ahead.h"
 #include "workloads/bursty.h"
 #include "workloads/dsa.h"
 #include "workloads/nvme.h"
@@ -92,6 +93,7 @@ void System::build_devices() {
             m_routes.push_back(r);
             m_view.irq_cpu.back().push_back(cpu);
             m_iommu->write_irte(r.irte_index, irte_for(r, cpu));
+            if (m_config.mode == RemapMode::Posted) m_iommu->add_source(dev, *m_pids[cpu]);
             dev.program_msix(q, msi::remappable_address(uint16_t(r.irte_index), false), 0);
             m_cpus[cpu]->register_handler(Vector(v), dev, q);
         }
@@ -141,7 +143,15 @@ void System::attach_observer(TraceObserver* obs) {
     for (size_t d = 0; d < m_devices.size(); ++d) m_devices[d]->set_observer(obs, unsigned(d));
 }
 
+void System::prepare_route_moves() {
+    m_iommu->forget_sources();
+    for (auto& d : m_devices) d->stop_handling_ahead();
+    m_routes_may_move = true;
+}
+
 VectorRoute System::move_route(size_t route, unsigned cpu) {
+    if (!m_routes_may_move)
+        throw std::logic_error("move_route: prepare_route_moves() was not called before the run");
     VectorRoute& r = m_routes.at(route);
     const VectorRoute old = r;
     if (cpu >= m_cpus.size()) throw std::invalid_argument("move_route: no CPU " + std::to_string(cpu));
@@ -179,14 +189,16 @@ void System::reset_stats() {
 void System::warm_up() {
     m_expected_end = sc_core::sc_time_stamp() + m_config.run.warmup + m_config.run.duration;
     if (m_config.run.warmup > sc_core::SC_ZERO_TIME) {
-        sc_core::sc_start(m_config.run.warmup);
+        advance(m_config.run.warmup);
         reset_stats();
     }
     m_measure_start = sc_core::sc_time_stamp();
 }
 
 void System::advance(const sc_time& t) {
-    if (!stopped_early()) sc_core::sc_start(t);
+    if (stopped_early()) return;
+    set_run_ahead_limit(sc_core::sc_time_stamp() + t);
+    sc_core::sc_start(t);
 }
 
 void System::run() {

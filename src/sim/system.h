@@ -72,7 +72,11 @@ public:
     // rewritten and its IEC entry invalidated [6.5.2.5]. The old CPU keeps
     // its vector (and handler) until vector cleanup frees it. Returns the
     // route as it was.
+    // Needs prepare_route_moves() first.
     VectorRoute move_route(size_t route, unsigned cpu);
+    // Before the run: routes may move during it, so no block may rely on
+    // them staying put to act ahead of the kernel's time.
+    void prepare_route_moves();
     // The route that owns (or owned) a vector on a CPU, or -1.
     int route_of(unsigned cpu, Vector vector) const;
 
@@ -99,6 +103,7 @@ private:
     SystemView m_view;
     sc_core::sc_time m_measure_start;
     sc_core::sc_time m_expected_end;
+    bool m_routes_may_move = false;
 };
 
 }  // namespace cidsim

@@ -17,6 +17,7 @@ void BurstyParams::describe(ParamVisitor& v) {
 BurstyTraffic::BurstyTraffic(sc_core::sc_module_name name, const BurstyParams& params,
                              Device& device, uint64_t seed)
     : Workload(name), m_params(params), m_device(device), m_rng(seed) {
+    m_device.add_schedule(*this);
     SC_METHOD(step);
 }
 
@@ -35,6 +36,7 @@ void BurstyTraffic::step() {
     sc_time next = now + ns(exponential(m_rng, gap_ns));
     if (next >= m_on_until && m_params.off_mean > sc_core::SC_ZERO_TIME)
         next = m_on_until + ns(exponential(m_rng, ns_of(m_params.off_mean)));
+    m_next_at = next;
     next_trigger(next - now);
     count_timed_event();
 }

@@ -18,13 +18,14 @@ struct BurstyParams {
     void describe(ParamVisitor& v);
 };
 
-class BurstyTraffic : public Workload {
+class BurstyTraffic : public Workload, public CompletionSchedule {
 public:
     SC_HAS_PROCESS(BurstyTraffic);
     BurstyTraffic(sc_core::sc_module_name name, const BurstyParams& params, Device& device,
                   uint64_t seed);
     void report(nlohmann::json& out, double seconds) const override;
     void reset_stats() override { m_sent_measured = m_bursts = 0; }
+    sc_core::sc_time earliest_completion() const override { return m_next_at; }
 
 private:
     void step();
@@ -33,6 +34,7 @@ private:
     Device& m_device;
     std::mt19937_64 m_rng;
     sc_core::sc_time m_on_until;
+    sc_core::sc_time m_next_at;  // the next completion
     unsigned m_next_queue = 0;
     uint64_t m_sent = 0;           // also the tag of the next completion
     uint64_t m_sent_measured = 0;

@@ -25,6 +25,7 @@ DsaMemfill::DsaMemfill(sc_core::sc_module_name name, const DsaParams& params, De
       m_submitter(submitter),
       m_per_descriptor(ns(1e3 / params.max_descriptors_m)) {
     m_device.set_sink(this);
+    m_device.add_schedule(*this);
     SC_METHOD(on_engine_done);
     sensitive << m_in_engine.event();
     dont_initialize();
@@ -43,6 +44,13 @@ void DsaMemfill::submit() {
 void DsaMemfill::on_engine_done() {
     m_in_engine.pop_due([this](uint64_t tag) { m_device.complete(0, tag, m_params.fill_bytes); });
 }
+
+sc_time DsaMemfill::earliest_completion() const {
+    const sc_time submitted_now = sc_core::sc_time_stamp() + m_params.engine_latency;
+    return m_in_engine.empty() ? submitted_now : std::min(m_in_engine.next_at(), submitted_now);
+}
+
+bool DsaMemfill::reacts_only_on(unsigned, unsigned cpu) const { return m_submitter.index() == cpu; }
 
 void DsaMemfill::on_completion(unsigned, uint64_t, unsigned) {
     --m_outstanding;

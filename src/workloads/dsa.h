@@ -30,12 +30,16 @@ struct DsaParams {
     void describe(ParamVisitor& v);
 };
 
-class DsaMemfill : public Workload, public CompletionSink {
+class DsaMemfill : public Workload, public CompletionSink, public CompletionSchedule {
 public:
     SC_HAS_PROCESS(DsaMemfill);
     DsaMemfill(sc_core::sc_module_name name, const DsaParams& params, Device& device,
                CpuCore& submitter);
     void on_completion(unsigned queue, uint64_t tag, unsigned cpu) override;
+    // Resubmission runs on the submitter's CPU.
+    bool reacts_only_on(unsigned queue, unsigned cpu) const override;
+    // The earliest descriptor in the engine, or one submitted now.
+    sc_core::sc_time earliest_completion() const override;
     void report(nlohmann::json& out, double seconds) const override;
     void reset_stats() override { m_completed = 0; }
 

@@ -34,6 +34,7 @@ NvmeDisk::NvmeDisk(sc_core::sc_module_name name, const NvmeParams& params, Devic
       m_rng(seed),
       m_per_command(ns(1e3 / params.max_iops_m)) {
     m_device.set_sink(this);
+    m_device.add_schedule(*this);
     for (size_t j = 0; j < job_cpus.size(); ++j) {
         m_jobs[j].cpu = job_cpus[j];
         // fio starts by filling the queue: one submission call per batch.
@@ -71,6 +72,15 @@ void NvmeDisk::on_media_done() {
     m_in_media.pop_due([this](const Command& c) {
         m_device.complete(c.queue, c.tag, m_params.block_bytes);
     });
+}
+
+sc_time NvmeDisk::earliest_completion() const {
+    const sc_time submitted_now = sc_core::sc_time_stamp() + m_params.media_latency;
+    return m_in_media.empty() ? submitted_now : std::min(m_in_media.next_at(), submitted_now);
+}
+
+bool NvmeDisk::reacts_only_on(unsigned queue, unsigned cpu) const {
+    return queue < m_jobs.size() && m_jobs[queue].cpu->index() == cpu;
 }
 
 void NvmeDisk::on_completion(unsigned queue, uint64_t, unsigned) {

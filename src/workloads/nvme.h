@@ -42,12 +42,16 @@ struct NvmeParams {
     void describe(ParamVisitor& v);
 };
 
-class NvmeDisk : public Workload, public CompletionSink {
+class NvmeDisk : public Workload, public CompletionSink, public CompletionSchedule {
 public:
     SC_HAS_PROCESS(NvmeDisk);
     NvmeDisk(sc_core::sc_module_name name, const NvmeParams& params, Device& device,
              const std::vector<CpuCore*>& job_cpus, uint64_t seed);
     void on_completion(unsigned queue, uint64_t tag, unsigned cpu) override;
+    // A job's completions are reaped on its own CPU.
+    bool reacts_only_on(unsigned queue, unsigned cpu) const override;
+    // The earliest command in the media, or one submitted now.
+    sc_core::sc_time earliest_completion() const override;
     void report(nlohmann::json& out, double seconds) const override;
     void reset_stats() override;
 

@@ -40,6 +40,7 @@ std::vector<TraceEvent> TraceReplay::parse(const nlohmann::json& events,
 TraceReplay::TraceReplay(sc_core::sc_module_name name, std::vector<TraceEvent> events,
                          const SystemView& system)
     : Workload(name), m_events(std::move(events)), m_system(system) {
+    for (Device* d : m_system.devices) d->add_schedule(*this);
     SC_METHOD(step);
 }
 
@@ -53,6 +54,10 @@ void TraceReplay::step() {
         next_trigger(m_events[m_next].at - now);
         count_timed_event();
     }
+}
+
+sc_time TraceReplay::earliest_completion() const {
+    return m_next < m_events.size() ? m_events[m_next].at : sc_core::sc_max_time();
 }
 
 void TraceReplay::report(nlohmann::json& out, double) const {

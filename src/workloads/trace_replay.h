@@ -11,12 +11,13 @@ struct TraceEvent {
     unsigned queue;
 };
 
-class TraceReplay : public Workload {
+class TraceReplay : public Workload, public CompletionSchedule {
 public:
     SC_HAS_PROCESS(TraceReplay);
     TraceReplay(sc_core::sc_module_name name, std::vector<TraceEvent> events,
                 const SystemView& system);
     void report(nlohmann::json& out, double seconds) const override;
+    sc_core::sc_time earliest_completion() const override;
 
     // Parses and checks the events (sorted by time); errors name `key_path`.
     static std::vector<TraceEvent> parse(const nlohmann::json& events, const SystemView& system,

@@ -1,0 +1,27 @@
+#pragma once
+// Exact run-ahead: a block may act ahead of the kernel's time (a CPU on its
+// PID or in a driver handler, the remapping unit posting at fetch time) when
+// nothing can see the difference before then. Never at or past the end of
+// the current sc_start, though: there the caller reads the statistics, and
+// an act counted early would land in the wrong measurement window.
+#include <systemc>
+
+namespace cidsim {
+
+namespace run_ahead_detail {
+inline bool limited = false;  // no limit: a testbench that runs to its own end
+inline sc_core::sc_time limit;
+}  // namespace run_ahead_detail
+
+// Set before each sc_start to the time it ends (System does).
+inline void set_run_ahead_limit(const sc_core::sc_time& end) {
+    run_ahead_detail::limited = true;
+    run_ahead_detail::limit = end;
+}
+
+// May an act due at `at` be made before the kernel reaches it?
+inline bool may_run_ahead_to(const sc_core::sc_time& at) {
+    return !run_ahead_detail::limited || at < run_ahead_detail::limit;
+}
+
+}  // namespace cidsim
