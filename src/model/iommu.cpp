@@ -60,13 +60,17 @@ void Iommu::attach_descriptor(PostedDescriptor& pid) {
     m_sides[&pid] = std::move(side);
 }
 
-void Iommu::add_source(const MsiSource& source, const PostedDescriptor& pid) {
-    m_sides.at(&pid)->sources.push_back(&source);
+void Iommu::add_source(const MsiSource& source, const PostedDescriptor* pid) {
+    if (std::find(m_all_sources.sources.begin(), m_all_sources.sources.end(), &source) ==
+        m_all_sources.sources.end())
+        m_all_sources.sources.push_back(&source);
+    if (pid) m_sides.at(pid)->sources.push_back(&source);
     m_sources_known = true;
 }
 
 void Iommu::forget_sources() {
     m_sources_known = false;
+    m_all_sources.sources.clear();
     for (auto& side : m_sides) side.second->sources.clear();
 }
 
@@ -89,7 +93,7 @@ bool Iommu::quiet_through_for(const PidSide& side, const sc_time& at) const {
     return m_sources_known && latest_arrival < side.sources_quiet_until(latest_arrival);
 }
 
-sc_time Iommu::PidSide::sources_quiet_until(const sc_time& at) const {
+sc_time Iommu::Senders::sources_quiet_until(const sc_time& at) const {
     if (at < quiet) return quiet;
     quiet = sc_core::sc_max_time();
     for (const MsiSource* s : sources) quiet = std::min(quiet, s->earliest_msi());
@@ -128,11 +132,11 @@ uint64_t Iommu::faults_total() const {
     return n;
 }
 
-void Iommu::fault(IommuFault reason, uint32_t index, uint16_t source_id) {
+void Iommu::fault(IommuFault reason, uint32_t index, uint16_t source_id, const sc_time& at) {
     ++m_stats.faults[size_t(reason)];
     if (m_obs) m_obs->iommu_fault(index, int(reason));
     if (m_stats.first_faults.size() < kFaultLog)
-        m_stats.first_faults.push_back({sc_time_stamp(), reason, index, source_id});
+        m_stats.first_faults.push_back({at, reason, index, source_id});
 }
 
 void Iommu::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
@@ -142,11 +146,11 @@ void Iommu::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
     gp.set_response_status(tlm::TLM_OK_RESPONSE);  // posted write: the device never sees faults
     const msi::Decoded d = msi::decode(gp.get_address());
     if (!d.in_range || gp.get_command() != tlm::TLM_WRITE_COMMAND || gp.get_data_length() != 4) {
-        fault(IommuFault::NotMsi, 0, sid);
+        fault(IommuFault::NotMsi, 0, sid, sc_time_stamp());
         return;
     }
     if (!d.remappable_format) {
-        fault(IommuFault::CompatibilityFormat, 0, sid);
+        fault(IommuFault::CompatibilityFormat, 0, sid, sc_time_stamp());
         return;
     }
     uint32_t index = d.handle;
@@ -156,12 +160,27 @@ void Iommu::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
         index += data & 0xFFFF;
     }
     if (index >= m_table.size()) {
-        fault(IommuFault::IndexOutOfRange, index, sid);
+        fault(IommuFault::IndexOutOfRange, index, sid, sc_time_stamp());
         return;
     }
     // Requests enter the pipeline in arrival order (writes from different
     // root ports may be announced out of order, each with its own delay).
-    m_to_fetch.push(sc_time_stamp() + delay, Request{index, sid, ingress ? ingress->port : nullptr});
+    const sc_time arrival = sc_time_stamp() + delay;
+    const Request r{index, sid, ingress ? ingress->port : nullptr};
+    if (may_fetch_early(arrival))
+        fetch(r, arrival);
+    else
+        m_to_fetch.push(arrival, r);
+}
+
+// Fetching now rather than at `arrival` is exact when no request arrives
+// first: none announced is due before it, no sender can announce one
+// before then, and the table and IEC stay as they are (routes are fixed
+// while the senders are declared).
+bool Iommu::may_fetch_early(const sc_time& arrival) const {
+    if (m_obs || !m_sources_known || !may_run_ahead_to(arrival)) return false;
+    if (!m_to_fetch.empty() && !(arrival < m_to_fetch.next_at())) return false;
+    return arrival < m_all_sources.sources_quiet_until(arrival);
 }
 
 Iommu::Resolved Iommu::resolve(uint32_t index) const {
@@ -218,28 +237,31 @@ const Iommu::Resolved& Iommu::lookup(uint32_t index, bool& hit) {
 }
 
 void Iommu::on_fetch_due() {
-    m_to_fetch.pop_due([this](const Request& r) {
-        // One request starts per pipeline_occupancy; its IRTE is read as it
-        // arrives (the entry used is the one current at arrival).
-        const sc_time start = std::max(sc_time_stamp(), m_pipeline_free);
-        m_pipeline_free = start + m_params.pipeline_occupancy;
-        bool hit;
-        const Resolved& e = lookup(r.index, hit);
-        ++(hit ? m_stats.iec_hits : m_stats.iec_misses);
-        if (m_obs) m_obs->irte_fetched(r.index, hit);
-        const Irte& irte = e.irte;
-        if (!irte.present) return fault(IommuFault::NotPresent, r.index, r.source_id);
-        if (irte.svt == SourceValidation::RequesterId && irte.sq == 0 && irte.sid != r.source_id)
-            return fault(IommuFault::SourceIdMismatch, r.index, r.source_id);
-        if (irte.posted && !e.pid) return fault(IommuFault::NoDescriptor, r.index, r.source_id);
-        if (!e.apic) return fault(IommuFault::NoDestination, r.index, r.source_id);
-        const sc_time done = start + (hit ? m_params.iec_hit : m_params.iec_miss);
-        const Fetched f{e, r.index, r.source_id, r.port, sc_time_stamp()};
-        if (!m_obs && may_post_early(f, done))
-            post(f, done);
-        else
-            m_to_post.push(done, f);
-    });
+    m_to_fetch.pop_due([this](const Request& r) { fetch(r, sc_time_stamp()); });
+}
+
+void Iommu::fetch(const Request& r, const sc_time& arrival) {
+    // One request starts per pipeline_occupancy; its IRTE is read as it
+    // arrives (the entry used is the one current at arrival).
+    const sc_time start = std::max(arrival, m_pipeline_free);
+    m_pipeline_free = start + m_params.pipeline_occupancy;
+    bool hit;
+    const Resolved& e = lookup(r.index, hit);
+    ++(hit ? m_stats.iec_hits : m_stats.iec_misses);
+    if (m_obs) m_obs->irte_fetched(r.index, hit);
+    const Irte& irte = e.irte;
+    if (!irte.present) return fault(IommuFault::NotPresent, r.index, r.source_id, arrival);
+    if (irte.svt == SourceValidation::RequesterId && irte.sq == 0 && irte.sid != r.source_id)
+        return fault(IommuFault::SourceIdMismatch, r.index, r.source_id, arrival);
+    if (irte.posted && !e.pid)
+        return fault(IommuFault::NoDescriptor, r.index, r.source_id, arrival);
+    if (!e.apic) return fault(IommuFault::NoDestination, r.index, r.source_id, arrival);
+    const sc_time done = start + (hit ? m_params.iec_hit : m_params.iec_miss);
+    const Fetched f{e, r.index, r.source_id, r.port, arrival};
+    if (!m_obs && may_post_early(f, done))
+        post(f, done);
+    else
+        m_to_post.push(done, f);
 }
 
 // Posting (or sending the message) now rather than at `done` is exact when

@@ -95,10 +95,12 @@ public:
     void attach_apic(LocalApic& apic);
     void attach_descriptor(PostedDescriptor& pid);
     // Declares that `source`, a sender bound to msi_socket, posts to `pid`
-    // (its routes are fixed: the table will not send it elsewhere). Once the
-    // senders are declared (System declares them all), a CPU may touch its
-    // PID ahead of the kernel's time until its own senders may next send.
-    void add_source(const MsiSource& source, const PostedDescriptor& pid);
+    // (nullptr: its messages are remapped) and that its routes are fixed:
+    // the table will not send it elsewhere. Once all senders are declared
+    // (System declares them), requests are fetched as they are announced
+    // when none can arrive first, and a CPU may touch its PID ahead of the
+    // kernel's time until its own senders may next send.
+    void add_source(const MsiSource& source, const PostedDescriptor* pid);
     // Routes may change from now on (before the simulation starts): the
     // declarations above no longer hold.
     void forget_sources();
@@ -148,26 +150,31 @@ private:
 
     void b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
     void on_fetch_due();  // pipeline start: IRTE fetch
+    bool may_fetch_early(const sc_core::sc_time& arrival) const;
+    void fetch(const Request& r, const sc_core::sc_time& arrival);
     void on_post_due();   // fetch done: message or PID post
     bool may_post_early(const Fetched& f, const sc_core::sc_time& done) const;
     void post(const Fetched& f, const sc_core::sc_time& at);
     bool no_process_runs_before(const sc_core::sc_time& at, const sc_core::sc_time& lead) const;
-    // The remapping unit as one PID's other side.
-    struct PidSide : AccessHorizon {
-        const Iommu* iommu = nullptr;
-        std::vector<const MsiSource*> sources;  // all that post to this PID
-        mutable sc_core::sc_time quiet;         // they send nothing before (a bound stays true)
-        bool quiet_through(const sc_core::sc_time& at) const override;
-        // No request of theirs not yet announced arrives before this (one
-        // at or after `at` is needed).
+    // Some senders, and the earliest a request of theirs not yet announced
+    // can arrive.
+    struct Senders {
+        std::vector<const MsiSource*> sources;
+        mutable sc_core::sc_time quiet;  // their last bound (a bound stays true)
+        // Their bound, recomputed only when it is not beyond `at`.
         sc_core::sc_time sources_quiet_until(const sc_core::sc_time& at) const;
+    };
+    // The remapping unit as one PID's other side; its senders post to it.
+    struct PidSide : AccessHorizon, Senders {
+        const Iommu* iommu = nullptr;
+        bool quiet_through(const sc_core::sc_time& at) const override;
     };
     bool quiet_through_for(const PidSide& side, const sc_core::sc_time& at) const;
     sc_core::sc_time fastest_fetch() const { return std::min(m_params.iec_hit, m_params.iec_miss); }
     Resolved resolve(uint32_t index) const;
     const Resolved& lookup(uint32_t index, bool& hit);
     void on_message_ready();  // a message enters the interrupt-message port
-    void fault(IommuFault reason, uint32_t index, uint16_t source_id);
+    void fault(IommuFault reason, uint32_t index, uint16_t source_id, const sc_core::sc_time& at);
 
     IommuParams m_params;
     AgentId m_agent;
@@ -184,6 +191,7 @@ private:
     TimedQueue<Fetched> m_to_post;
     TimedQueue<Message> m_to_send;
     std::unordered_map<const PostedDescriptor*, std::unique_ptr<PidSide>> m_sides;
+    Senders m_all_sources;
     bool m_sources_known = false;
     IommuStats m_stats;
     TraceObserver* m_obs = nullptr;
