@@ -2,10 +2,11 @@
 
 #include <stdexcept>
 
+#include "model/sim_clock.h"
+
 namespace cidsim {
 
 using sc_core::sc_time;
-using sc_core::sc_time_stamp;
 
 void DeviceParams::describe(ParamVisitor& v) {
     v.integer("vectors", vectors, "", 1, 2048, "MSI-X vectors, one completion queue each");
@@ -58,14 +59,14 @@ void Device::complete(unsigned queue, uint64_t tag, uint64_t dma_bytes) {
     m_payload.set_address(q.msi_address);
     m_payload_data = q.msi_data;
     m_payload.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    sc_time delay = visible - sc_time_stamp();
+    sc_time delay = visible - sim_now();
     msi_socket->b_transport(m_payload, delay);
 }
 
 sc_time Device::handle(uint32_t queue, unsigned cpu) {
     Queue& q = m_queues[queue];
     ++m_stats.handler_invocations;
-    const sc_time now = sc_time_stamp();
+    const sc_time now = sim_now();
     unsigned drained = 0;
     while (!q.entries.empty() && q.entries.front().msi_at <= now) {
         const Entry e = q.entries.front();

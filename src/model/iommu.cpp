@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "model/sim_clock.h"
+
 namespace cidsim {
 
 using sc_core::sc_time;
-using sc_core::sc_time_stamp;
 
 void IommuParams::describe(ParamVisitor& v) {
     v.integer("irte_entries", irte_entries, "entries", 1, 65536, "interrupt remapping table size");
@@ -68,7 +69,7 @@ bool Iommu::quiet_through(const sc_time& at) const {
 // True when no process (other than the one running) can act at or before
 // `at - lead`.
 bool Iommu::no_process_runs_before(const sc_time& at, const sc_time& lead) const {
-    const sc_time earliest = sc_time_stamp() + lead;
+    const sc_time earliest = sim_now() + lead;
     return at < earliest ||
            at - earliest < sc_core::sc_time_to_pending_activity(sc_core::sc_get_curr_simcontext());
 }
@@ -101,7 +102,7 @@ void Iommu::fault(IommuFault reason, uint32_t index, uint16_t source_id) {
     ++m_stats.faults[size_t(reason)];
     if (m_obs) m_obs->iommu_fault(index, int(reason));
     if (m_stats.first_faults.size() < kFaultLog)
-        m_stats.first_faults.push_back({sc_time_stamp(), reason, index, source_id});
+        m_stats.first_faults.push_back({sim_now(), reason, index, source_id});
 }
 
 void Iommu::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
@@ -130,7 +131,7 @@ void Iommu::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
     }
     // Requests enter the pipeline in arrival order (writes from different
     // root ports may be announced out of order, each with its own delay).
-    m_to_fetch.push(sc_time_stamp() + delay, Request{index, sid, ingress ? ingress->port : nullptr});
+    m_to_fetch.push(sim_now() + delay, Request{index, sid, ingress ? ingress->port : nullptr});
 }
 
 Iommu::Resolved Iommu::resolve(uint32_t index) const {
@@ -190,7 +191,7 @@ void Iommu::on_fetch_due() {
     m_to_fetch.pop_due([this](const Request& r) {
         // One request starts per pipeline_occupancy; its IRTE is read as it
         // arrives (the entry used is the one current at arrival).
-        const sc_time start = std::max(sc_time_stamp(), m_pipeline_free);
+        const sc_time start = std::max(sim_now(), m_pipeline_free);
         m_pipeline_free = start + m_params.pipeline_occupancy;
         bool hit;
         const Resolved& e = lookup(r.index, hit);
@@ -203,7 +204,7 @@ void Iommu::on_fetch_due() {
         if (irte.posted && !e.pid) return fault(IommuFault::NoDescriptor, r.index, r.source_id);
         if (!e.apic) return fault(IommuFault::NoDestination, r.index, r.source_id);
         const sc_time done = start + (hit ? m_params.iec_hit : m_params.iec_miss);
-        const Fetched f{e, r.index, r.source_id, r.port, sc_time_stamp()};
+        const Fetched f{e, r.index, r.source_id, r.port, sim_now()};
         if (!m_obs && may_post_early(f, done))
             post(f, done);
         else
@@ -228,7 +229,7 @@ bool Iommu::may_post_early(const Fetched& f, const sc_time& done) const {
 // they were announced: root ports drain at different paces).
 void Iommu::on_message_ready() {
     m_to_send.pop_due([this](const Message& m) {
-        const sc_time enter = std::max(sc_time_stamp(), m_message_port_free);
+        const sc_time enter = std::max(sim_now(), m_message_port_free);
         m_message_port_free = enter + m_params.message_occupancy;
         m.apic->deliver_at(m_message_port_free + m_params.message_latency, m.vector);
         if (m.held) m.held->hold_until(enter);
@@ -236,7 +237,7 @@ void Iommu::on_message_ready() {
 }
 
 void Iommu::on_post_due() {
-    m_to_post.pop_due([this](const Fetched& f) { post(f, sc_time_stamp()); });
+    m_to_post.pop_due([this](const Fetched& f) { post(f, sim_now()); });
 }
 
 void Iommu::post(const Fetched& f, const sc_time& at) {

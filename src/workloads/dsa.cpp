@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/sim_clock.h"
+
 namespace cidsim {
 
 using sc_core::sc_time;
@@ -33,7 +35,7 @@ DsaMemfill::DsaMemfill(sc_core::sc_module_name name, const DsaParams& params, De
 }
 
 void DsaMemfill::submit() {
-    const sc_time now = sc_core::sc_time_stamp();
+    const sc_time now = sim_now();
     const sc_time start = std::max(now, m_engine_free);
     m_engine_free = start + m_per_descriptor;
     m_in_engine.push(start + m_params.engine_latency, m_next_tag++);
