@@ -4,13 +4,6 @@
 
 namespace cidsim {
 
-unsigned Histogram::bucket_of(uint64_t v) {
-    if (v < kLinear) return unsigned(v);
-    unsigned msb = 63 - __builtin_clzll(v);  // >= kLinearBits
-    unsigned sub = unsigned(v >> (msb - kSubBits)) & ((1u << kSubBits) - 1);
-    return kLinear + (msb - kLinearBits) * (1u << kSubBits) + sub;
-}
-
 double Histogram::bucket_mid(unsigned b) {
     if (b < kLinear) return b;
     unsigned rel = b - kLinear;
@@ -19,13 +12,6 @@ double Histogram::bucket_mid(unsigned b) {
     double width = double(uint64_t(1) << (msb - kSubBits));
     double lo = double(uint64_t(1) << msb) + sub * width;
     return lo + width / 2;
-}
-
-void Histogram::record(uint64_t value) {
-    ++m_bucket[bucket_of(value)];
-    ++m_count;
-    m_sum += value;
-    if (value > m_max) m_max = value;
 }
 
 void Histogram::merge(const Histogram& other) {

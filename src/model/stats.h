@@ -19,7 +19,13 @@ inline double per_second(double count, double seconds) {
 // below 256, then 128 sub-buckets per power of two (relative error < 0.8%).
 class Histogram {
 public:
-    void record(uint64_t value);
+    // Inline: recorded at least once per simulated MSI.
+    void record(uint64_t value) {
+        ++m_bucket[bucket_of(value)];
+        ++m_count;
+        m_sum += value;
+        if (value > m_max) m_max = value;
+    }
     void merge(const Histogram& other);
     uint64_t count() const { return m_count; }
     uint64_t max() const { return m_max; }
@@ -36,7 +42,12 @@ private:
     static constexpr unsigned kLinearBits = kSubBits + 1;
     static constexpr unsigned kLinear = 1u << kLinearBits;
     static constexpr unsigned kBuckets = kLinear + (64 - kLinearBits) * (1u << kSubBits);
-    static unsigned bucket_of(uint64_t v);
+    static unsigned bucket_of(uint64_t v) {
+        if (v < kLinear) return unsigned(v);
+        unsigned msb = 63 - __builtin_clzll(v);  // >= kLinearBits
+        unsigned sub = unsigned(v >> (msb - kSubBits)) & ((1u << kSubBits) - 1);
+        return kLinear + (msb - kLinearBits) * (1u << kSubBits) + sub;
+    }
     static double bucket_mid(unsigned b);
 
     std::array<uint64_t, kBuckets> m_bucket{};
