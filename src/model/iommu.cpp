@@ -71,7 +71,7 @@ bool Iommu::quiet_through(const sc_time& at) const {
 bool Iommu::no_process_runs_before(const sc_time& at, const sc_time& lead) const {
     const sc_time earliest = sim_now() + lead;
     return at < earliest ||
-           at - earliest < sc_core::sc_time_to_pending_activity(sc_core::sc_get_curr_simcontext());
+           at - earliest < time_to_pending_activity();
 }
 
 void Iommu::write_irte(uint32_t index, const Irte& e) {

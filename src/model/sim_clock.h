@@ -13,6 +13,17 @@ inline const sc_core::sc_time& sim_now() {
     return sc_core::sc_get_curr_simcontext()->time_stamp();
 }
 
+// sc_time_to_pending_activity(): the same steps as the library's
+// (sysc/kernel/sc_simcontext.cpp) without its out-of-line wrapper and the
+// sc_time_stamp() call inside; the access horizons ask it several times per MSI.
+inline sc_core::sc_time time_to_pending_activity() {
+    const sc_core::sc_simcontext* c = sc_core::sc_get_curr_simcontext();
+    if (c->pending_activity_at_current_time()) return sc_core::SC_ZERO_TIME;
+    sc_core::sc_time next = c->max_time();
+    c->next_time(next);  // leaves max_time when nothing is scheduled
+    return next - c->time_stamp();
+}
+
 // sc_time(v, SC_NS): the library computes int64(ticks_per_ns * v + 0.5)
 // (sysc/kernel/sc_time.cpp); here one tick times (ticks_per_ns * v), which
 // sc_time::operator*= (inline) rounds the same way (1.0 * x == x). Exact
