@@ -15,7 +15,8 @@ double Histogram::bucket_mid(unsigned b) {
 }
 
 void Histogram::merge(const Histogram& other) {
-    for (unsigned i = 0; i < kBuckets; ++i) m_bucket[i] += other.m_bucket[i];
+    if (other.m_bucket.size() > m_bucket.size()) m_bucket.resize(other.m_bucket.size());
+    for (size_t i = 0; i < other.m_bucket.size(); ++i) m_bucket[i] += other.m_bucket[i];
     m_count += other.m_count;
     m_sum += other.m_sum;
     if (other.m_max > m_max) m_max = other.m_max;
@@ -25,7 +26,7 @@ double Histogram::percentile(double q) const {
     if (!m_count) return 0.0;
     uint64_t rank = uint64_t(q * double(m_count - 1)) + 1;
     uint64_t seen = 0;
-    for (unsigned b = 0; b < kBuckets; ++b) {
+    for (unsigned b = 0; b < m_bucket.size(); ++b) {  // every sample lies in one of them
         seen += m_bucket[b];
         if (seen >= rank) {
             double mid = bucket_mid(b);
