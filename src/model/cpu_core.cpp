@@ -6,7 +6,6 @@
 namespace cidsim {
 
 using sc_core::sc_time;
-using sc_core::sc_time_stamp;
 
 void CpuCoreParams::describe(ParamVisitor& v) {
     v.time("irq_entry_ns", irq_entry, 0, 1e6, "IDT vectoring, entry code and irq_enter");
@@ -90,7 +89,7 @@ bool CpuCore::sync_for_pid() {
 // In an interrupt the core acts next when its wait ends (or now, if it is
 // about to run); outside one, an interrupt's entry comes before any access.
 bool CpuCore::quiet_through(const sc_time& at) const {
-    const sc_time now = sc_time_stamp();
+    const sc_time now = sim_now();
     if (m_in_interrupt) return at < std::max(m_waiting_until, now);
     return at < now + m_params.irq_entry;
 }
@@ -98,7 +97,7 @@ bool CpuCore::quiet_through(const sc_time& at) const {
 bool CpuCore::interrupt() {
     switch (m_irq_resume) {
         case 0:
-            m_irq_start = sc_time_stamp();
+            m_irq_start = sim_now();
             m_vector = m_apic.acknowledge();
             m_in_interrupt = true;
             ++m_stats.interrupts;
@@ -143,7 +142,7 @@ bool CpuCore::interrupt() {
     }
     m_in_interrupt = false;
     if (m_obs) m_obs->irq_phase(m_index, IrqPhase::Exit, m_vector);
-    const sc_time span = sc_time_stamp() - m_irq_start;
+    const sc_time span = sim_now() - m_irq_start;
     m_stats.irq_time += span;
     m_stats.busy += span;
     m_stats.irq_off_ns.record(whole_ns(span));
@@ -160,7 +159,7 @@ void CpuCore::check_stranded() {
 }
 
 bool CpuCore::start_work() {
-    m_work_start = sc_time_stamp();
+    m_work_start = sim_now();
     m_work_cost = m_tasks.front().cost;
     if (m_work_cost > sc_core::SC_ZERO_TIME) {
         count_timed_event();
@@ -173,7 +172,7 @@ bool CpuCore::start_work() {
 }
 
 void CpuCore::end_work() {
-    const sc_time ran = sc_time_stamp() - m_work_start;
+    const sc_time ran = sim_now() - m_work_start;
     m_stats.busy += ran;
     if (ran < m_work_cost) {  // interrupted: the rest runs after the interrupt
         m_tasks.front().cost -= ran;

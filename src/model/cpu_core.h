@@ -32,6 +32,7 @@
 #include "model/notification_handler.h"
 #include "model/posted_descriptor.h"
 #include "model/ring_buffer.h"
+#include "model/sim_clock.h"
 #include "model/stats.h"
 #include "model/violation.h"
 #include "model/trace_observer.h"
@@ -124,7 +125,7 @@ private:
     // Lets the CPU time already committed (m_pending) pass: the activation
     // that calls it must end and resume when it has.
     void wait_pending();
-    sc_core::sc_time local_now() const { return sc_core::sc_time_stamp() + m_pending; }
+    sc_core::sc_time local_now() const { return sim_now() + m_pending; }
     // AccessHorizon: can this core touch its PID at or before `at`?
     bool quiet_through(const sc_core::sc_time& at) const override;
     void check_stranded();

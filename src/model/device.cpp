@@ -3,11 +3,11 @@
 #include <stdexcept>
 
 #include "model/run_ahead.h"
+#include "model/sim_clock.h"
 
 namespace cidsim {
 
 using sc_core::sc_time;
-using sc_core::sc_time_stamp;
 
 void DeviceParams::describe(ParamVisitor& v) {
     v.integer("vectors", vectors, "", 1, 2048, "MSI-X vectors, one completion queue each");
@@ -60,12 +60,12 @@ void Device::complete(unsigned queue, uint64_t tag, uint64_t dma_bytes) {
     m_payload.set_address(q.msi_address);
     m_payload_data = q.msi_data;
     m_payload.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    sc_time delay = visible - sc_time_stamp();
+    sc_time delay = visible - sim_now();
     msi_socket->b_transport(m_payload, delay);
 }
 
 sc_time Device::earliest_msi() const {
-    return m_schedule ? m_schedule->earliest_completion() : sc_time_stamp();
+    return m_schedule ? m_schedule->earliest_completion() : sim_now();
 }
 
 bool Device::may_handle_at(uint32_t queue, unsigned cpu, const sc_time& at) const {

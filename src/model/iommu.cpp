@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "model/sim_clock.h"
+
 namespace cidsim {
 
 using sc_core::sc_time;
-using sc_core::sc_time_stamp;
 
 void IommuParams::describe(ParamVisitor& v) {
     v.integer("irte_entries", irte_entries, "entries", 1, 65536, "interrupt remapping table size");
@@ -103,9 +104,9 @@ sc_time Iommu::Senders::sources_quiet_until(const sc_time& at) const {
 // True when no process (other than the one running) can act at or before
 // `at - lead`.
 bool Iommu::no_process_runs_before(const sc_time& at, const sc_time& lead) const {
-    const sc_time earliest = sc_time_stamp() + lead;
+    const sc_time earliest = sim_now() + lead;
     return at < earliest ||
-           at - earliest < sc_core::sc_time_to_pending_activity(sc_core::sc_get_curr_simcontext());
+           at - earliest < time_to_pending_activity();
 }
 
 void Iommu::write_irte(uint32_t index, const Irte& e) {
@@ -146,11 +147,11 @@ void Iommu::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
     gp.set_response_status(tlm::TLM_OK_RESPONSE);  // posted write: the device never sees faults
     const msi::Decoded d = msi::decode(gp.get_address());
     if (!d.in_range || gp.get_command() != tlm::TLM_WRITE_COMMAND || gp.get_data_length() != 4) {
-        fault(IommuFault::NotMsi, 0, sid, sc_time_stamp());
+        fault(IommuFault::NotMsi, 0, sid, sim_now());
         return;
     }
     if (!d.remappable_format) {
-        fault(IommuFault::CompatibilityFormat, 0, sid, sc_time_stamp());
+        fault(IommuFault::CompatibilityFormat, 0, sid, sim_now());
         return;
     }
     uint32_t index = d.handle;
@@ -160,12 +161,12 @@ void Iommu::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
         index += data & 0xFFFF;
     }
     if (index >= m_table.size()) {
-        fault(IommuFault::IndexOutOfRange, index, sid, sc_time_stamp());
+        fault(IommuFault::IndexOutOfRange, index, sid, sim_now());
         return;
     }
     // Requests enter the pipeline in arrival order (writes from different
     // root ports may be announced out of order, each with its own delay).
-    const sc_time arrival = sc_time_stamp() + delay;
+    const sc_time arrival = sim_now() + delay;
     const Request r{index, sid, ingress ? ingress->port : nullptr};
     if (may_fetch_early(arrival))
         fetch(r, arrival);
@@ -237,7 +238,7 @@ const Iommu::Resolved& Iommu::lookup(uint32_t index, bool& hit) {
 }
 
 void Iommu::on_fetch_due() {
-    m_to_fetch.pop_due([this](const Request& r) { fetch(r, sc_time_stamp()); });
+    m_to_fetch.pop_due([this](const Request& r) { fetch(r, sim_now()); });
 }
 
 void Iommu::fetch(const Request& r, const sc_time& arrival) {
@@ -281,7 +282,7 @@ bool Iommu::may_post_early(const Fetched& f, const sc_time& done) const {
 // they were announced: root ports drain at different paces).
 void Iommu::on_message_ready() {
     m_to_send.pop_due([this](const Message& m) {
-        const sc_time enter = std::max(sc_time_stamp(), m_message_port_free);
+        const sc_time enter = std::max(sim_now(), m_message_port_free);
         m_message_port_free = enter + m_params.message_occupancy;
         m.apic->deliver_at(m_message_port_free + m_params.message_latency, m.vector);
         if (m.held) m.held->hold_until(enter);
@@ -289,7 +290,7 @@ void Iommu::on_message_ready() {
 }
 
 void Iommu::on_post_due() {
-    m_to_post.pop_due([this](const Fetched& f) { post(f, sc_time_stamp()); });
+    m_to_post.pop_due([this](const Fetched& f) { post(f, sim_now()); });
 }
 
 void Iommu::post(const Fetched& f, const sc_time& at) {

@@ -16,14 +16,6 @@ void PostedDescriptor::log(AgentId a, PidOp op, int word, uint64_t value, bool n
     if (m_log) m_log->push_back({sc_core::sc_time_stamp(), a, op, word, value, notify});
 }
 
-uint64_t PostedDescriptor::read_word(AgentId cpu, unsigned word, sc_core::sc_time& cost) {
-    cost = m_line.access(cpu, LineAccess::Load);
-    uint64_t v = m_pir.word[word];
-    if (m_log) log(cpu, PidOp::Read, int(word), v);
-    if (m_obs) m_obs->pid_access(m_ndst, PidEvent::Read, int(word), v, false);
-    return v;
-}
-
 uint64_t PostedDescriptor::xchg_word(AgentId cpu, unsigned word, uint64_t value,
                                      sc_core::sc_time& cost) {
     cost = m_line.access(cpu, LineAccess::LockedRmw);

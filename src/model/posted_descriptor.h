@@ -49,7 +49,14 @@ public:
         : m_address(address), m_nv(nv), m_ndst(ndst), m_line(line) {}
 
     // CPU side. Each returns the access latency in `cost`.
-    uint64_t read_word(AgentId cpu, unsigned word, sc_core::sc_time& cost);
+    // (read_word is inline: a CPU's PIR scan reads several words per MSI.)
+    uint64_t read_word(AgentId cpu, unsigned word, sc_core::sc_time& cost) {
+        cost = m_line.access(cpu, LineAccess::Load);
+        const uint64_t v = m_pir.word[word];
+        if (m_log) log(cpu, PidOp::Read, int(word), v);
+        if (m_obs) m_obs->pid_access(m_ndst, PidEvent::Read, int(word), v, false);
+        return v;
+    }
     uint64_t xchg_word(AgentId cpu, unsigned word, uint64_t value, sc_core::sc_time& cost);
     void clear_on(AgentId cpu, sc_core::sc_time& cost);
 

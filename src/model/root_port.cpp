@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/sim_clock.h"
+
 namespace cidsim {
 
 using sc_core::sc_time;
@@ -13,10 +15,10 @@ void RootPortParams::describe(ParamVisitor& v) {
            "write path held per interrupt message ordered behind DMA writes [5.2.4]");
 }
 
-sc_time RootPort::free_at() const { return std::max(m_free, sc_core::sc_time_stamp()); }
+sc_time RootPort::free_at() const { return std::max(m_free, sim_now()); }
 
 sc_time RootPort::dma_write(uint64_t bytes) {
-    const sc_time duration = ns(double(bytes) / m_params.bandwidth_gbps);
+    const sc_time duration = ns_fast(double(bytes) / m_params.bandwidth_gbps);
     m_free = free_at() + duration;
     ++m_stats.dma_writes;
     m_stats.dma_bytes += bytes;

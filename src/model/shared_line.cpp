@@ -25,7 +25,7 @@ unsigned SharedLine::distance(AgentId a, AgentId b) const {
     return unsigned(std::abs(int(m_node[a]) - int(m_node[b])));
 }
 
-sc_core::sc_time SharedLine::access(AgentId who, LineAccess kind) {
+sc_core::sc_time SharedLine::access_slow(AgentId who, LineAccess kind) {
     const uint64_t me = uint64_t(1) << who;
     const bool mine = m_holders & me;
     const uint64_t others = m_holders & ~me;

@@ -53,7 +53,14 @@ public:
     SharedLine(const SharedLineParams& params, std::vector<uint8_t> node_of_agent);
 
     // Applies the access to the line state and returns its latency.
-    sc_core::sc_time access(AgentId who, LineAccess kind);
+    sc_core::sc_time access(AgentId who, LineAccess kind) {
+        // A load that hits (most of a CPU's PIR scan) changes only a counter.
+        if (kind == LineAccess::Load && holds(who)) {
+            ++m_stats.loads;
+            return m_params.hit;
+        }
+        return access_slow(who, kind);
+    }
 
     bool holds(AgentId who) const { return (m_holders >> who) & 1u; }
     bool holds_exclusive(AgentId who) const { return m_exclusive && holds(who); }
@@ -66,6 +73,7 @@ public:
     }
 
 private:
+    sc_core::sc_time access_slow(AgentId who, LineAccess kind);
     unsigned distance(AgentId a, AgentId b) const;
 
     SharedLineParams m_params;

@@ -4,13 +4,6 @@
 
 namespace cidsim {
 
-unsigned Histogram::bucket_of(uint64_t v) {
-    if (v < kLinear) return unsigned(v);
-    unsigned msb = 63 - __builtin_clzll(v);  // >= kLinearBits
-    unsigned sub = unsigned(v >> (msb - kSubBits)) & ((1u << kSubBits) - 1);
-    return kLinear + (msb - kLinearBits) * (1u << kSubBits) + sub;
-}
-
 double Histogram::bucket_mid(unsigned b) {
     if (b < kLinear) return b;
     unsigned rel = b - kLinear;
@@ -21,15 +14,9 @@ double Histogram::bucket_mid(unsigned b) {
     return lo + width / 2;
 }
 
-void Histogram::record(uint64_t value) {
-    ++m_bucket[bucket_of(value)];
-    ++m_count;
-    m_sum += value;
-    if (value > m_max) m_max = value;
-}
-
 void Histogram::merge(const Histogram& other) {
-    for (unsigned i = 0; i < kBuckets; ++i) m_bucket[i] += other.m_bucket[i];
+    if (other.m_bucket.size() > m_bucket.size()) m_bucket.resize(other.m_bucket.size());
+    for (size_t i = 0; i < other.m_bucket.size(); ++i) m_bucket[i] += other.m_bucket[i];
     m_count += other.m_count;
     m_sum += other.m_sum;
     if (other.m_max > m_max) m_max = other.m_max;
@@ -39,7 +26,7 @@ double Histogram::percentile(double q) const {
     if (!m_count) return 0.0;
     uint64_t rank = uint64_t(q * double(m_count - 1)) + 1;
     uint64_t seen = 0;
-    for (unsigned b = 0; b < kBuckets; ++b) {
+    for (unsigned b = 0; b < m_bucket.size(); ++b) {  // every sample lies in one of them
         seen += m_bucket[b];
         if (seen >= rank) {
             double mid = bucket_mid(b);

@@ -10,6 +10,7 @@
 #include <systemc>
 
 #include "model/event_count.h"
+#include "model/sim_clock.h"
 #include "model/violation.h"
 
 namespace cidsim {
@@ -23,14 +24,14 @@ public:
         // only a new earliest item moves it.
         const bool earliest = m_heap.empty() || at < m_heap.top().at;
         m_heap.push(Entry{at, m_seq++, item});
-        if (earliest) m_event.notify(at - sc_core::sc_time_stamp());
+        if (earliest) m_event.notify(at - sim_now());
     }
 
     // Calls f(item) for every item due now, then re-arms the event.
     template <class F>
     void pop_due(F&& f) {
         count_timed_event();
-        const sc_core::sc_time now = sc_core::sc_time_stamp();
+        const sc_core::sc_time now = sim_now();
         while (!m_heap.empty() && m_heap.top().at <= now) {
             T item = m_heap.top().item;
             m_heap.pop();

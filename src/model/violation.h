@@ -7,6 +7,8 @@
 
 #include <systemc>
 
+#include "model/sim_clock.h"
+
 namespace cidsim {
 
 struct ViolationCount {
@@ -26,7 +28,7 @@ struct ViolationCount {
 inline ViolationCount g_time_regressions;
 
 inline void check_not_in_past(const sc_core::sc_time& at) {
-    if (at < sc_core::sc_time_stamp()) g_time_regressions.note();
+    if (at < sim_now()) g_time_regressions.note();
 }
 
 }  // namespace cidsim

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/sim_clock.h"
+
 namespace cidsim {
 
 using sc_core::sc_time;
@@ -34,7 +36,7 @@ DsaMemfill::DsaMemfill(sc_core::sc_module_name name, const DsaParams& params, De
 }
 
 void DsaMemfill::submit() {
-    const sc_time now = sc_core::sc_time_stamp();
+    const sc_time now = sim_now();
     const sc_time start = std::max(now, m_engine_free);
     m_engine_free = start + m_per_descriptor;
     m_in_engine.push(start + m_params.engine_latency, m_next_tag++);
@@ -46,7 +48,7 @@ void DsaMemfill::on_engine_done() {
 }
 
 sc_time DsaMemfill::earliest_completion() const {
-    const sc_time submitted_now = sc_core::sc_time_stamp() + m_params.engine_latency;
+    const sc_time submitted_now = sim_now() + m_params.engine_latency;
     return m_in_engine.empty() ? submitted_now : std::min(m_in_engine.next_at(), submitted_now);
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "model/sim_clock.h"
+
 namespace cidsim {
 
 using sc_core::sc_time;
@@ -32,7 +34,9 @@ NvmeDisk::NvmeDisk(sc_core::sc_module_name name, const NvmeParams& params, Devic
       m_device(device),
       m_jobs(job_cpus.size()),
       m_rng(seed),
-      m_per_command(ns(1e3 / params.max_iops_m)) {
+      m_per_command(ns(1e3 / params.max_iops_m)),
+      m_jitter(params.media_jitter > sc_core::SC_ZERO_TIME ? 1.0 / ns_of(params.media_jitter)
+                                                            : 1.0) {
     m_device.set_sink(this);
     m_device.add_schedule(*this);
     for (size_t j = 0; j < job_cpus.size(); ++j) {
@@ -54,13 +58,12 @@ void NvmeDisk::submit_initial(void* self, uint64_t job) {
 
 void NvmeDisk::submit(unsigned job, uint64_t count) {
     Job& j = m_jobs[job];
-    const sc_time now = sc_core::sc_time_stamp();
+    const sc_time now = sim_now();
     for (uint64_t i = 0; i < count; ++i) {
         const sc_time start = std::max(now, m_controller_free);
         m_controller_free = start + m_per_command;
         sc_time latency = m_params.media_latency;
-        if (m_params.media_jitter > sc_core::SC_ZERO_TIME)
-            latency += ns(exponential(m_rng, ns_of(m_params.media_jitter)));
+        if (m_params.media_jitter > sc_core::SC_ZERO_TIME) latency += ns_fast(m_jitter(m_rng));
         m_in_media.push(start + latency, Command{job, j.next_tag++});
     }
     j.outstanding += count;
@@ -75,7 +78,7 @@ void NvmeDisk::on_media_done() {
 }
 
 sc_time NvmeDisk::earliest_completion() const {
-    const sc_time submitted_now = sc_core::sc_time_stamp() + m_params.media_latency;
+    const sc_time submitted_now = sim_now() + m_params.media_latency;
     return m_in_media.empty() ? submitted_now : std::min(m_in_media.next_at(), submitted_now);
 }
 

@@ -81,6 +81,9 @@ private:
     std::vector<Job> m_jobs;
     std::mt19937_64 m_rng;
     sc_core::sc_time m_per_command;  // 1 / max_iops, converted once
+    // The exponential part of the latency, in ns (what exponential() draws,
+    // with its mean converted once).
+    std::exponential_distribution<double> m_jitter;
     sc_core::sc_time m_controller_free;
     TimedQueue<Command> m_in_media;
     uint64_t m_submitted = 0;

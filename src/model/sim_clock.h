@@ -1,0 +1,40 @@
+#pragma once
+// The kernel's time and nanosecond conversions for the per-MSI path, inline:
+// sc_time_stamp() and sc_time(double, SC_NS) are out-of-line library calls,
+// made several times per simulated MSI. Same values as theirs, bit for bit.
+#include <cstdint>
+
+#include <systemc>
+
+namespace cidsim {
+
+// sc_time_stamp() without the call (it returns the current context's time).
+inline const sc_core::sc_time& sim_now() {
+    return sc_core::sc_get_curr_simcontext()->time_stamp();
+}
+
+// sc_time_to_pending_activity(): the same steps as the library's
+// (sysc/kernel/sc_simcontext.cpp) without its out-of-line wrapper and the
+// sc_time_stamp() call inside; the access horizons ask it several times per MSI.
+inline sc_core::sc_time time_to_pending_activity() {
+    const sc_core::sc_simcontext* c = sc_core::sc_get_curr_simcontext();
+    if (c->pending_activity_at_current_time()) return sc_core::SC_ZERO_TIME;
+    sc_core::sc_time next = c->max_time();
+    c->next_time(next);  // leaves max_time when nothing is scheduled
+    return next - c->time_stamp();
+}
+
+// sc_time(v, SC_NS): the library computes int64(ticks_per_ns * v + 0.5)
+// (sysc/kernel/sc_time.cpp); here one tick times (ticks_per_ns * v), which
+// sc_time::operator*= (inline) rounds the same way (1.0 * x == x). Exact
+// for any resolution of 1 ns or finer; a coarser one takes the library's path.
+inline sc_core::sc_time ns_fast(double v) {
+    static const double ticks_per_ns = double(sc_core::sc_time(1.0, sc_core::SC_NS).value());
+    static const sc_core::sc_time one_tick = sc_core::sc_time::from_value(1);
+    if (ticks_per_ns < 1.0) return sc_core::sc_time(v, sc_core::SC_NS);
+    sc_core::sc_time t(one_tick);
+    t *= ticks_per_ns * v;
+    return t;
+}
+
+}  // namespace cidsim
