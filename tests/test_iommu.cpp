@@ -176,7 +176,9 @@ namespace {
 // The PID's CPU as the remapping unit sees it: may it touch the PID first?
 struct CpuHorizonStub : AccessHorizon {
     bool quiet = false;
-    bool quiet_through(const sc_time&) const override { return quiet; }
+    sc_time quiet_before() const override {
+        return quiet ? sc_core::sc_max_time() : sc_core::SC_ZERO_TIME;
+    }
 };
 }  // namespace
 

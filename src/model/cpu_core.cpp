@@ -48,6 +48,7 @@ void CpuCore::queue_task(const Work& w) {
 }
 
 void CpuCore::step() {
+    m_pid_horizon_known = false;  // other processes have run since
     if (m_activity == Activity::Work)
         end_work();
     else if (m_activity == Activity::Interrupt && !interrupt())
@@ -81,17 +82,22 @@ bool CpuCore::sync() {
 }
 
 bool CpuCore::sync_for_pid() {
-    if (m_pending == sc_core::SC_ZERO_TIME || m_pid.cpu_may_access_at(local_now())) return true;
+    if (m_pending == sc_core::SC_ZERO_TIME) return true;
+    if (!m_pid_horizon_known) {
+        m_pid_horizon = m_pid.cpu_horizon();
+        m_pid_horizon_known = true;
+    }
+    if (local_now() < m_pid_horizon) return true;
     wait_pending();
     return false;
 }
 
 // In an interrupt the core acts next when its wait ends (or now, if it is
 // about to run); outside one, an interrupt's entry comes before any access.
-bool CpuCore::quiet_through(const sc_time& at) const {
+sc_time CpuCore::quiet_before() const {
     const sc_time now = sim_now();
-    if (m_in_interrupt) return at < std::max(m_waiting_until, now);
-    return at < now + m_params.irq_entry;
+    if (m_in_interrupt) return std::max(m_waiting_until, now);
+    return now + m_params.irq_entry;
 }
 
 bool CpuCore::interrupt() {
@@ -225,6 +231,9 @@ bool CpuCore::call_handler(Vector vector) {
     else
         ++m_stats.unhandled_vector_calls;
     m_pending += cost;  // spent before this core's next visible action
+    // The driver may have set another process going (task work on another
+    // CPU, say), which may lead to a post sooner than the last answer.
+    m_pid_horizon_known = false;
     return true;
 }
 

@@ -126,8 +126,8 @@ private:
     // that calls it must end and resume when it has.
     void wait_pending();
     sc_core::sc_time local_now() const { return sim_now() + m_pending; }
-    // AccessHorizon: can this core touch its PID at or before `at`?
-    bool quiet_through(const sc_core::sc_time& at) const override;
+    // AccessHorizon: when this core may next touch its PID.
+    sc_core::sc_time quiet_before() const override;
     void check_stranded();
 
     // PirAccessor: the handler's steps, made in local time; each refuses
@@ -165,6 +165,11 @@ private:
     bool m_in_interrupt = false;
     sc_core::sc_time m_pending;        // CPU time committed, not yet waited out
     sc_core::sc_time m_waiting_until;  // end of the current timed wait
+    // PID accesses before m_pid_horizon need no wait. Asked once and kept
+    // while nothing this core does can change the answer: for the rest of
+    // the activation, up to the next driver handler call.
+    sc_core::sc_time m_pid_horizon;
+    bool m_pid_horizon_known = false;
     // The interrupt being taken, across its suspensions.
     int m_irq_resume = 0;
     Vector m_vector = 0;

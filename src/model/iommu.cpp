@@ -80,18 +80,16 @@ void Iommu::forget_sources() {
 // one a sender has not sent yet. No process runs before the kernel's next
 // pending activity; and the PID's own senders, when declared, bound when
 // they next send.
-bool Iommu::PidSide::quiet_through(const sc_time& at) const {
-    return iommu->quiet_through_for(*this, at);
-}
-
-bool Iommu::quiet_through_for(const PidSide& side, const sc_time& at) const {
-    if (!m_to_post.empty() && !(at < m_to_post.next_at())) return false;
+sc_time Iommu::quiet_before(const PidSide& side) const {
     const sc_time fetch = fastest_fetch();
-    if (!m_to_fetch.empty() && !(at < m_to_fetch.next_at() + fetch)) return false;
-    if (no_process_runs_before(at, fetch)) return true;
-    // Here at >= now + fetch; a request arriving after at - fetch posts after at.
-    const sc_time latest_arrival = at - fetch;
-    return m_sources_known && latest_arrival < side.sources_quiet_until(latest_arrival);
+    sc_time quiet = saturating_add(sim_now() + fetch, time_to_pending_activity());
+    if (m_sources_known) {
+        const sc_time senders = side.sources_quiet_until(sc_core::sc_max_time());
+        quiet = std::max(quiet, saturating_add(senders, fetch));
+    }
+    if (!m_to_fetch.empty()) quiet = std::min(quiet, m_to_fetch.next_at() + fetch);
+    if (!m_to_post.empty()) quiet = std::min(quiet, m_to_post.next_at());
+    return quiet;
 }
 
 sc_time Iommu::Senders::sources_quiet_until(const sc_time& at) const {

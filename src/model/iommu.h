@@ -167,9 +167,9 @@ private:
     // The remapping unit as one PID's other side; its senders post to it.
     struct PidSide : AccessHorizon, Senders {
         const Iommu* iommu = nullptr;
-        bool quiet_through(const sc_core::sc_time& at) const override;
+        sc_core::sc_time quiet_before() const override { return iommu->quiet_before(*this); }
     };
-    bool quiet_through_for(const PidSide& side, const sc_core::sc_time& at) const;
+    sc_core::sc_time quiet_before(const PidSide& side) const;
     sc_core::sc_time fastest_fetch() const { return std::min(m_params.iec_hit, m_params.iec_miss); }
     Resolved resolve(uint32_t index) const;
     const Resolved& lookup(uint32_t index, bool& hit);

@@ -35,12 +35,12 @@ struct PidAccess {
 };
 
 // One side of a descriptor (the CPU that owns it, the remapping unit that
-// posts to it), asked by the other side: true when no access of mine can
-// happen at or before `at`.
+// posts to it), asked by the other side: no access of mine happens before
+// the time returned (as things stand now: until another process runs).
 class AccessHorizon {
 public:
     virtual ~AccessHorizon() = default;
-    virtual bool quiet_through(const sc_core::sc_time& at) const = 0;
+    virtual sc_core::sc_time quiet_before() const = 0;
 };
 
 class PostedDescriptor {
@@ -69,13 +69,15 @@ public:
     // time) every access is made at the kernel's time.
     void attach_cpu(const AccessHorizon& cpu) { m_cpu = &cpu; }
     void attach_poster(const AccessHorizon& poster) { m_poster = &poster; }
-    // May the CPU access at `at` (not before now) as if it had waited until then?
-    bool cpu_may_access_at(const sc_core::sc_time& at) const {
-        return !m_log && !m_obs && m_poster && may_run_ahead_to(at) && m_poster->quiet_through(at);
+    // The CPU may access at any time before this (not before now) as if it
+    // had waited until then; true until another process runs.
+    sc_core::sc_time cpu_horizon() const {
+        if (m_log || m_obs || !m_poster) return sc_core::SC_ZERO_TIME;
+        return std::min(run_ahead_limit(), m_poster->quiet_before());
     }
     // May the remapping unit post at `at` (not before now) already now?
     bool poster_may_access_at(const sc_core::sc_time& at) const {
-        return !m_log && !m_obs && m_cpu && may_run_ahead_to(at) && m_cpu->quiet_through(at);
+        return !m_log && !m_obs && m_cpu && may_run_ahead_to(at) && at < m_cpu->quiet_before();
     }
 
     // A software write that is not on the measured path (KVM vCPU put/load).

@@ -19,6 +19,11 @@ inline void set_run_ahead_limit(const sc_core::sc_time& end) {
     run_ahead_detail::limit = end;
 }
 
+// Acts due before this may be made before the kernel reaches them.
+inline sc_core::sc_time run_ahead_limit() {
+    return run_ahead_detail::limited ? run_ahead_detail::limit : sc_core::sc_max_time();
+}
+
 // May an act due at `at` be made before the kernel reaches it?
 inline bool may_run_ahead_to(const sc_core::sc_time& at) {
     return !run_ahead_detail::limited || at < run_ahead_detail::limit;

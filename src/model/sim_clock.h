@@ -24,6 +24,12 @@ inline sc_core::sc_time time_to_pending_activity() {
     return next - c->time_stamp();
 }
 
+// a + b, or the largest time when that would not fit (a bound of "never").
+inline sc_core::sc_time saturating_add(const sc_core::sc_time& a, const sc_core::sc_time& b) {
+    const sc_core::sc_time max = sc_core::sc_max_time();
+    return a > max - b ? max : a + b;
+}
+
 // sc_time(v, SC_NS): the library computes int64(ticks_per_ns * v + 0.5)
 // (sysc/kernel/sc_time.cpp); here one tick times (ticks_per_ns * v), which
 // sc_time::operator*= (inline) rounds the same way (1.0 * x == x). Exact
