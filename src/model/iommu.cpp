@@ -84,7 +84,7 @@ sc_time Iommu::quiet_before(const PidSide& side) const {
     const sc_time fetch = fastest_fetch();
     sc_time quiet = saturating_add(sim_now() + fetch, time_to_pending_activity());
     if (m_sources_known) {
-        const sc_time senders = side.sources_quiet_until(sc_core::sc_max_time());
+        const sc_time senders = side.sources_quiet_until(never());
         quiet = std::max(quiet, saturating_add(senders, fetch));
     }
     if (!m_to_fetch.empty()) quiet = std::min(quiet, m_to_fetch.next_at() + fetch);
@@ -94,7 +94,7 @@ sc_time Iommu::quiet_before(const PidSide& side) const {
 
 sc_time Iommu::Senders::sources_quiet_until(const sc_time& at) const {
     if (at < quiet) return quiet;
-    quiet = sc_core::sc_max_time();
+    quiet = never();
     for (const MsiSource* s : sources) quiet = std::min(quiet, s->earliest_msi());
     return quiet;
 }

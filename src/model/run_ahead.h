@@ -6,6 +6,8 @@
 // an act counted early would land in the wrong measurement window.
 #include <systemc>
 
+#include "model/sim_clock.h"
+
 namespace cidsim {
 
 namespace run_ahead_detail {
@@ -21,7 +23,7 @@ inline void set_run_ahead_limit(const sc_core::sc_time& end) {
 
 // Acts due before this may be made before the kernel reaches them.
 inline sc_core::sc_time run_ahead_limit() {
-    return run_ahead_detail::limited ? run_ahead_detail::limit : sc_core::sc_max_time();
+    return run_ahead_detail::limited ? run_ahead_detail::limit : never();
 }
 
 // May an act due at `at` be made before the kernel reaches it?

@@ -24,10 +24,16 @@ inline sc_core::sc_time time_to_pending_activity() {
     return next - c->time_stamp();
 }
 
-// a + b, or the largest time when that would not fit (a bound of "never").
+// sc_max_time() without the call, for bounds that mean "never". Read at
+// the first use, during the simulation (the time resolution is fixed by then).
+inline const sc_core::sc_time& never() {
+    static const sc_core::sc_time max = sc_core::sc_max_time();
+    return max;
+}
+
+// a + b, or never() when that would not fit.
 inline sc_core::sc_time saturating_add(const sc_core::sc_time& a, const sc_core::sc_time& b) {
-    const sc_core::sc_time max = sc_core::sc_max_time();
-    return a > max - b ? max : a + b;
+    return a > never() - b ? never() : a + b;
 }
 
 // sc_time(v, SC_NS): the library computes int64(ticks_per_ns * v + 0.5)
