@@ -73,3 +73,10 @@ TEST_CASE("instructions per simulated MSI stay under the recorded budget", "[per
     CHECK(per_msi <= kBudgetPerMsi);
     WARN("instructions per simulated MSI: " << per_msi);
 }
+
+TEST_CASE("bench refuses a stray word instead of ignoring it", "[perf][cli]") {
+    Scratch s;
+    const Run r = run_cidsim(s, "bench --no-floor --reps 1 posted");
+    CHECK(r.status == 2);
+    CHECK(r.err.find("too many positional options") != std::string::npos);
+}

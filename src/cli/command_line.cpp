@@ -24,7 +24,7 @@ int parse_command_line(const std::string& command, int argc, char** argv,
     try {
         po::command_line_parser parser(argc, argv);
         parser.options(all);
-        if (positional) parser.positional(pos);
+        parser.positional(pos);  // empty: a stray word is an error, not ignored
         po::store(parser.run(), vm);
         po::notify(vm);
     } catch (const po::error& e) {
