@@ -279,12 +279,37 @@ bool Iommu::may_post_early(const Fetched& f, const sc_time& done) const {
 // Messages enter the port in the order they become ready (not the order
 // they were announced: root ports drain at different paces).
 void Iommu::on_message_ready() {
-    m_to_send.pop_due([this](const Message& m) {
-        const sc_time enter = std::max(sim_now(), m_message_port_free);
-        m_message_port_free = enter + m_params.message_occupancy;
-        m.apic->deliver_at(m_message_port_free + m_params.message_latency, m.vector);
-        if (m.held) m.held->hold_until(enter);
-    });
+    m_to_send.pop_due([this](const Message& m) { send(m, sim_now()); });
+}
+
+void Iommu::send(const Message& m, const sc_time& ready) {
+    const sc_time enter = std::max(ready, m_message_port_free);
+    m_message_port_free = enter + m_params.message_occupancy;
+    m.apic->deliver_at(m_message_port_free + m_params.message_latency, m.vector);
+    if (m.held) m.held->hold_until(enter);
+}
+
+void Iommu::queue_message(const sc_time& ready, const Message& m) {
+    if (may_send_early(ready, m))
+        send(m, ready);
+    else
+        m_to_send.push(ready, m);
+}
+
+// A notification enters the port now rather than at `ready` when that is
+// exact: no message queued is due first, and no post or remapped message
+// still to be made can be ready before it (each is ready no earlier than
+// it is made, and none is made before the earliest scheduled post or the
+// fetch of a request announced or still to be sent). Remapped messages
+// hold their root port when they enter: they wait for their time.
+bool Iommu::may_send_early(const sc_time& ready, const Message& m) const {
+    if (m_obs || m.held || !m_sources_known || !may_run_ahead_to(ready)) return false;
+    if (!m_to_send.empty() && !(ready < m_to_send.next_at())) return false;
+    const sc_time fetch = fastest_fetch();
+    sc_time next_made = saturating_add(m_all_sources.sources_quiet_until(ready), fetch);
+    if (!m_to_fetch.empty()) next_made = std::min(next_made, m_to_fetch.next_at() + fetch);
+    if (!m_to_post.empty()) next_made = std::min(next_made, m_to_post.next_at());
+    return ready < next_made;
 }
 
 void Iommu::on_post_due() {
@@ -297,7 +322,7 @@ void Iommu::post(const Fetched& f, const sc_time& at) {
     if (!irte.posted) {
         ++m_stats.remapped_messages;
         const sc_time ordered = f.port ? f.port->order_message(at) : at;
-        m_to_send.push(ordered, Message{f.entry.apic, irte.vector, f.port});
+        queue_message(ordered, Message{f.entry.apic, irte.vector, f.port});
         if (m_obs) m_obs->remapped_message(f.index, f.entry.apic->apic_id(), irte.vector);
         return;
     }
@@ -305,7 +330,7 @@ void Iommu::post(const Fetched& f, const sc_time& at) {
     sc_time rmw;
     if (f.entry.pid->post(m_agent, irte.vector, irte.urgent, rmw)) {
         ++m_stats.notifications;
-        m_to_send.push(at + rmw, Message{f.entry.apic, f.entry.pid->nv(), nullptr});
+        queue_message(at + rmw, Message{f.entry.apic, f.entry.pid->nv(), nullptr});
     } else {
         ++m_stats.suppressed;
     }

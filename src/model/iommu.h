@@ -174,6 +174,9 @@ private:
     Resolved resolve(uint32_t index) const;
     const Resolved& lookup(uint32_t index, bool& hit);
     void on_message_ready();  // a message enters the interrupt-message port
+    void queue_message(const sc_core::sc_time& ready, const Message& m);
+    bool may_send_early(const sc_core::sc_time& ready, const Message& m) const;
+    void send(const Message& m, const sc_core::sc_time& ready);
     void fault(IommuFault reason, uint32_t index, uint16_t source_id, const sc_core::sc_time& at);
 
     IommuParams m_params;
