@@ -103,8 +103,7 @@ sc_time Iommu::Senders::sources_quiet_until(const sc_time& at) const {
 // `at - lead`.
 bool Iommu::no_process_runs_before(const sc_time& at, const sc_time& lead) const {
     const sc_time earliest = sim_now() + lead;
-    return at < earliest ||
-           at - earliest < time_to_pending_activity();
+    return at < earliest || at - earliest < time_to_pending_activity();
 }
 
 void Iommu::write_irte(uint32_t index, const Irte& e) {

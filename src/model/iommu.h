@@ -22,8 +22,13 @@
 //    notification (NV to NDST) through the same message port.
 // The IRTE is captured at fetch time, so an IRTE re-pointed between fetch
 // and post delivers into the old PID (the affinity-change race).
-// A post (or a message's ordering) is made at fetch time, without an event
-// of its own, when that is exact (Iommu::may_post_early).
+// Acting ahead of the kernel's time where that is exact (nothing that could
+// see the difference acts first; no event of its own): a request is fetched
+// as it is announced (may_fetch_early), a post or a message's ordering made
+// at fetch time (may_post_early), a notification enters the message port at
+// post time (may_send_early); and a CPU is told how long no post can land on
+// its PID (quiet_before), from the PID's own senders once System has
+// declared them (add_source: routes fixed for the run).
 // Not modelled: DMA remapping, fault reporting registers and fault events,
 // the invalidation queue's own timing, the reserved-bit checks of the PID.
 #include <algorithm>
