@@ -74,15 +74,22 @@ struct Bench {
     StubDriver driver;
 };
 
-// Runs `body` as an SC_THREAD (the tester).
+// Runs `body` as an SC_THREAD (the tester), which then stays suspended:
+// SystemC frees a finished thread's stack, and LeakSanitizer, which takes
+// the last coroutine stack it saw for the main thread's, would then scan
+// freed memory at exit (the core itself is an SC_METHOD, with no stack).
 struct Tester : sc_core::sc_module {
     SC_HAS_PROCESS(Tester);
     Tester(sc_core::sc_module_name n, std::function<void()> body)
         : sc_module(n), m_body(std::move(body)) {
         SC_THREAD(run);
     }
-    void run() { m_body(); }
+    void run() {
+        m_body();
+        wait(m_never);
+    }
     std::function<void()> m_body;
+    sc_core::sc_event m_never;
 };
 
 }  // namespace
