@@ -62,16 +62,15 @@ void Iommu::attach_descriptor(PostedDescriptor& pid) {
 }
 
 void Iommu::add_source(const MsiSource& source, const PostedDescriptor* pid) {
-    if (std::find(m_all_sources.sources.begin(), m_all_sources.sources.end(), &source) ==
-        m_all_sources.sources.end())
-        m_all_sources.sources.push_back(&source);
+    std::vector<const MsiSource*>& all = m_all_senders.sources;
+    if (std::find(all.begin(), all.end(), &source) == all.end()) all.push_back(&source);
     if (pid) m_sides.at(pid)->sources.push_back(&source);
     m_sources_known = true;
 }
 
 void Iommu::forget_sources() {
     m_sources_known = false;
-    m_all_sources.sources.clear();
+    m_all_senders.sources.clear();
     for (auto& side : m_sides) side.second->sources.clear();
 }
 
@@ -82,21 +81,26 @@ void Iommu::forget_sources() {
 // they next send.
 sc_time Iommu::quiet_before(const PidSide& side) const {
     const sc_time fetch = fastest_fetch();
-    sc_time quiet = saturating_add(sim_now() + fetch, time_to_pending_activity());
-    if (m_sources_known) {
-        const sc_time senders = side.sources_quiet_until(never());
-        quiet = std::max(quiet, saturating_add(senders, fetch));
-    }
-    if (!m_to_fetch.empty()) quiet = std::min(quiet, m_to_fetch.next_at() + fetch);
-    if (!m_to_post.empty()) quiet = std::min(quiet, m_to_post.next_at());
-    return quiet;
+    sc_time unannounced = saturating_add(sim_now() + fetch, time_to_pending_activity());
+    if (m_sources_known)
+        unannounced = std::max(unannounced, saturating_add(side.earliest(), fetch));
+    return std::min(unannounced, earliest_announced_post());
 }
 
-sc_time Iommu::Senders::sources_quiet_until(const sc_time& at) const {
-    if (at < quiet) return quiet;
-    quiet = never();
-    for (const MsiSource* s : sources) quiet = std::min(quiet, s->earliest_msi());
-    return quiet;
+sc_time Iommu::earliest_announced_post() const {
+    const sc_time posted = m_to_post.next_at_min(never());
+    return m_to_fetch.empty() ? posted : std::min(posted, m_to_fetch.next_at() + fastest_fetch());
+}
+
+sc_time Iommu::Senders::earliest() const {
+    sc_time t = never();
+    for (const MsiSource* s : sources) t = std::min(t, s->earliest_msi());
+    return t;
+}
+
+sc_time Iommu::all_senders_earliest(const sc_time& at) const {
+    if (!(at < m_all_senders_earliest)) m_all_senders_earliest = m_all_senders.earliest();
+    return m_all_senders_earliest;
 }
 
 // True when no process (other than the one running) can act at or before
@@ -178,7 +182,7 @@ void Iommu::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
 bool Iommu::may_fetch_early(const sc_time& arrival) const {
     if (m_obs || !m_sources_known || !may_run_ahead_to(arrival)) return false;
     if (!m_to_fetch.empty() && !(arrival < m_to_fetch.next_at())) return false;
-    return arrival < m_all_sources.sources_quiet_until(arrival);
+    return arrival < all_senders_earliest(arrival);
 }
 
 Iommu::Resolved Iommu::resolve(uint32_t index) const {
@@ -304,11 +308,8 @@ void Iommu::queue_message(const sc_time& ready, const Message& m) {
 bool Iommu::may_send_early(const sc_time& ready, const Message& m) const {
     if (m_obs || m.held || !m_sources_known || !may_run_ahead_to(ready)) return false;
     if (!m_to_send.empty() && !(ready < m_to_send.next_at())) return false;
-    const sc_time fetch = fastest_fetch();
-    sc_time next_made = saturating_add(m_all_sources.sources_quiet_until(ready), fetch);
-    if (!m_to_fetch.empty()) next_made = std::min(next_made, m_to_fetch.next_at() + fetch);
-    if (!m_to_post.empty()) next_made = std::min(next_made, m_to_post.next_at());
-    return ready < next_made;
+    const sc_time unannounced = saturating_add(all_senders_earliest(ready), fastest_fetch());
+    return ready < std::min(unannounced, earliest_announced_post());
 }
 
 void Iommu::on_post_due() {

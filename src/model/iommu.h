@@ -161,14 +161,18 @@ private:
     bool may_post_early(const Fetched& f, const sc_core::sc_time& done) const;
     void post(const Fetched& f, const sc_core::sc_time& at);
     bool no_process_runs_before(const sc_core::sc_time& at, const sc_core::sc_time& lead) const;
-    // Some senders, and the earliest a request of theirs not yet announced
-    // can arrive.
+    // Some senders.
     struct Senders {
         std::vector<const MsiSource*> sources;
-        mutable sc_core::sc_time quiet;  // their last bound (a bound stays true)
-        // Their bound, recomputed only when it is not beyond `at`.
-        sc_core::sc_time sources_quiet_until(const sc_core::sc_time& at) const;
+        // The earliest a request of theirs not yet announced can arrive, as
+        // they answer now (a bound that stays true as time passes).
+        sc_core::sc_time earliest() const;
     };
+    // Senders::earliest() of all senders, from the last answer while that
+    // is beyond `at`.
+    sc_core::sc_time all_senders_earliest(const sc_core::sc_time& at) const;
+    // The earliest post of a request already announced.
+    sc_core::sc_time earliest_announced_post() const;
     // The remapping unit as one PID's other side; its senders post to it.
     struct PidSide : AccessHorizon, Senders {
         const Iommu* iommu = nullptr;
@@ -199,7 +203,8 @@ private:
     TimedQueue<Fetched> m_to_post;
     TimedQueue<Message> m_to_send;
     std::unordered_map<const PostedDescriptor*, std::unique_ptr<PidSide>> m_sides;
-    Senders m_all_sources;
+    Senders m_all_senders;
+    mutable sc_core::sc_time m_all_senders_earliest;  // their last answer
     bool m_sources_known = false;
     IommuStats m_stats;
     TraceObserver* m_obs = nullptr;

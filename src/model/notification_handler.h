@@ -67,8 +67,9 @@ public:
     // Harvest passes made by the handler that returned.
     unsigned passes() const { return m_passes; }
 
-    // Runs the handler from start to end against accesses that never refuse;
-    // returns the number of harvest passes.
+    // Runs the handler from start to end, resuming at once after a refusal
+    // (for accessors that need no simulated time); returns the number of
+    // harvest passes.
     unsigned run(PirAccessor& pid);
 
 private:

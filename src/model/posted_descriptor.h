@@ -70,7 +70,7 @@ public:
     void attach_cpu(const AccessHorizon& cpu) { m_cpu = &cpu; }
     void attach_poster(const AccessHorizon& poster) { m_poster = &poster; }
     // The CPU may access at any time before this (not before now) as if it
-    // had waited until then; true until another process runs.
+    // had waited until then; the answer holds until another process runs.
     sc_core::sc_time cpu_horizon() const {
         if (m_log || m_obs || !m_poster) return sc_core::SC_ZERO_TIME;
         return std::min(run_ahead_limit(), m_poster->quiet_before());

@@ -27,8 +27,6 @@ inline sc_core::sc_time run_ahead_limit() {
 }
 
 // May an act due at `at` be made before the kernel reaches it?
-inline bool may_run_ahead_to(const sc_core::sc_time& at) {
-    return !run_ahead_detail::limited || at < run_ahead_detail::limit;
-}
+inline bool may_run_ahead_to(const sc_core::sc_time& at) { return at < run_ahead_limit(); }
 
 }  // namespace cidsim

@@ -1,7 +1,8 @@
 #pragma once
 // Statistics primitives shared by every block: plain counters and a
-// fixed-bucket log-linear histogram (no allocation after construction, so
-// recording on the per-MSI path is a few instructions).
+// log-linear histogram with fixed bucket bounds (it allocates only when a
+// sample reaches a bucket beyond all before, so recording on the per-MSI
+// path is a few instructions).
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -3,6 +3,7 @@
 // (notified for the earliest item): one kernel event per item, however many
 // are in flight, and no allocation once the heap has grown to its peak.
 // Items due at the same time come out in the order they were pushed.
+#include <algorithm>
 #include <cstdint>
 #include <queue>
 #include <vector>
@@ -43,6 +44,10 @@ public:
     const sc_core::sc_event& event() const { return m_event; }
     // When the earliest item is due (the queue must not be empty).
     const sc_core::sc_time& next_at() const { return m_heap.top().at; }
+    // The earlier of next_at() and `bound` (`bound` when empty).
+    sc_core::sc_time next_at_min(const sc_core::sc_time& bound) const {
+        return m_heap.empty() ? bound : std::min(m_heap.top().at, bound);
+    }
     bool empty() const { return m_heap.empty(); }
     size_t size() const { return m_heap.size(); }
 

@@ -48,8 +48,7 @@ void DsaMemfill::on_engine_done() {
 }
 
 sc_time DsaMemfill::earliest_completion() const {
-    const sc_time submitted_now = sim_now() + m_params.engine_latency;
-    return m_in_engine.empty() ? submitted_now : std::min(m_in_engine.next_at(), submitted_now);
+    return m_in_engine.next_at_min(sim_now() + m_params.engine_latency);  // or one submitted now
 }
 
 bool DsaMemfill::reacts_only_on(unsigned, unsigned cpu) const { return m_submitter.index() == cpu; }

@@ -78,8 +78,7 @@ void NvmeDisk::on_media_done() {
 }
 
 sc_time NvmeDisk::earliest_completion() const {
-    const sc_time submitted_now = sim_now() + m_params.media_latency;
-    return m_in_media.empty() ? submitted_now : std::min(m_in_media.next_at(), submitted_now);
+    return m_in_media.next_at_min(sim_now() + m_params.media_latency);  // or one submitted now
 }
 
 bool NvmeDisk::reacts_only_on(unsigned queue, unsigned cpu) const {

@@ -1,5 +1,7 @@
 #include "workloads/trace_replay.h"
 
+#include "model/sim_clock.h"
+
 #include "model/event_count.h"
 
 #include <algorithm>
@@ -57,7 +59,7 @@ void TraceReplay::step() {
 }
 
 sc_time TraceReplay::earliest_completion() const {
-    return m_next < m_events.size() ? m_events[m_next].at : sc_core::sc_max_time();
+    return m_next < m_events.size() ? m_events[m_next].at : never();
 }
 
 void TraceReplay::report(nlohmann::json& out, double) const {
