@@ -13,16 +13,7 @@ double t_quantile_95(unsigned dof) {
 }
 
 MeanCi mean_ci95(const std::vector<double>& samples) {
-    MeanCi r;
-    if (samples.empty()) return r;
-    for (double x : samples) r.mean += x;
-    const double n = double(samples.size());
-    r.mean /= n;
-    if (samples.size() < 2) return r;
-    double ss = 0;
-    for (double x : samples) ss += (x - r.mean) * (x - r.mean);
-    r.half_width = t_quantile_95(unsigned(samples.size() - 1)) * std::sqrt(ss / (n - 1) / n);
-    return r;
+    return ratio_ci95(samples, std::vector<double>(samples.size(), 1.0));  // every weight 1
 }
 
 MeanCi ratio_ci95(const std::vector<double>& num, const std::vector<double>& den) {
