@@ -33,6 +33,7 @@ Device::Device(sc_core::sc_module_name name, const DeviceParams& params, uint16_
     m_payload.set_streaming_width(4);
     m_payload.set_byte_enable_ptr(nullptr);
     m_payload.set_extension(&m_ingress);
+    m_fewest_bytes_write = m_port.write_duration(m_params.completion_entry_bytes);
 }
 
 void Device::program_msix(unsigned entry, uint64_t address, uint32_t data) {
@@ -64,12 +65,22 @@ void Device::complete(unsigned queue, uint64_t tag, uint64_t dma_bytes) {
     msi_socket->b_transport(m_payload, delay);
 }
 
-sc_time Device::earliest_msi() const {
+void Device::add_schedule(const CompletionSchedule& schedule) {
+    m_schedule = m_schedules++ ? nullptr : &schedule;
+    const uint64_t data = m_schedule ? m_schedule->completion_bytes() : 0;
+    m_fewest_bytes_write = m_port.write_duration(data + m_params.completion_entry_bytes);
+}
+
+sc_time Device::earliest_send() const {
     return m_schedule ? m_schedule->earliest_completion() : sim_now();
 }
 
+sc_time Device::earliest_arrival() const {
+    return m_port.earliest_write_done(earliest_send(), m_fewest_bytes_write);
+}
+
 bool Device::may_handle_at(uint32_t queue, unsigned cpu, const sc_time& at) const {
-    return m_handle_ahead && !m_obs && may_run_ahead_to(at) && at < earliest_msi() &&
+    return m_handle_ahead && !m_obs && may_run_ahead_to(at) && at < earliest_send() &&
            (!m_sink || m_sink->reacts_only_on(queue, cpu));
 }
 

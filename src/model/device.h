@@ -53,6 +53,8 @@ class CompletionSchedule {
 public:
     virtual ~CompletionSchedule() = default;
     virtual sc_core::sc_time earliest_completion() const = 0;
+    // The fewest bytes of data a completion writes by DMA before its MSI.
+    virtual uint64_t completion_bytes() const { return 0; }
 };
 
 struct DeviceStats {
@@ -77,9 +79,7 @@ public:
     void set_sink(CompletionSink* sink) { m_sink = sink; }
     // The workload that calls complete(); with none, or more than one, when
     // the device next completes is unknown.
-    void add_schedule(const CompletionSchedule& schedule) {
-        m_schedule = m_schedules++ ? nullptr : &schedule;
-    }
+    void add_schedule(const CompletionSchedule& schedule);
     // From now on handlers run at the kernel's time (a queue's interrupt is
     // moving to another CPU, so two CPUs may drain it).
     void stop_handling_ahead() { m_handle_ahead = false; }
@@ -99,8 +99,11 @@ public:
     // Ahead of the kernel's time when no completion can come first and the
     // sink reacts on the handling CPU alone.
     bool may_handle_at(uint32_t queue, unsigned cpu, const sc_core::sc_time& at) const override;
-    // MsiSource: an MSI is sent when a completion is made.
-    sc_core::sc_time earliest_msi() const override;
+    // The earliest it may next complete and send an MSI.
+    sc_core::sc_time earliest_send() const;
+    // MsiSource: that MSI reaches the remapping unit once the completion's
+    // data and entry have passed the root port.
+    sc_core::sc_time earliest_arrival() const override;
 
     uint64_t in_flight() const;  // completions posted but not yet drained
     // Completions posted but neither drained nor waiting: must stay 0.
@@ -132,6 +135,7 @@ private:
     CompletionSink* m_sink = nullptr;
     const CompletionSchedule* m_schedule = nullptr;
     unsigned m_schedules = 0;
+    sc_core::sc_time m_fewest_bytes_write;  // a completion's shortest time through the port
     bool m_handle_ahead = true;
     tlm::tlm_generic_payload m_payload;
     uint32_t m_payload_data = 0;

@@ -62,16 +62,15 @@ void Iommu::attach_descriptor(PostedDescriptor& pid) {
 }
 
 void Iommu::add_source(const MsiSource& source, const PostedDescriptor* pid) {
-    std::vector<const MsiSource*>& all = m_all_senders.sources;
-    if (std::find(all.begin(), all.end(), &source) == all.end()) all.push_back(&source);
-    if (pid) m_sides.at(pid)->sources.push_back(&source);
+    m_all_senders.add(source);
+    if (pid) m_sides.at(pid)->add(source);
     m_sources_known = true;
 }
 
 void Iommu::forget_sources() {
     m_sources_known = false;
-    m_all_senders.sources.clear();
-    for (auto& side : m_sides) side.second->sources.clear();
+    m_all_senders.clear();
+    for (auto& side : m_sides) side.second->clear();
 }
 
 // A post not yet scheduled needs a request that has not started its fetch:
@@ -83,7 +82,7 @@ sc_time Iommu::quiet_before(const PidSide& side) const {
     const sc_time fetch = fastest_fetch();
     sc_time unannounced = saturating_add(sim_now() + fetch, time_to_pending_activity());
     if (m_sources_known)
-        unannounced = std::max(unannounced, saturating_add(side.earliest(), fetch));
+        unannounced = std::max(unannounced, saturating_add(side.earliest(never()), fetch));
     return std::min(unannounced, earliest_announced_post());
 }
 
@@ -92,15 +91,24 @@ sc_time Iommu::earliest_announced_post() const {
     return m_to_fetch.empty() ? posted : std::min(posted, m_to_fetch.next_at() + fastest_fetch());
 }
 
-sc_time Iommu::Senders::earliest() const {
-    sc_time t = never();
-    for (const MsiSource* s : sources) t = std::min(t, s->earliest_msi());
-    return t;
+void Iommu::Senders::add(const MsiSource& source) {
+    if (std::find(m_sources.begin(), m_sources.end(), &source) != m_sources.end()) return;
+    m_sources.push_back(&source);
+    m_known.push_back(sc_core::SC_ZERO_TIME);
 }
 
-sc_time Iommu::all_senders_earliest(const sc_time& at) const {
-    if (!(at < m_all_senders_earliest)) m_all_senders_earliest = m_all_senders.earliest();
-    return m_all_senders_earliest;
+void Iommu::Senders::clear() {
+    m_sources.clear();
+    m_known.clear();
+}
+
+sc_time Iommu::Senders::earliest(const sc_time& at) const {
+    sc_time t = never();
+    for (size_t i = 0; i < m_sources.size(); ++i) {
+        if (!(at < m_known[i])) m_known[i] = m_sources[i]->earliest_arrival();
+        t = std::min(t, m_known[i]);
+    }
+    return t;
 }
 
 // True when no process (other than the one running) can act at or before
@@ -170,7 +178,7 @@ void Iommu::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
     const sc_time arrival = sim_now() + delay;
     const Request r{index, sid, ingress ? ingress->port : nullptr};
     if (may_fetch_early(arrival))
-        fetch(r, arrival);
+        fetch(r, arrival, true);
     else
         m_to_fetch.push(arrival, r);
 }
@@ -182,7 +190,7 @@ void Iommu::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
 bool Iommu::may_fetch_early(const sc_time& arrival) const {
     if (m_obs || !m_sources_known || !may_run_ahead_to(arrival)) return false;
     if (!m_to_fetch.empty() && !(arrival < m_to_fetch.next_at())) return false;
-    return arrival < all_senders_earliest(arrival);
+    return arrival < m_all_senders.earliest(arrival);
 }
 
 Iommu::Resolved Iommu::resolve(uint32_t index) const {
@@ -239,10 +247,10 @@ const Iommu::Resolved& Iommu::lookup(uint32_t index, bool& hit) {
 }
 
 void Iommu::on_fetch_due() {
-    m_to_fetch.pop_due([this](const Request& r) { fetch(r, sim_now()); });
+    m_to_fetch.pop_due([this](const Request& r) { fetch(r, sim_now(), false); });
 }
 
-void Iommu::fetch(const Request& r, const sc_time& arrival) {
+void Iommu::fetch(const Request& r, const sc_time& arrival, bool announcing) {
     // One request starts per pipeline_occupancy; its IRTE is read as it
     // arrives (the entry used is the one current at arrival).
     const sc_time start = std::max(arrival, m_pipeline_free);
@@ -260,7 +268,7 @@ void Iommu::fetch(const Request& r, const sc_time& arrival) {
     if (!e.apic) return fault(IommuFault::NoDestination, r.index, r.source_id, arrival);
     const sc_time done = start + (hit ? m_params.iec_hit : m_params.iec_miss);
     const Fetched f{e, r.index, r.source_id, r.port, arrival};
-    if (!m_obs && may_post_early(f, done))
+    if (!m_obs && may_post_early(f, done, announcing))
         post(f, done);
     else
         m_to_post.push(done, f);
@@ -271,12 +279,14 @@ void Iommu::fetch(const Request& r, const sc_time& arrival) {
 // m_pipeline_free), no scheduled post is due first, and nothing that could
 // see the difference runs before `done`: for a posted IRTE, the PID's CPU
 // (the only other side of the PID); for a remappable one, any process (the
-// root port's write path is shared).
-bool Iommu::may_post_early(const Fetched& f, const sc_time& done) const {
+// root port's write path is shared), the sender announcing the request
+// included: its next send is not scheduled yet, so the kernel cannot tell.
+bool Iommu::may_post_early(const Fetched& f, const sc_time& done, bool announcing) const {
     if (done > m_pipeline_free + fastest_fetch()) return false;
     if (!m_to_post.empty() && !(done < m_to_post.next_at())) return false;
     if (f.entry.irte.posted) return f.entry.pid->poster_may_access_at(done);
-    return may_run_ahead_to(done) && no_process_runs_before(done, sc_core::SC_ZERO_TIME);
+    return !announcing && may_run_ahead_to(done) &&
+           no_process_runs_before(done, sc_core::SC_ZERO_TIME);
 }
 
 // Messages enter the port in the order they become ready (not the order
@@ -308,7 +318,7 @@ void Iommu::queue_message(const sc_time& ready, const Message& m) {
 bool Iommu::may_send_early(const sc_time& ready, const Message& m) const {
     if (m_obs || m.held || !m_sources_known || !may_run_ahead_to(ready)) return false;
     if (!m_to_send.empty() && !(ready < m_to_send.next_at())) return false;
-    const sc_time unannounced = saturating_add(all_senders_earliest(ready), fastest_fetch());
+    const sc_time unannounced = saturating_add(m_all_senders.earliest(ready), fastest_fetch());
     return ready < std::min(unannounced, earliest_announced_post());
 }
 

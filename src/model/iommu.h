@@ -156,21 +156,26 @@ private:
     void b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
     void on_fetch_due();  // pipeline start: IRTE fetch
     bool may_fetch_early(const sc_core::sc_time& arrival) const;
-    void fetch(const Request& r, const sc_core::sc_time& arrival);
+    // `announcing`: called by the sender, as it announces the request.
+    void fetch(const Request& r, const sc_core::sc_time& arrival, bool announcing);
     void on_post_due();   // fetch done: message or PID post
-    bool may_post_early(const Fetched& f, const sc_core::sc_time& done) const;
+    bool may_post_early(const Fetched& f, const sc_core::sc_time& done, bool announcing) const;
     void post(const Fetched& f, const sc_core::sc_time& at);
     bool no_process_runs_before(const sc_core::sc_time& at, const sc_core::sc_time& lead) const;
-    // Some senders.
-    struct Senders {
-        std::vector<const MsiSource*> sources;
-        // The earliest a request of theirs not yet announced can arrive, as
-        // they answer now (a bound that stays true as time passes).
-        sc_core::sc_time earliest() const;
+    // Some senders, each with its last answer to earliest_arrival(): still
+    // a true bound later, so asked again only when it no longer helps.
+    class Senders {
+    public:
+        void add(const MsiSource& source);
+        void clear();
+        // The earliest a request of theirs not yet announced can arrive,
+        // from the last answers beyond `at` and new ones for the rest.
+        sc_core::sc_time earliest(const sc_core::sc_time& at) const;
+
+    private:
+        std::vector<const MsiSource*> m_sources;
+        mutable std::vector<sc_core::sc_time> m_known;
     };
-    // Senders::earliest() of all senders, from the last answer while that
-    // is beyond `at`.
-    sc_core::sc_time all_senders_earliest(const sc_core::sc_time& at) const;
     // The earliest post of a request already announced.
     sc_core::sc_time earliest_announced_post() const;
     // The remapping unit as one PID's other side; its senders post to it.
@@ -204,7 +209,6 @@ private:
     TimedQueue<Message> m_to_send;
     std::unordered_map<const PostedDescriptor*, std::unique_ptr<PidSide>> m_sides;
     Senders m_all_senders;
-    mutable sc_core::sc_time m_all_senders_earliest;  // their last answer
     bool m_sources_known = false;
     IommuStats m_stats;
     TraceObserver* m_obs = nullptr;

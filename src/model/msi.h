@@ -38,13 +38,14 @@ inline Decoded decode(uint64_t address) {
 }
 }  // namespace msi
 
-// A sender of MSI writes, asked when it may next send one: a lower bound
-// that stays true as time passes (anything it decides later to send, it
-// sends later still).
+// A sender of MSI writes, asked about its next write not yet sent: lower
+// bounds that stay true as time passes (anything it decides later to send,
+// it sends later still).
 class MsiSource {
 public:
     virtual ~MsiSource() = default;
-    virtual sc_core::sc_time earliest_msi() const = 0;
+    // When it may reach the remapping unit.
+    virtual sc_core::sc_time earliest_arrival() const = 0;
 };
 
 struct MsiIngress : tlm::tlm_extension<MsiIngress> {

@@ -17,8 +17,12 @@ void RootPortParams::describe(ParamVisitor& v) {
 
 sc_time RootPort::free_at() const { return std::max(m_free, sim_now()); }
 
+sc_time RootPort::write_duration(uint64_t bytes) const {
+    return ns_fast(double(bytes) / m_params.bandwidth_gbps);
+}
+
 sc_time RootPort::dma_write(uint64_t bytes) {
-    const sc_time duration = ns_fast(double(bytes) / m_params.bandwidth_gbps);
+    const sc_time duration = write_duration(bytes);
     m_free = free_at() + duration;
     ++m_stats.dma_writes;
     m_stats.dma_bytes += bytes;

@@ -17,7 +17,10 @@
 // headers (fold them into the bandwidth).
 #include <cstdint>
 
+#include <algorithm>
+
 #include "model/param_visitor.h"
+#include "model/sim_clock.h"
 
 namespace cidsim {
 
@@ -49,6 +52,14 @@ public:
     void hold_until(const sc_core::sc_time& t);
     // When a write issued now would start (posted writes stay in order).
     sc_core::sc_time free_at() const;
+    // How long a write of `bytes` occupies the path.
+    sc_core::sc_time write_duration(uint64_t bytes) const;
+    // The earliest a write taking `duration`, issued at `issued` (not before
+    // now), can be globally observed: a bound that stays true as time passes.
+    sc_core::sc_time earliest_write_done(const sc_core::sc_time& issued,
+                                         const sc_core::sc_time& duration) const {
+        return saturating_add(std::max(m_free, issued), duration);
+    }
 
     const RootPortStats& stats() const { return m_stats; }
     void reset_stats() { m_stats = {}; }

@@ -40,6 +40,7 @@ public:
     bool reacts_only_on(unsigned queue, unsigned cpu) const override;
     // The earliest descriptor in the engine, or one submitted now.
     sc_core::sc_time earliest_completion() const override;
+    uint64_t completion_bytes() const override { return m_params.fill_bytes; }
     void report(nlohmann::json& out, double seconds) const override;
     void reset_stats() override { m_completed = 0; }
 

@@ -52,6 +52,7 @@ public:
     bool reacts_only_on(unsigned queue, unsigned cpu) const override;
     // The earliest command in the media, or one submitted now.
     sc_core::sc_time earliest_completion() const override;
+    uint64_t completion_bytes() const override { return m_params.block_bytes; }
     void report(nlohmann::json& out, double seconds) const override;
     void reset_stats() override;
 
