@@ -42,8 +42,8 @@ struct Bench {
     Schedule schedule;
     Bench() {
         device.msi_socket.bind(unit.socket);
-        device.add_schedule(schedule);
         schedule.bytes = 4096;
+        device.add_schedule(schedule);
     }
 };
 

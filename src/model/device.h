@@ -53,7 +53,8 @@ class CompletionSchedule {
 public:
     virtual ~CompletionSchedule() = default;
     virtual sc_core::sc_time earliest_completion() const = 0;
-    // The fewest bytes of data a completion writes by DMA before its MSI.
+    // The fewest bytes of data a completion writes by DMA before its MSI
+    // (asked once, when the schedule is added to the device).
     virtual uint64_t completion_bytes() const { return 0; }
 };
 
