@@ -49,23 +49,41 @@ void CpuCore::queue_task(const Work& w) {
 
 void CpuCore::step() {
     m_pid_horizon_known = false;  // other processes have run since
-    if (m_activity == Activity::Work)
+    if (m_activity == Activity::Work) {
+        if (sim_now() < m_work_start) {
+            // An interrupt arrived during the last one's tail: it is taken
+            // after iret, when the work would have started.
+            count_timed_event();
+            next_trigger(m_work_start - sim_now());
+            return;
+        }
         end_work();
-    else if (m_activity == Activity::Interrupt && !interrupt())
+    } else if (m_activity == Activity::Interrupt && !interrupt()) {
         return;
+    }
     for (;;) {
+        // The last interrupt's tail may still be to run (m_pending): the
+        // next interrupt, a zero-cost work item or sleep come after it.
         if (m_apic.deliverable() >= 0) {
+            if (!settle()) return;
             m_activity = Activity::Interrupt;
             m_irq_resume = 0;
             if (!interrupt()) return;
         } else if (!m_tasks.empty()) {
             if (start_work()) return;
         } else {
+            if (!settle()) return;
             m_activity = Activity::Idle;
             next_trigger(m_wake);
             return;
         }
     }
+}
+
+bool CpuCore::settle() {
+    if (sync()) return true;
+    m_activity = Activity::Settling;
+    return false;
 }
 
 void CpuCore::wait_pending() {
@@ -138,17 +156,18 @@ bool CpuCore::interrupt() {
                 CIDSIM_UNTIL(m_irq_resume, sync());
             } else {
                 // Nothing this CPU does between the EOI and iret is visible to
-                // another block (only this core reads its ISR), so the handler's
-                // tail, the EOI and the exit are one wait and the EOI takes effect
-                // at its end.
+                // another block (only this core reads its ISR), so the EOI takes
+                // effect now and the handler's tail, the EOI and the exit are
+                // waited out with what the core does next (step()), unless the
+                // window ends first.
                 m_pending += m_params.eoi + m_params.irq_exit;
-                CIDSIM_UNTIL(m_irq_resume, sync());
+                if (!may_run_ahead_to(local_now())) CIDSIM_UNTIL(m_irq_resume, sync());
                 m_apic.eoi();
             }
     }
     m_in_interrupt = false;
     if (m_obs) m_obs->irq_phase(m_index, IrqPhase::Exit, m_vector);
-    const sc_time span = sim_now() - m_irq_start;
+    const sc_time span = local_now() - m_irq_start;
     m_stats.irq_time += span;
     m_stats.busy += span;
     m_stats.irq_off_ns.record(whole_ns(span));
@@ -165,14 +184,18 @@ void CpuCore::check_stranded() {
 }
 
 bool CpuCore::start_work() {
-    m_work_start = sim_now();
     m_work_cost = m_tasks.front().cost;
     if (m_work_cost > sc_core::SC_ZERO_TIME) {
+        // It starts when the last interrupt's tail ends: one wait for both.
         count_timed_event();
         m_activity = Activity::Work;
-        next_trigger(m_work_cost, m_apic.irq_event());
+        m_work_start = local_now();
+        next_trigger(m_pending + m_work_cost, m_apic.irq_event());
+        m_pending = sc_core::SC_ZERO_TIME;
         return true;
     }
+    if (!settle()) return true;
+    m_work_start = sim_now();
     end_work();
     return false;
 }

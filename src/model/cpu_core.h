@@ -121,6 +121,8 @@ private:
     bool interrupt();
     // Work: false once the front item has run (zero cost), true while it runs.
     bool start_work();
+    // sync() for the step loop: false (Settling) while CPU time is to pass.
+    bool settle();
     void end_work();
     // Lets the CPU time already committed (m_pending) pass: the activation
     // that calls it must end and resume when it has.
@@ -149,7 +151,8 @@ private:
         IrqHandler* handler = nullptr;
         uint32_t cookie = 0;
     };
-    enum class Activity : uint8_t { Idle, Work, Interrupt };
+    // Settling: waiting out the last interrupt's tail before anything else.
+    enum class Activity : uint8_t { Idle, Settling, Work, Interrupt };
 
     CpuCoreParams m_params;
     NotificationHandler m_handler;
