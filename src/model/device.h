@@ -100,10 +100,10 @@ public:
     // Ahead of the kernel's time when no completion can come first and the
     // sink reacts on the handling CPU alone.
     bool may_handle_at(uint32_t queue, unsigned cpu, const sc_core::sc_time& at) const override;
-    // The earliest it may next complete and send an MSI.
-    sc_core::sc_time earliest_send() const;
-    // MsiSource: that MSI reaches the remapping unit once the completion's
-    // data and entry have passed the root port.
+    // MsiSource: it sends an MSI when it next completes, and the MSI reaches
+    // the remapping unit once the completion's data and entry have passed
+    // the root port.
+    sc_core::sc_time earliest_send() const override;
     sc_core::sc_time earliest_arrival() const override;
 
     uint64_t in_flight() const;  // completions posted but not yet drained

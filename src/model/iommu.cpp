@@ -82,7 +82,7 @@ sc_time Iommu::quiet_before(const PidSide& side) const {
     const sc_time fetch = fastest_fetch();
     sc_time unannounced = saturating_add(sim_now() + fetch, time_to_pending_activity());
     if (m_sources_known)
-        unannounced = std::max(unannounced, saturating_add(side.earliest(never()), fetch));
+        unannounced = std::max(unannounced, saturating_add(side.earliest_arrival(never()), fetch));
     return std::min(unannounced, earliest_announced_post());
 }
 
@@ -94,19 +94,22 @@ sc_time Iommu::earliest_announced_post() const {
 void Iommu::Senders::add(const MsiSource& source) {
     if (std::find(m_sources.begin(), m_sources.end(), &source) != m_sources.end()) return;
     m_sources.push_back(&source);
-    m_known.push_back(sc_core::SC_ZERO_TIME);
+    m_arrival.push_back(sc_core::SC_ZERO_TIME);
+    m_send.push_back(sc_core::SC_ZERO_TIME);
 }
 
 void Iommu::Senders::clear() {
     m_sources.clear();
-    m_known.clear();
+    m_arrival.clear();
+    m_send.clear();
 }
 
-sc_time Iommu::Senders::earliest(const sc_time& at) const {
+sc_time Iommu::Senders::earliest(const sc_time& at, sc_time (MsiSource::*ask)() const,
+                                 std::vector<sc_time>& known) const {
     sc_time t = never();
     for (size_t i = 0; i < m_sources.size(); ++i) {
-        if (!(at < m_known[i])) m_known[i] = m_sources[i]->earliest_arrival();
-        t = std::min(t, m_known[i]);
+        if (!(at < known[i])) known[i] = (m_sources[i]->*ask)();
+        t = std::min(t, known[i]);
     }
     return t;
 }
@@ -190,7 +193,7 @@ void Iommu::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
 bool Iommu::may_fetch_early(const sc_time& arrival) const {
     if (m_obs || !m_sources_known || !may_run_ahead_to(arrival)) return false;
     if (!m_to_fetch.empty() && !(arrival < m_to_fetch.next_at())) return false;
-    return arrival < m_all_senders.earliest(arrival);
+    return arrival < m_all_senders.earliest_arrival(arrival);
 }
 
 Iommu::Resolved Iommu::resolve(uint32_t index) const {
@@ -274,19 +277,22 @@ void Iommu::fetch(const Request& r, const sc_time& arrival, bool announcing) {
         m_to_post.push(done, f);
 }
 
-// Posting (or sending the message) now rather than at `done` is exact when
+// Posting (or ordering the message) now rather than at `done` is exact when
 // no later request can finish its fetch before `done` (they start from
 // m_pipeline_free), no scheduled post is due first, and nothing that could
-// see the difference runs before `done`: for a posted IRTE, the PID's CPU
-// (the only other side of the PID); for a remappable one, any process (the
-// root port's write path is shared), the sender announcing the request
-// included: its next send is not scheduled yet, so the kernel cannot tell.
+// see the difference acts before `done`. For a posted IRTE that is the
+// PID's CPU (the only other side of the PID). A remapped message is
+// ordered behind its root port's writes and holds: no sender may write
+// (with the senders declared; without, no process at all may run, the
+// sender announcing the request included, whose next send the kernel does
+// not know yet), and no queued message may enter the port and hold it.
 bool Iommu::may_post_early(const Fetched& f, const sc_time& done, bool announcing) const {
     if (done > m_pipeline_free + fastest_fetch()) return false;
     if (!m_to_post.empty() && !(done < m_to_post.next_at())) return false;
     if (f.entry.irte.posted) return f.entry.pid->poster_may_access_at(done);
-    return !announcing && may_run_ahead_to(done) &&
-           no_process_runs_before(done, sc_core::SC_ZERO_TIME);
+    if (!may_run_ahead_to(done) || !(done < m_to_send.next_at_min(never()))) return false;
+    if (m_sources_known) return done < m_all_senders.earliest_send(done);
+    return !announcing && no_process_runs_before(done, sc_core::SC_ZERO_TIME);
 }
 
 // Messages enter the port in the order they become ready (not the order
@@ -313,12 +319,13 @@ void Iommu::queue_message(const sc_time& ready, const Message& m) {
 // exact: no message queued is due first, and no post or remapped message
 // still to be made can be ready before it (each is ready no earlier than
 // it is made, and none is made before the earliest scheduled post or the
-// fetch of a request announced or still to be sent). Remapped messages
-// hold their root port when they enter: they wait for their time.
+// fetch of a request announced or still to be sent). A remapped message
+// holds its root port from then on: no sender may write before.
 bool Iommu::may_send_early(const sc_time& ready, const Message& m) const {
-    if (m_obs || m.held || !m_sources_known || !may_run_ahead_to(ready)) return false;
+    if (m_obs || !m_sources_known || !may_run_ahead_to(ready)) return false;
     if (!m_to_send.empty() && !(ready < m_to_send.next_at())) return false;
-    const sc_time unannounced = saturating_add(m_all_senders.earliest(ready), fastest_fetch());
+    if (m.held && !(ready < m_all_senders.earliest_send(ready))) return false;
+    const sc_time unannounced = saturating_add(m_all_senders.earliest_arrival(ready), fastest_fetch());
     return ready < std::min(unannounced, earliest_announced_post());
 }
 

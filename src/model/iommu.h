@@ -162,19 +162,30 @@ private:
     bool may_post_early(const Fetched& f, const sc_core::sc_time& done, bool announcing) const;
     void post(const Fetched& f, const sc_core::sc_time& at);
     bool no_process_runs_before(const sc_core::sc_time& at, const sc_core::sc_time& lead) const;
-    // Some senders, each with its last answer to earliest_arrival(): still
-    // a true bound later, so asked again only when it no longer helps.
+    // Some senders, each with its last answers: still true bounds later,
+    // so asked again only when they no longer help.
     class Senders {
     public:
         void add(const MsiSource& source);
         void clear();
         // The earliest a request of theirs not yet announced can arrive,
         // from the last answers beyond `at` and new ones for the rest.
-        sc_core::sc_time earliest(const sc_core::sc_time& at) const;
+        sc_core::sc_time earliest_arrival(const sc_core::sc_time& at) const {
+            return earliest(at, &MsiSource::earliest_arrival, m_arrival);
+        }
+        // The earliest one of them sends a request (and the DMA writes it
+        // is ordered after), likewise.
+        sc_core::sc_time earliest_send(const sc_core::sc_time& at) const {
+            return earliest(at, &MsiSource::earliest_send, m_send);
+        }
 
     private:
+        sc_core::sc_time earliest(const sc_core::sc_time& at,
+                                  sc_core::sc_time (MsiSource::*ask)() const,
+                                  std::vector<sc_core::sc_time>& known) const;
         std::vector<const MsiSource*> m_sources;
-        mutable std::vector<sc_core::sc_time> m_known;
+        mutable std::vector<sc_core::sc_time> m_arrival;
+        mutable std::vector<sc_core::sc_time> m_send;
     };
     // The earliest post of a request already announced.
     sc_core::sc_time earliest_announced_post() const;

@@ -44,6 +44,8 @@ inline Decoded decode(uint64_t address) {
 class MsiSource {
 public:
     virtual ~MsiSource() = default;
+    // When it may send it (and the DMA writes the MSI is ordered after).
+    virtual sc_core::sc_time earliest_send() const = 0;
     // When it may reach the remapping unit.
     virtual sc_core::sc_time earliest_arrival() const = 0;
 };
