@@ -110,6 +110,7 @@ public:
     // Completions posted but neither drained nor waiting: must stay 0.
     uint64_t lost() const { return m_posted_ever - m_drained_ever - in_flight(); }
     unsigned queues() const { return unsigned(m_queues.size()); }
+    const RootPort& root_port() const { return m_port; }
     uint16_t source_id() const { return m_ingress.source_id; }
     // Completions posted and drained over the whole run (not reset).
     uint64_t posted_ever() const { return m_posted_ever; }

@@ -61,9 +61,15 @@ void Iommu::attach_descriptor(PostedDescriptor& pid) {
     m_sides[&pid] = std::move(side);
 }
 
-void Iommu::add_source(const MsiSource& source, const PostedDescriptor* pid) {
+void Iommu::add_source(const MsiSource& source, const PostedDescriptor* pid,
+                       const RootPort& port) {
     m_all_senders.add(source);
     if (pid) m_sides.at(pid)->add(source);
+    auto behind = std::find_if(m_port_senders.begin(), m_port_senders.end(),
+                               [&port](const auto& p) { return p.first == &port; });
+    if (behind == m_port_senders.end())
+        behind = m_port_senders.insert(behind, {&port, Senders()});
+    behind->second.add(source);
     m_sources_known = true;
 }
 
@@ -71,6 +77,7 @@ void Iommu::forget_sources() {
     m_sources_known = false;
     m_all_senders.clear();
     for (auto& side : m_sides) side.second->clear();
+    m_port_senders.clear();
 }
 
 // A post not yet scheduled needs a request that has not started its fetch:
@@ -84,6 +91,12 @@ sc_time Iommu::quiet_before(const PidSide& side) const {
     if (m_sources_known)
         unannounced = std::max(unannounced, saturating_add(side.earliest_arrival(never()), fetch));
     return std::min(unannounced, earliest_announced_post());
+}
+
+sc_time Iommu::earliest_write_to(const RootPort* port, const sc_time& at) const {
+    for (const auto& behind : m_port_senders)
+        if (behind.first == port) return behind.second.earliest_send(at);
+    return never();  // no sender writes to it
 }
 
 sc_time Iommu::earliest_announced_post() const {
@@ -291,7 +304,7 @@ bool Iommu::may_post_early(const Fetched& f, const sc_time& done, bool announcin
     if (!m_to_post.empty() && !(done < m_to_post.next_at())) return false;
     if (f.entry.irte.posted) return f.entry.pid->poster_may_access_at(done);
     if (!may_run_ahead_to(done) || !(done < m_to_send.next_at_min(never()))) return false;
-    if (m_sources_known) return done < m_all_senders.earliest_send(done);
+    if (m_sources_known) return !f.port || done < earliest_write_to(f.port, done);
     return !announcing && no_process_runs_before(done, sc_core::SC_ZERO_TIME);
 }
 
@@ -320,11 +333,14 @@ void Iommu::queue_message(const sc_time& ready, const Message& m) {
 // still to be made can be ready before it (each is ready no earlier than
 // it is made, and none is made before the earliest scheduled post or the
 // fetch of a request announced or still to be sent). A remapped message
-// holds its root port from then on: no sender may write before.
+// that must hold its root port longer than it is already taken does so from
+// `ready` on: no sender may write before.
 bool Iommu::may_send_early(const sc_time& ready, const Message& m) const {
     if (m_obs || !m_sources_known || !may_run_ahead_to(ready)) return false;
     if (!m_to_send.empty() && !(ready < m_to_send.next_at())) return false;
-    if (m.held && !(ready < m_all_senders.earliest_send(ready))) return false;
+    if (m.held && !m.held->taken_until(std::max(ready, m_message_port_free)) &&
+        !(ready < earliest_write_to(m.held, ready)))
+        return false;
     const sc_time unannounced = saturating_add(m_all_senders.earliest_arrival(ready), fastest_fetch());
     return ready < std::min(unannounced, earliest_announced_post());
 }

@@ -99,13 +99,15 @@ public:
 
     void attach_apic(LocalApic& apic);
     void attach_descriptor(PostedDescriptor& pid);
-    // Declares that `source`, a sender bound to msi_socket, posts to `pid`
-    // (nullptr: its messages are remapped) and that its routes are fixed:
-    // the table will not send it elsewhere. Once all senders are declared
-    // (System declares them), requests are fetched as they are announced
-    // when none can arrive first, and a CPU may touch its PID ahead of the
-    // kernel's time until its own senders may next send.
-    void add_source(const MsiSource& source, const PostedDescriptor* pid);
+    // Declares that `source`, a sender bound to msi_socket whose writes
+    // pass `port`, posts to `pid` (nullptr: its messages are remapped) and
+    // that its routes are fixed: the table will not send it elsewhere. Once
+    // all senders are declared (System declares them), requests are fetched
+    // as they are announced when none can arrive first, a CPU may touch its
+    // PID ahead of the kernel's time until its own senders may next send,
+    // and a remapped message is ordered at its root port ahead of its time
+    // until a sender behind that port may next write.
+    void add_source(const MsiSource& source, const PostedDescriptor* pid, const RootPort& port);
     // Routes may change from now on (before the simulation starts): the
     // declarations above no longer hold.
     void forget_sources();
@@ -189,6 +191,8 @@ private:
     };
     // The earliest post of a request already announced.
     sc_core::sc_time earliest_announced_post() const;
+    // The earliest a sender behind `port` may write to it (and send).
+    sc_core::sc_time earliest_write_to(const RootPort* port, const sc_core::sc_time& at) const;
     // The remapping unit as one PID's other side; its senders post to it.
     struct PidSide : AccessHorizon, Senders {
         const Iommu* iommu = nullptr;
@@ -220,6 +224,7 @@ private:
     TimedQueue<Message> m_to_send;
     std::unordered_map<const PostedDescriptor*, std::unique_ptr<PidSide>> m_sides;
     Senders m_all_senders;
+    std::vector<std::pair<const RootPort*, Senders>> m_port_senders;  // behind each root port
     bool m_sources_known = false;
     IommuStats m_stats;
     TraceObserver* m_obs = nullptr;

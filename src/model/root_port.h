@@ -50,6 +50,8 @@ public:
     // The ordered message could only leave at `t` (the interrupt-message port
     // was busy): the write path stays held until then (back-pressure).
     void hold_until(const sc_core::sc_time& t);
+    // Is the path already taken until `t` (holding it until then changes nothing)?
+    bool taken_until(const sc_core::sc_time& t) const { return t <= m_free; }
     // When a write issued now would start (posted writes stay in order).
     sc_core::sc_time free_at() const;
     // How long a write of `bytes` occupies the path.
