@@ -191,7 +191,7 @@ TEST_CASE("task work is interrupted by an interrupt and resumes afterwards", "[c
         sc_time* at;
     } ctx{&done_at};
     Tester t("tester", [&] {
-        b.cpu.queue_task(Work{ns(1000), [](void* c, uint64_t) {
+        b.cpu.queue_task(Work{ns(1000), [](void* c, uint64_t, const sc_time&) {
                                   *static_cast<Ctx*>(c)->at = sc_time_stamp();
                               },
                               &ctx, 0});
@@ -204,6 +204,78 @@ TEST_CASE("task work is interrupted by an interrupt and resumes afterwards", "[c
     CHECK(b.driver.calls[0].second == ns(300 + 100));
     CHECK(done_at == ns(1000 + 280));  // 1000 of work + the 280 ns interrupt
     CHECK(b.cpu.stats().busy == ns(1280));
+}
+
+namespace {
+
+// The remapping unit's answer to the LAPIC: no message it has not sent yet
+// reaches the LAPIC before `at`.
+struct SenderStub : AccessHorizon {
+    sc_time at;
+    sc_time quiet_before() const override { return at; }
+};
+
+// Work items that may run ahead, each recording (when it was done, the
+// kernel's time when its function ran).
+struct AheadWork {
+    std::vector<std::pair<sc_time, sc_time>> done;
+    void queue(CpuCore& cpu, sc_time cost, unsigned n) {
+        for (unsigned i = 0; i < n; ++i)
+            cpu.queue_task(Work{cost,
+                                [](void* c, uint64_t, const sc_time& at) {
+                                    static_cast<AheadWork*>(c)->done.push_back({at, sc_time_stamp()});
+                                },
+                                this, 0, true});
+    }
+};
+
+}  // namespace
+
+TEST_CASE("work runs ahead in local time only until an interrupt could arrive", "[cpu][speed]") {
+    Bench b;
+    SenderStub sender;
+    sender.at = ns(701);  // the remapping unit may send a message reaching the LAPIC from here
+    b.apic.attach_sender(sender);
+    AheadWork work;
+    Tester t("tester", [&] {
+        sc_core::wait(ns(1));
+        work.queue(b.cpu, ns(400), 3);
+        sc_core::wait(ns(749));
+        b.apic.accept(0x31);  // at 750: cuts the second item
+    });
+    sc_start(ns(5000));
+    REQUIRE(work.done.size() == 3);
+    CHECK(work.done[0] == std::make_pair(ns(401), ns(1)));  // done ahead, at 1 ns
+    // The second would end at 801, past the sender's 701: it runs in kernel
+    // time and the interrupt at 750 cuts it (280 ns: entry, call, driver, EOI, exit).
+    CHECK(b.driver.calls.size() == 1);
+    CHECK(b.driver.calls[0].second == ns(750 + 100));
+    CHECK(work.done[1] == std::make_pair(ns(801 + 280), ns(801 + 280)));
+    CHECK(work.done[2].first == ns(1201 + 280));
+    CHECK(b.cpu.stats().busy == ns(1200 + 280));
+}
+
+TEST_CASE("work running ahead stops at the LAPIC timer's next expiry", "[cpu][speed]") {
+    LocalApicParams timer = no_timer();
+    timer.timer_period = ns(1000);
+    Bench b({}, timer);
+    SenderStub sender;
+    sender.at = sc_core::sc_max_time();  // nothing will be sent
+    b.apic.attach_sender(sender);
+    AheadWork work;
+    Tester t("tester", [&] {
+        sc_core::wait(ns(1));
+        work.queue(b.cpu, ns(400), 3);
+    });
+    sc_start(ns(5000));
+    REQUIRE(work.done.size() == 3);
+    CHECK(work.done[0] == std::make_pair(ns(401), ns(1)));
+    CHECK(work.done[1] == std::make_pair(ns(801), ns(1)));
+    // The third spans the expiry at 1000: the timer interrupt (670 ns) cuts
+    // it, taken on time; the rest then runs ahead to the next expiry.
+    CHECK(b.apic.stats().timer_delay_ns.max() == 0);
+    CHECK(b.cpu.stats().interrupts == 4);  // one per expiry, 1 to 4 us
+    CHECK(work.done[2] == std::make_pair(ns(1201 + 670), ns(1000)));
 }
 
 TEST_CASE("a pending vector with no registered handler is counted", "[cpu][posted]") {

@@ -48,7 +48,7 @@ void CpuCore::queue_task(const Work& w) {
 }
 
 void CpuCore::step() {
-    m_pid_horizon_known = false;  // other processes have run since
+    m_pid_horizon_known = m_irq_horizon_known = false;  // other processes have run since
     if (m_activity == Activity::Work) {
         if (sim_now() < m_work_start) {
             // An interrupt arrived during the last one's tail: it is taken
@@ -183,8 +183,28 @@ void CpuCore::check_stranded() {
     if (m_obs) m_obs->stranded(m_index, m_pid.pir());
 }
 
+bool CpuCore::may_work_ahead(const sc_time& end) {
+    if (m_obs || !m_tasks.front().ahead || !may_run_ahead_to(end)) return false;
+    if (!m_irq_horizon_known) {
+        m_irq_horizon = m_apic.quiet_before();
+        m_irq_horizon_known = true;
+    }
+    return end < m_irq_horizon;
+}
+
 bool CpuCore::start_work() {
     m_work_cost = m_tasks.front().cost;
+    const sc_time end = local_now() + m_work_cost;
+    if (may_work_ahead(end)) {
+        m_pending += m_work_cost;
+        m_stats.busy += m_work_cost;
+        const Work done = m_tasks.front();
+        m_tasks.pop_front();
+        ++m_stats.work_items;
+        if (done.fn) done.fn(done.ctx, done.arg, end);
+        m_irq_horizon_known = m_pid_horizon_known = false;  // fn may set a process going
+        return false;
+    }
     if (m_work_cost > sc_core::SC_ZERO_TIME) {
         // It starts when the last interrupt's tail ends: one wait for both.
         count_timed_event();
@@ -210,7 +230,7 @@ void CpuCore::end_work() {
     const Work done = m_tasks.front();
     m_tasks.pop_front();
     ++m_stats.work_items;
-    if (done.fn) done.fn(done.ctx, done.arg);
+    if (done.fn) done.fn(done.ctx, done.arg, sim_now());
 }
 
 bool CpuCore::read_pir(unsigned word, uint64_t& value) {
@@ -256,7 +276,7 @@ bool CpuCore::call_handler(Vector vector) {
     m_pending += cost;  // spent before this core's next visible action
     // The driver may have set another process going (task work on another
     // CPU, say), which may lead to a post sooner than the last answer.
-    m_pid_horizon_known = false;
+    m_pid_horizon_known = m_irq_horizon_known = false;
     return true;
 }
 

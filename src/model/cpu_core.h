@@ -53,13 +53,17 @@ public:
     }
 };
 
-// A piece of software work queued on a CPU: `fn(ctx, arg)` runs once `cost`
-// of CPU time has been spent on it.
+// A piece of software work queued on a CPU: `fn(ctx, arg, at)` runs once
+// `cost` of CPU time has been spent on it, as at time `at` (now, or later
+// when `ahead` allowed the core to run it in its local time).
 struct Work {
     sc_core::sc_time cost;
-    void (*fn)(void* ctx, uint64_t arg) = nullptr;
+    void (*fn)(void* ctx, uint64_t arg, const sc_core::sc_time& at) = nullptr;
     void* ctx = nullptr;
     uint64_t arg = 0;
+    // fn changes only what this CPU's own activity looks at (its job, a
+    // disk it alone submits to), and wakes nothing before its own time.
+    bool ahead = false;
 };
 
 struct CpuCoreParams {
@@ -119,8 +123,11 @@ private:
     // The interrupt being taken, from IDT entry to iret, resumable (see
     // model/resumable.h): false while it waits, true once it has returned.
     bool interrupt();
-    // Work: false once the front item has run (zero cost), true while it runs.
+    // Work: false once the front item has run (zero cost, or ahead in local
+    // time), true while it runs.
     bool start_work();
+    // May the front item run in local time, no interrupt arriving first?
+    bool may_work_ahead(const sc_core::sc_time& end);
     // sync() for the step loop: false (Settling) while CPU time is to pass.
     bool settle();
     void end_work();
@@ -173,6 +180,9 @@ private:
     // the activation, up to the next driver handler call.
     sc_core::sc_time m_pid_horizon;
     bool m_pid_horizon_known = false;
+    // No interrupt becomes pending before m_irq_horizon; kept likewise.
+    sc_core::sc_time m_irq_horizon;
+    bool m_irq_horizon_known = false;
     // The interrupt being taken, across its suspensions.
     int m_irq_resume = 0;
     Vector m_vector = 0;

@@ -52,7 +52,13 @@ Iommu::Iommu(sc_core::sc_module_name name, const IommuParams& params, AgentId ag
     dont_initialize();
 }
 
-void Iommu::attach_apic(LocalApic& apic) { m_apics[apic.apic_id()] = &apic; }
+void Iommu::attach_apic(LocalApic& apic) {
+    m_apics[apic.apic_id()] = &apic;
+    auto side = std::make_unique<ApicSide>();
+    side->iommu = this;
+    apic.attach_sender(*side);
+    m_apic_sides[&apic] = std::move(side);
+}
 void Iommu::attach_descriptor(PostedDescriptor& pid) {
     m_pids[pid.address()] = &pid;
     auto side = std::make_unique<PidSide>();
@@ -62,9 +68,10 @@ void Iommu::attach_descriptor(PostedDescriptor& pid) {
 }
 
 void Iommu::add_source(const MsiSource& source, const PostedDescriptor* pid,
-                       const RootPort& port) {
+                       const RootPort& port, const LocalApic& dest) {
     m_all_senders.add(source);
     if (pid) m_sides.at(pid)->add(source);
+    m_apic_sides.at(&dest)->add(source);
     auto behind = std::find_if(m_port_senders.begin(), m_port_senders.end(),
                                [&port](const auto& p) { return p.first == &port; });
     if (behind == m_port_senders.end())
@@ -77,6 +84,7 @@ void Iommu::forget_sources() {
     m_sources_known = false;
     m_all_senders.clear();
     for (auto& side : m_sides) side.second->clear();
+    for (auto& side : m_apic_sides) side.second->clear();
     m_port_senders.clear();
 }
 
@@ -91,6 +99,19 @@ sc_time Iommu::quiet_before(const PidSide& side) const {
     if (m_sources_known)
         unannounced = std::max(unannounced, saturating_add(side.earliest_arrival(never()), fetch));
     return std::min(unannounced, earliest_announced_post());
+}
+
+// A message not sent yet is made at the earliest scheduled post or fetch of
+// a request announced (for any LAPIC: the queues are shared) or at the
+// fetch of one the LAPIC's own senders have not sent; it is ready no
+// earlier, enters the port no earlier than the port is free, and reaches
+// the LAPIC a message occupancy and latency later.
+sc_time Iommu::quiet_before(const ApicSide& side) const {
+    if (!m_sources_known) return sim_now();
+    sc_time made = saturating_add(side.earliest_arrival(never()), fastest_fetch());
+    made = std::min({made, earliest_announced_post(), m_to_send.next_at_min(never())});
+    return saturating_add(std::max(made, m_message_port_free),
+                          m_params.message_occupancy + m_params.message_latency);
 }
 
 sc_time Iommu::earliest_write_to(const RootPort* port, const sc_time& at) const {

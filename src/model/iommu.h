@@ -100,14 +100,17 @@ public:
     void attach_apic(LocalApic& apic);
     void attach_descriptor(PostedDescriptor& pid);
     // Declares that `source`, a sender bound to msi_socket whose writes
-    // pass `port`, posts to `pid` (nullptr: its messages are remapped) and
-    // that its routes are fixed: the table will not send it elsewhere. Once
-    // all senders are declared (System declares them), requests are fetched
-    // as they are announced when none can arrive first, a CPU may touch its
-    // PID ahead of the kernel's time until its own senders may next send,
-    // and a remapped message is ordered at its root port ahead of its time
-    // until a sender behind that port may next write.
-    void add_source(const MsiSource& source, const PostedDescriptor* pid, const RootPort& port);
+    // pass `port`, posts to `pid` (nullptr: its messages are remapped), that
+    // its interrupts reach `dest` and that its routes are fixed: the table
+    // will not send it elsewhere. Once all senders are declared (System
+    // declares them), requests are fetched as they are announced when none
+    // can arrive first, a CPU may touch its PID ahead of the kernel's time
+    // until its own senders may next send, a LAPIC tells its core when its
+    // own senders' next message can reach it, and a remapped message is
+    // ordered at its root port ahead of its time until a sender behind that
+    // port may next write.
+    void add_source(const MsiSource& source, const PostedDescriptor* pid, const RootPort& port,
+                    const LocalApic& dest);
     // Routes may change from now on (before the simulation starts): the
     // declarations above no longer hold.
     void forget_sources();
@@ -199,6 +202,12 @@ private:
         sc_core::sc_time quiet_before() const override { return iommu->quiet_before(*this); }
     };
     sc_core::sc_time quiet_before(const PidSide& side) const;
+    // The remapping unit as one LAPIC's sender; its senders' interrupts reach it.
+    struct ApicSide : AccessHorizon, Senders {
+        const Iommu* iommu = nullptr;
+        sc_core::sc_time quiet_before() const override { return iommu->quiet_before(*this); }
+    };
+    sc_core::sc_time quiet_before(const ApicSide& side) const;
     sc_core::sc_time fastest_fetch() const { return std::min(m_params.iec_hit, m_params.iec_miss); }
     Resolved resolve(uint32_t index) const;
     const Resolved& lookup(uint32_t index, bool& hit);
@@ -223,6 +232,7 @@ private:
     TimedQueue<Fetched> m_to_post;
     TimedQueue<Message> m_to_send;
     std::unordered_map<const PostedDescriptor*, std::unique_ptr<PidSide>> m_sides;
+    std::unordered_map<const LocalApic*, std::unique_ptr<ApicSide>> m_apic_sides;
     Senders m_all_senders;
     std::vector<std::pair<const RootPort*, Senders>> m_port_senders;  // behind each root port
     bool m_sources_known = false;

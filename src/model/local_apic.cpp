@@ -41,8 +41,15 @@ void LocalApic::accept(Vector v) {
     m_irq_event.notify(sc_core::SC_ZERO_TIME);
 }
 
+sc_core::sc_time LocalApic::quiet_before() const {
+    if (m_obs || !m_sender) return sim_now();
+    const sc_core::sc_time t = m_incoming.next_at_min(m_sender->quiet_before());
+    return m_params.timer_period > sc_core::SC_ZERO_TIME ? std::min(t, m_next_expiry) : t;
+}
+
 void LocalApic::on_timer() {
     next_trigger(m_params.timer_period);
+    m_next_expiry = sim_now() + m_params.timer_period;
     count_timed_event();
     if (sc_core::sc_time_stamp() == sc_core::SC_ZERO_TIME) return;
     ++m_stats.timer_expiries;

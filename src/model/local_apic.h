@@ -11,10 +11,14 @@
 // Not modelled: logical destination modes, NMI/SMI/INIT, the level-triggered
 // EOI broadcast, the timer's one-shot and TSC-deadline modes, and the cost
 // of the MSR writes (charged by CpuCore).
+// For its core's run-ahead, it tells when a vector could next become
+// pending (quiet_before): messages already on their way, the timer, and what
+// the remapping unit answers for messages it has not sent yet.
 #include <array>
 #include <cstdint>
 
 #include "model/param_visitor.h"
+#include "model/run_ahead.h"
 #include "model/stats.h"
 #include "model/timed_queue.h"
 #include "model/violation.h"
@@ -50,6 +54,12 @@ public:
     // An interrupt message arriving now.
     void accept(Vector vector);
 
+    // The remapping unit answers when a message it has not sent yet could
+    // reach this LAPIC (without it: any time).
+    void attach_sender(const AccessHorizon& sender) { m_sender = &sender; }
+    // No message is accepted and no timer expires before this.
+    sc_core::sc_time quiet_before() const;
+
     // Highest vector the core would take now if interrupts were enabled, or -1.
     int deliverable() const;
     // INTA: moves the deliverable vector from IRR to ISR and returns it.
@@ -79,6 +89,8 @@ private:
     TimedQueue<Vector> m_incoming;
     sc_core::sc_event m_irq_event;
     sc_core::sc_time m_timer_expired_at;
+    sc_core::sc_time m_next_expiry;  // of the timer, once armed
+    const AccessHorizon* m_sender = nullptr;
     LocalApicStats m_stats;
     ViolationCount m_empty_eoi_ever;
     TraceObserver* m_obs = nullptr;

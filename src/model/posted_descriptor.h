@@ -34,15 +34,6 @@ struct PidAccess {
     bool notify;     // Post only: a notification was sent
 };
 
-// One side of a descriptor (the CPU that owns it, the remapping unit that
-// posts to it), asked by the other side: no access of mine happens before
-// the time returned (as things stand now: until another process runs).
-class AccessHorizon {
-public:
-    virtual ~AccessHorizon() = default;
-    virtual sc_core::sc_time quiet_before() const = 0;
-};
-
 class PostedDescriptor {
 public:
     PostedDescriptor(uint64_t address, Vector nv, uint32_t ndst, const SharedLine& line)

@@ -29,4 +29,14 @@ inline sc_core::sc_time run_ahead_limit() {
 // May an act due at `at` be made before the kernel reaches it?
 inline bool may_run_ahead_to(const sc_core::sc_time& at) { return at < run_ahead_limit(); }
 
+// One side of a link (the CPU that owns a descriptor and the remapping unit
+// that posts to it; the remapping unit sending to a LAPIC), asked by the
+// other side: no act of mine that you could see happens before the time
+// returned (as things stand now: until another process runs).
+class AccessHorizon {
+public:
+    virtual ~AccessHorizon() = default;
+    virtual sc_core::sc_time quiet_before() const = 0;
+};
+
 }  // namespace cidsim

@@ -35,9 +35,8 @@ DsaMemfill::DsaMemfill(sc_core::sc_module_name name, const DsaParams& params, De
                                                                            &resubmit, this, 0});
 }
 
-void DsaMemfill::submit() {
-    const sc_time now = sim_now();
-    const sc_time start = std::max(now, m_engine_free);
+void DsaMemfill::submit(const sc_time& at) {
+    const sc_time start = std::max(at, m_engine_free);
     m_engine_free = start + m_per_descriptor;
     m_in_engine.push(start + m_params.engine_latency, m_next_tag++);
     ++m_outstanding;
@@ -59,7 +58,9 @@ void DsaMemfill::on_completion(unsigned, uint64_t, unsigned) {
     m_submitter.queue_task(Work{m_params.submit_cpu, &resubmit, this, 0});
 }
 
-void DsaMemfill::resubmit(void* self, uint64_t) { static_cast<DsaMemfill*>(self)->submit(); }
+void DsaMemfill::resubmit(void* self, uint64_t, const sc_time& at) {
+    static_cast<DsaMemfill*>(self)->submit(at);
+}
 
 void DsaMemfill::report(nlohmann::json& out, double seconds) const {
     out["type"] = "dsa";

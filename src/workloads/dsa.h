@@ -47,8 +47,8 @@ public:
     uint64_t outstanding() const { return m_outstanding; }
 
 private:
-    static void resubmit(void* self, uint64_t);
-    void submit();
+    static void resubmit(void* self, uint64_t, const sc_core::sc_time& at);
+    void submit(const sc_core::sc_time& at);
     void on_engine_done();
 
     DsaParams m_params;

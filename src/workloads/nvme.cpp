@@ -41,6 +41,7 @@ NvmeDisk::NvmeDisk(sc_core::sc_module_name name, const NvmeParams& params, Devic
     m_device.add_schedule(*this);
     for (size_t j = 0; j < job_cpus.size(); ++j) {
         m_jobs[j].cpu = job_cpus[j];
+        m_one_cpu = m_one_cpu && job_cpus[j] == job_cpus[0];
         // fio starts by filling the queue: one submission call per batch.
         m_jobs[j].cpu->queue_task(
             Work{m_params.syscall_cpu + m_params.per_io_cpu * double(m_params.iodepth),
@@ -51,16 +52,15 @@ NvmeDisk::NvmeDisk(sc_core::sc_module_name name, const NvmeParams& params, Devic
     dont_initialize();
 }
 
-void NvmeDisk::submit_initial(void* self, uint64_t job) {
+void NvmeDisk::submit_initial(void* self, uint64_t job, const sc_time& at) {
     auto* d = static_cast<NvmeDisk*>(self);
-    d->submit(unsigned(job), d->m_params.iodepth);
+    d->submit(unsigned(job), d->m_params.iodepth, at);
 }
 
-void NvmeDisk::submit(unsigned job, uint64_t count) {
+void NvmeDisk::submit(unsigned job, uint64_t count, const sc_time& at) {
     Job& j = m_jobs[job];
-    const sc_time now = sim_now();
     for (uint64_t i = 0; i < count; ++i) {
-        const sc_time start = std::max(now, m_controller_free);
+        const sc_time start = std::max(at, m_controller_free);
         m_controller_free = start + m_per_command;
         sc_time latency = m_params.media_latency;
         if (m_params.media_jitter > sc_core::SC_ZERO_TIME) latency += ns_fast(m_jitter(m_rng));
@@ -98,12 +98,14 @@ void NvmeDisk::queue_reap(unsigned job) {
     const uint64_t n = libaio ? 1 : std::min<uint64_t>(j.to_reap, m_params.batch);
     j.to_reap -= n;
     j.reap_queued = true;
+    // Reaping and resubmitting touch the job and the disk: the core may do
+    // it in its local time when no other CPU submits to the disk.
     j.cpu->queue_task(Work{m_params.syscall_cpu * (libaio ? 2.0 : 1.0) +
                                m_params.per_io_cpu * double(n),
-                           &NvmeDisk::reap, this, uint64_t(job) | n << 32});
+                           &NvmeDisk::reap, this, uint64_t(job) | n << 32, m_one_cpu});
 }
 
-void NvmeDisk::reap(void* self, uint64_t job_and_count) {
+void NvmeDisk::reap(void* self, uint64_t job_and_count, const sc_time& at) {
     auto* d = static_cast<NvmeDisk*>(self);
     const unsigned job = unsigned(job_and_count & 0xFFFFFFFF);
     const uint64_t n = job_and_count >> 32;
@@ -111,7 +113,7 @@ void NvmeDisk::reap(void* self, uint64_t job_and_count) {
     j.outstanding -= n;
     d->m_reaped += n;
     j.reap_queued = false;
-    d->submit(job, n);
+    d->submit(job, n, at);
     if (j.to_reap) d->queue_reap(job);
 }
 

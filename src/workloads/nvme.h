@@ -71,10 +71,10 @@ private:
         uint64_t tag;
     };
 
-    static void submit_initial(void* self, uint64_t job);
+    static void submit_initial(void* self, uint64_t job, const sc_core::sc_time& at);
     void queue_reap(unsigned job);
-    static void reap(void* self, uint64_t job_and_count);
-    void submit(unsigned job, uint64_t count);
+    static void reap(void* self, uint64_t job_and_count, const sc_core::sc_time& at);
+    void submit(unsigned job, uint64_t count, const sc_core::sc_time& at);
     void on_media_done();
 
     NvmeParams m_params;
@@ -86,6 +86,7 @@ private:
     // with its mean converted once).
     std::exponential_distribution<double> m_jitter;
     sc_core::sc_time m_controller_free;
+    bool m_one_cpu = true;  // every job on the same CPU: it alone submits
     TimedQueue<Command> m_in_media;
     uint64_t m_submitted = 0;
     uint64_t m_reaped = 0;
