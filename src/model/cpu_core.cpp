@@ -52,12 +52,11 @@ void CpuCore::step() {
     if (m_activity == Activity::Work) {
         if (sim_now() < m_work_start) {
             // An interrupt arrived during the last one's tail: it is taken
-            // after iret, when the work would have started.
-            count_timed_event();
-            next_trigger(m_work_start - sim_now());
-            return;
+            // after iret, before the work starts.
+            m_pending = m_work_start - sim_now();
+        } else {
+            end_work();
         }
-        end_work();
     } else if (m_activity == Activity::Interrupt && !interrupt()) {
         return;
     }
@@ -65,7 +64,7 @@ void CpuCore::step() {
         // The last interrupt's tail may still be to run (m_pending): the
         // next interrupt, a zero-cost work item or sleep come after it.
         if (m_apic.deliverable() >= 0) {
-            if (!settle()) return;
+            if (!may_take_interrupt_ahead() && !settle()) return;
             m_activity = Activity::Interrupt;
             m_irq_resume = 0;
             if (!interrupt()) return;
@@ -78,6 +77,21 @@ void CpuCore::step() {
             return;
         }
     }
+}
+
+// Taking the pending interrupt in local time, at the end of the last one's
+// tail, is exact when no message is accepted and no timer expires before.
+bool CpuCore::may_take_interrupt_ahead() {
+    if (m_pending == sc_core::SC_ZERO_TIME) return true;
+    return !m_obs && may_run_ahead_to(local_now()) && local_now() < irq_horizon();
+}
+
+const sc_time& CpuCore::irq_horizon() {
+    if (!m_irq_horizon_known) {
+        m_irq_horizon = m_apic.quiet_before();
+        m_irq_horizon_known = true;
+    }
+    return m_irq_horizon;
 }
 
 bool CpuCore::settle() {
@@ -121,8 +135,8 @@ sc_time CpuCore::quiet_before() const {
 bool CpuCore::interrupt() {
     switch (m_irq_resume) {
         case 0:
-            m_irq_start = sim_now();
-            m_vector = m_apic.acknowledge();
+            m_irq_start = local_now();
+            m_vector = m_apic.acknowledge(m_irq_start);
             m_in_interrupt = true;
             ++m_stats.interrupts;
             if (m_vector == m_pid.nv()) ++m_stats.notifications;
@@ -184,12 +198,7 @@ void CpuCore::check_stranded() {
 }
 
 bool CpuCore::may_work_ahead(const sc_time& end) {
-    if (m_obs || !m_tasks.front().ahead || !may_run_ahead_to(end)) return false;
-    if (!m_irq_horizon_known) {
-        m_irq_horizon = m_apic.quiet_before();
-        m_irq_horizon_known = true;
-    }
-    return end < m_irq_horizon;
+    return !m_obs && m_tasks.front().ahead && may_run_ahead_to(end) && end < irq_horizon();
 }
 
 bool CpuCore::start_work() {

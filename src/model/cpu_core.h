@@ -20,8 +20,12 @@
 // can next touch its PID, so a post that lands earlier needs no event of its
 // own. A driver handler runs ahead likewise when the driver says nothing it
 // sees or changes can be touched by anyone else first (IrqHandler::
-// may_handle_at). Everything else the core does (work, EOI) waits until its
-// local time first.
+// may_handle_at). The EOI takes effect at once (only this core reads its
+// ISR) and the interrupt's tail is waited out with what follows: the next
+// work item starts in local time, and an interrupt arriving meanwhile waits
+// for iret. Work that touches only this CPU's own job (Work::ahead) runs in
+// local time while no interrupt can become pending before it ends
+// (LocalApic::quiet_before). Nothing runs ahead to or past the window end.
 // Counts like /proc/interrupts: PMN per CPU and handler calls per vector.
 // Not modelled: the scheduler (work items run FIFO), caches other than the
 // PID line, SMT, NMIs, and softirqs (drivers here queue task work).
@@ -130,6 +134,9 @@ private:
     bool may_work_ahead(const sc_core::sc_time& end);
     // sync() for the step loop: false (Settling) while CPU time is to pass.
     bool settle();
+    bool may_take_interrupt_ahead();
+    // When an interrupt could next become pending (m_irq_horizon, kept).
+    const sc_core::sc_time& irq_horizon();
     void end_work();
     // Lets the CPU time already committed (m_pending) pass: the activation
     // that calls it must end and resume when it has.

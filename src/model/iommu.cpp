@@ -128,23 +128,26 @@ sc_time Iommu::earliest_announced_post() const {
 void Iommu::Senders::add(const MsiSource& source) {
     if (std::find(m_sources.begin(), m_sources.end(), &source) != m_sources.end()) return;
     m_sources.push_back(&source);
-    m_arrival.push_back(sc_core::SC_ZERO_TIME);
-    m_send.push_back(sc_core::SC_ZERO_TIME);
+    for (Known* k : {&m_arrival, &m_send}) {
+        k->each.push_back(sc_core::SC_ZERO_TIME);
+        k->min = sc_core::SC_ZERO_TIME;
+    }
 }
 
 void Iommu::Senders::clear() {
     m_sources.clear();
-    m_arrival.clear();
-    m_send.clear();
+    m_arrival = m_send = Known();
 }
 
 sc_time Iommu::Senders::earliest(const sc_time& at, sc_time (MsiSource::*ask)() const,
-                                 std::vector<sc_time>& known) const {
+                                 Known& known) const {
+    if (at < known.min) return known.min;
     sc_time t = never();
     for (size_t i = 0; i < m_sources.size(); ++i) {
-        if (!(at < known[i])) known[i] = (m_sources[i]->*ask)();
-        t = std::min(t, known[i]);
+        if (!(at < known.each[i])) known.each[i] = (m_sources[i]->*ask)();
+        t = std::min(t, known.each[i]);
     }
+    known.min = t;
     return t;
 }
 

@@ -25,10 +25,12 @@
 // Acting ahead of the kernel's time where that is exact (nothing that could
 // see the difference acts first; no event of its own): a request is fetched
 // as it is announced (may_fetch_early), a post or a message's ordering made
-// at fetch time (may_post_early), a notification enters the message port at
-// post time (may_send_early); and a CPU is told how long no post can land on
-// its PID (quiet_before), from the PID's own senders once System has
-// declared them (add_source: routes fixed for the run).
+// at fetch time (may_post_early), a message enters the message port at
+// post time (may_send_early); a CPU is told how long no post can land on
+// its PID and a LAPIC how long no message can reach it (quiet_before), from
+// their own senders once System has declared them (add_source: routes fixed
+// for the run); remapped messages are ordered against the senders behind
+// their own root port.
 // Not modelled: DMA remapping, fault reporting registers and fault events,
 // the invalidation queue's own timing, the reserved-bit checks of the PID.
 #include <algorithm>
@@ -185,12 +187,15 @@ private:
         }
 
     private:
+        struct Known {
+            std::vector<sc_core::sc_time> each;  // per source
+            sc_core::sc_time min;                // of them all
+        };
         sc_core::sc_time earliest(const sc_core::sc_time& at,
-                                  sc_core::sc_time (MsiSource::*ask)() const,
-                                  std::vector<sc_core::sc_time>& known) const;
+                                  sc_core::sc_time (MsiSource::*ask)() const, Known& known) const;
         std::vector<const MsiSource*> m_sources;
-        mutable std::vector<sc_core::sc_time> m_arrival;
-        mutable std::vector<sc_core::sc_time> m_send;
+        mutable Known m_arrival;
+        mutable Known m_send;
     };
     // The earliest post of a request already announced.
     sc_core::sc_time earliest_announced_post() const;

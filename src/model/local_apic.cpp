@@ -65,7 +65,7 @@ int LocalApic::deliverable() const {
     return (v >> 4) > ppr_class ? v : -1;
 }
 
-Vector LocalApic::acknowledge() {
+Vector LocalApic::acknowledge(const sc_time& at) {
     int v = deliverable();
     sc_assert(v >= 0);
     m_irr.clear(unsigned(v));
@@ -73,7 +73,7 @@ Vector LocalApic::acknowledge() {
     ++m_stats.dispatched[v];
     if (m_obs) m_obs->apic_dispatch(m_apic_id, Vector(v));
     if (v == kLocalTimerVector) {
-        const sc_time delay = sc_core::sc_time_stamp() - m_timer_expired_at;
+        const sc_time delay = at - m_timer_expired_at;
         m_stats.timer_delay_ns.record(whole_ns(delay));
     }
     return Vector(v);

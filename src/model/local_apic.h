@@ -62,8 +62,10 @@ public:
 
     // Highest vector the core would take now if interrupts were enabled, or -1.
     int deliverable() const;
-    // INTA: moves the deliverable vector from IRR to ISR and returns it.
-    Vector acknowledge();
+    // INTA: moves the deliverable vector from IRR to ISR and returns it, as
+    // at time `at` (its core's, not before now; nothing accepted in between).
+    Vector acknowledge(const sc_core::sc_time& at);
+    Vector acknowledge() { return acknowledge(sim_now()); }
     void eoi();
 
     // Notified whenever IRR gains a bit or ISR loses one.
