@@ -222,6 +222,33 @@ TEST_CASE("posted: a post lands early only when its CPU cannot touch the PID fir
     CHECK(b.iommu.stats().notifications == 3);
 }
 
+namespace {
+struct SourceStub : MsiSource {
+    sc_time arrival;
+    sc_time earliest_send() const override { return arrival; }
+    sc_time earliest_arrival() const override { return arrival; }
+};
+}  // namespace
+
+TEST_CASE("a LAPIC hears when its own senders' next message can reach it", "[iommu][speed]") {
+    Bench b;
+    RootPort port{RootPortParams{}};
+    SourceStub own, other;
+    own.arrival = ns(100);
+    other.arrival = ns(50);  // the other LAPIC's: no bearing on apic0
+    b.iommu.add_source(own, nullptr, port, b.apic0);
+    b.iommu.add_source(other, nullptr, port, b.apic1);
+    // Its MSI fetched (5 ns at best), then the message port (20) and latency (100).
+    CHECK(b.apic0.quiet_before() == ns(100 + 5 + 20 + 100));
+    // A message to apic1 (an IEC miss: ready at 120) holds the port until 140,
+    // so apic0's next message cannot enter before then.
+    b.iommu.write_irte(0, checked(Irte::remappable(0x30, 1)));
+    b.dev.msi(0);
+    sc_start(ns(300));
+    REQUIRE(b.apic1.irr().test(0x30));  // accepted at 240
+    CHECK(b.apic0.quiet_before() == ns(140 + 20 + 100));
+}
+
 TEST_CASE("posted: SN suppresses, URG overrides SN", "[iommu][posted]") {
     Bench b;
     b.iommu.write_irte(0, checked(Irte::posted_to(0x30, kPid0)));
