@@ -43,6 +43,8 @@ void CpuCore::set_observer(TraceObserver* obs) {
 
 void CpuCore::queue_task(const Work& w) {
     m_tasks.push_back(w);
+    // Only a sleeping core waits for it; a busy one looks at its queue next.
+    if (m_activity != Activity::Idle) return;
     count_delta_event();
     m_work_queued.notify(sc_core::SC_ZERO_TIME);
 }

@@ -90,15 +90,14 @@ void Iommu::forget_sources() {
 
 // A post not yet scheduled needs a request that has not started its fetch:
 // one already announced (the earliest arrives at m_to_fetch.next_at()) or
-// one a sender has not sent yet. No process runs before the kernel's next
-// pending activity; and the PID's own senders, when declared, bound when
-// they next send.
+// one a sender has not sent yet: the PID's own senders, when declared,
+// bound when theirs arrive; else no process runs before the kernel's next
+// pending activity.
 sc_time Iommu::quiet_before(const PidSide& side) const {
-    const sc_time fetch = fastest_fetch();
-    sc_time unannounced = saturating_add(sim_now() + fetch, time_to_pending_activity());
-    if (m_sources_known)
-        unannounced = std::max(unannounced, saturating_add(side.earliest_arrival(never()), fetch));
-    return std::min(unannounced, earliest_announced_post());
+    const sc_time unannounced =
+        m_sources_known ? side.earliest_arrival(never())
+                        : saturating_add(sim_now(), time_to_pending_activity());
+    return std::min(saturating_add(unannounced, fastest_fetch()), earliest_announced_post());
 }
 
 // A message not sent yet is made at the earliest scheduled post or fetch of
