@@ -138,18 +138,6 @@ void Iommu::Senders::clear() {
     m_arrival = m_send = Known();
 }
 
-sc_time Iommu::Senders::earliest(const sc_time& at, sc_time (MsiSource::*ask)() const,
-                                 Known& known) const {
-    if (at < known.min) return known.min;
-    sc_time t = never();
-    for (size_t i = 0; i < m_sources.size(); ++i) {
-        if (!(at < known.each[i])) known.each[i] = (m_sources[i]->*ask)();
-        t = std::min(t, known.each[i]);
-    }
-    known.min = t;
-    return t;
-}
-
 // True when no process (other than the one running) can act at or before
 // `at - lead`.
 bool Iommu::no_process_runs_before(const sc_time& at, const sc_time& lead) const {

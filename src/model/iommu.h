@@ -48,6 +48,7 @@
 #include "model/msi.h"
 #include "model/posted_descriptor.h"
 #include "model/root_port.h"
+#include "model/sim_clock.h"
 #include "model/stats.h"
 #include "model/timed_queue.h"
 #include "model/trace_observer.h"
@@ -178,12 +179,12 @@ private:
         // The earliest a request of theirs not yet announced can arrive,
         // from the last answers beyond `at` and new ones for the rest.
         sc_core::sc_time earliest_arrival(const sc_core::sc_time& at) const {
-            return earliest(at, &MsiSource::earliest_arrival, m_arrival);
+            return earliest(at, m_arrival, [](const MsiSource& s) { return s.earliest_arrival(); });
         }
         // The earliest one of them sends a request (and the DMA writes it
         // is ordered after), likewise.
         sc_core::sc_time earliest_send(const sc_core::sc_time& at) const {
-            return earliest(at, &MsiSource::earliest_send, m_send);
+            return earliest(at, m_send, [](const MsiSource& s) { return s.earliest_send(); });
         }
 
     private:
@@ -191,8 +192,17 @@ private:
             std::vector<sc_core::sc_time> each;  // per source
             sc_core::sc_time min;                // of them all
         };
-        sc_core::sc_time earliest(const sc_core::sc_time& at,
-                                  sc_core::sc_time (MsiSource::*ask)() const, Known& known) const;
+        template <class Ask>
+        sc_core::sc_time earliest(const sc_core::sc_time& at, Known& known, Ask ask) const {
+            if (at < known.min) return known.min;
+            sc_core::sc_time t = never();
+            for (size_t i = 0; i < m_sources.size(); ++i) {
+                if (!(at < known.each[i])) known.each[i] = ask(*m_sources[i]);
+                t = std::min(t, known.each[i]);
+            }
+            known.min = t;
+            return t;
+        }
         std::vector<const MsiSource*> m_sources;
         mutable Known m_arrival;
         mutable Known m_send;
