@@ -223,7 +223,8 @@ struct AheadWork {
         for (unsigned i = 0; i < n; ++i)
             cpu.queue_task(Work{cost,
                                 [](void* c, uint64_t, const sc_time& at) {
-                                    static_cast<AheadWork*>(c)->done.push_back({at, sc_time_stamp()});
+                                    auto* work = static_cast<AheadWork*>(c);
+                                    work->done.push_back({at, sc_time_stamp()});
                                 },
                                 this, 0, true});
     }

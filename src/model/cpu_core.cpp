@@ -209,10 +209,7 @@ bool CpuCore::start_work() {
     if (may_work_ahead(end)) {
         m_pending += m_work_cost;
         m_stats.busy += m_work_cost;
-        const Work done = m_tasks.front();
-        m_tasks.pop_front();
-        ++m_stats.work_items;
-        if (done.fn) done.fn(done.ctx, done.arg, end);
+        finish_work(end);
         m_irq_horizon_known = m_pid_horizon_known = false;  // fn may set a process going
         return false;
     }
@@ -238,10 +235,14 @@ void CpuCore::end_work() {
         m_tasks.front().cost -= ran;
         return;
     }
+    finish_work(sim_now());
+}
+
+void CpuCore::finish_work(const sc_time& at) {
     const Work done = m_tasks.front();
     m_tasks.pop_front();
     ++m_stats.work_items;
-    if (done.fn) done.fn(done.ctx, done.arg, sim_now());
+    if (done.fn) done.fn(done.ctx, done.arg, at);
 }
 
 bool CpuCore::read_pir(unsigned word, uint64_t& value) {

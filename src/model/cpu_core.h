@@ -138,6 +138,8 @@ private:
     // When an interrupt could next become pending (m_irq_horizon, kept).
     const sc_core::sc_time& irq_horizon();
     void end_work();
+    // The front item is done as at `at`: its function runs.
+    void finish_work(const sc_core::sc_time& at);
     // Lets the CPU time already committed (m_pending) pass: the activation
     // that calls it must end and resume when it has.
     void wait_pending();

@@ -33,7 +33,7 @@ Device::Device(sc_core::sc_module_name name, const DeviceParams& params, uint16_
     m_payload.set_streaming_width(4);
     m_payload.set_byte_enable_ptr(nullptr);
     m_payload.set_extension(&m_ingress);
-    m_fewest_bytes_write = m_port.write_duration(m_params.completion_entry_bytes);
+    m_shortest_completion_write = m_port.write_duration(m_params.completion_entry_bytes);
 }
 
 void Device::program_msix(unsigned entry, uint64_t address, uint32_t data) {
@@ -68,7 +68,7 @@ void Device::complete(unsigned queue, uint64_t tag, uint64_t dma_bytes) {
 void Device::add_schedule(const CompletionSchedule& schedule) {
     m_schedule = m_schedules++ ? nullptr : &schedule;
     const uint64_t data = m_schedule ? m_schedule->completion_bytes() : 0;
-    m_fewest_bytes_write = m_port.write_duration(data + m_params.completion_entry_bytes);
+    m_shortest_completion_write = m_port.write_duration(data + m_params.completion_entry_bytes);
 }
 
 sc_time Device::earliest_send() const {
@@ -76,7 +76,7 @@ sc_time Device::earliest_send() const {
 }
 
 sc_time Device::earliest_arrival() const {
-    return m_port.earliest_write_done(earliest_send(), m_fewest_bytes_write);
+    return m_port.earliest_write_done(earliest_send(), m_shortest_completion_write);
 }
 
 bool Device::may_handle_at(uint32_t queue, unsigned cpu, const sc_time& at) const {

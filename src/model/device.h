@@ -137,7 +137,8 @@ private:
     CompletionSink* m_sink = nullptr;
     const CompletionSchedule* m_schedule = nullptr;
     unsigned m_schedules = 0;
-    sc_core::sc_time m_fewest_bytes_write;  // a completion's shortest time through the port
+    // The least time a completion's writes take through the root port.
+    sc_core::sc_time m_shortest_completion_write;
     bool m_handle_ahead = true;
     tlm::tlm_generic_payload m_payload;
     uint32_t m_payload_data = 0;

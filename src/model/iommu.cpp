@@ -352,7 +352,8 @@ bool Iommu::may_send_early(const sc_time& ready, const Message& m) const {
     if (m.held && !m.held->taken_until(std::max(ready, m_message_port_free)) &&
         !(ready < earliest_write_to(m.held, ready)))
         return false;
-    const sc_time unannounced = saturating_add(m_all_senders.earliest_arrival(ready), fastest_fetch());
+    const sc_time unannounced =
+        saturating_add(m_all_senders.earliest_arrival(ready), fastest_fetch());
     return ready < std::min(unannounced, earliest_announced_post());
 }
 

@@ -15,9 +15,8 @@
 // remapping unit after the PID write is already globally observed.
 // Not modelled: link-level flow control credits, read completions, TLP
 // headers (fold them into the bandwidth).
-#include <cstdint>
-
 #include <algorithm>
+#include <cstdint>
 
 #include "model/param_visitor.h"
 #include "model/sim_clock.h"

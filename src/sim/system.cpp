@@ -93,8 +93,9 @@ void System::build_devices() {
             m_routes.push_back(r);
             m_view.irq_cpu.back().push_back(cpu);
             m_iommu->write_irte(r.irte_index, irte_for(r, cpu));
-            m_iommu->add_source(dev, m_config.mode == RemapMode::Posted ? m_pids[cpu].get() : nullptr,
-                                dev.root_port(), *m_apics[cpu]);
+            const PostedDescriptor* pid =
+                m_config.mode == RemapMode::Posted ? m_pids[cpu].get() : nullptr;
+            m_iommu->add_source(dev, pid, dev.root_port(), *m_apics[cpu]);
             dev.program_msix(q, msi::remappable_address(uint16_t(r.irte_index), false), 0);
             m_cpus[cpu]->register_handler(Vector(v), dev, q);
         }
