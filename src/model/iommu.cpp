@@ -100,15 +100,17 @@ sc_time Iommu::quiet_before(const PidSide& side) const {
     return std::min(saturating_add(unannounced, fastest_fetch()), earliest_announced_post());
 }
 
-// A message not sent yet is made at the earliest scheduled post or fetch of
-// a request announced (for any LAPIC: the queues are shared) or at the
-// fetch of one the LAPIC's own senders have not sent; it is ready no
-// earlier, enters the port no earlier than the port is free, and reaches
-// the LAPIC a message occupancy and latency later.
+// A message to the LAPIC not sent yet is queued for it, or made by a post
+// scheduled for it, or by the fetch of a request announced (for any LAPIC:
+// which one is known only once its IRTE is read) or of one the LAPIC's own
+// senders have not sent; it is ready no earlier, enters the port no
+// earlier than the port is free, and reaches the LAPIC a message occupancy
+// and latency later.
 sc_time Iommu::quiet_before(const ApicSide& side) const {
     if (!m_sources_known) return sim_now();
     sc_time made = saturating_add(side.earliest_arrival(never()), fastest_fetch());
-    made = std::min({made, earliest_announced_post(), m_to_send.next_at_min(never())});
+    if (!m_to_fetch.empty()) made = std::min(made, m_to_fetch.next_at() + fastest_fetch());
+    made = std::min({made, side.posts.next(), side.messages.next()});
     return saturating_add(std::max(made, m_message_port_free),
                           m_params.message_occupancy + m_params.message_latency);
 }
@@ -231,7 +233,10 @@ Iommu::Resolved Iommu::resolve(uint32_t index) const {
         apic_id = r.pid->ndst();
     }
     auto a = m_apics.find(apic_id);
-    if (a != m_apics.end()) r.apic = a->second;
+    if (a != m_apics.end()) {
+        r.apic = a->second;
+        r.side = m_apic_sides.at(r.apic).get();
+    }
     return r;
 }
 
@@ -295,10 +300,12 @@ void Iommu::fetch(const Request& r, const sc_time& arrival, bool announcing) {
     if (!e.apic) return fault(IommuFault::NoDestination, r.index, r.source_id, arrival);
     const sc_time done = start + (hit ? m_params.iec_hit : m_params.iec_miss);
     const Fetched f{e, r.index, r.source_id, r.port, arrival};
-    if (!m_obs && may_post_early(f, done, announcing))
+    if (!m_obs && may_post_early(f, done, announcing)) {
         post(f, done);
-    else
+    } else {
         m_to_post.push(done, f);
+        e.side->posts.push(done);
+    }
 }
 
 // Posting (or ordering the message) now rather than at `done` is exact when
@@ -322,7 +329,10 @@ bool Iommu::may_post_early(const Fetched& f, const sc_time& done, bool announcin
 // Messages enter the port in the order they become ready (not the order
 // they were announced: root ports drain at different paces).
 void Iommu::on_message_ready() {
-    m_to_send.pop_due([this](const Message& m) { send(m, sim_now()); });
+    m_to_send.pop_due([this](const Message& m) {
+        m.side->messages.pop();
+        send(m, sim_now());
+    });
 }
 
 void Iommu::send(const Message& m, const sc_time& ready) {
@@ -333,10 +343,12 @@ void Iommu::send(const Message& m, const sc_time& ready) {
 }
 
 void Iommu::queue_message(const sc_time& ready, const Message& m) {
-    if (may_send_early(ready, m))
+    if (may_send_early(ready, m)) {
         send(m, ready);
-    else
+    } else {
         m_to_send.push(ready, m);
+        m.side->messages.push(ready);
+    }
 }
 
 // A notification enters the port now rather than at `ready` when that is
@@ -358,7 +370,10 @@ bool Iommu::may_send_early(const sc_time& ready, const Message& m) const {
 }
 
 void Iommu::on_post_due() {
-    m_to_post.pop_due([this](const Fetched& f) { post(f, sim_now()); });
+    m_to_post.pop_due([this](const Fetched& f) {
+        f.entry.side->posts.pop();
+        post(f, sim_now());
+    });
 }
 
 void Iommu::post(const Fetched& f, const sc_time& at) {
@@ -367,7 +382,7 @@ void Iommu::post(const Fetched& f, const sc_time& at) {
     if (!irte.posted) {
         ++m_stats.remapped_messages;
         const sc_time ordered = f.port ? f.port->order_message(at) : at;
-        queue_message(ordered, Message{f.entry.apic, irte.vector, f.port});
+        queue_message(ordered, Message{f.entry.apic, f.entry.side, irte.vector, f.port});
         if (m_obs) m_obs->remapped_message(f.index, f.entry.apic->apic_id(), irte.vector);
         return;
     }
@@ -375,7 +390,7 @@ void Iommu::post(const Fetched& f, const sc_time& at) {
     sc_time rmw;
     if (f.entry.pid->post(m_agent, irte.vector, irte.urgent, rmw)) {
         ++m_stats.notifications;
-        queue_message(at + rmw, Message{f.entry.apic, f.entry.pid->nv(), nullptr});
+        queue_message(at + rmw, Message{f.entry.apic, f.entry.side, f.entry.pid->nv(), nullptr});
     } else {
         ++m_stats.suppressed;
     }

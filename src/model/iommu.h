@@ -37,6 +37,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <queue>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -138,10 +139,12 @@ private:
         RootPort* port;
     };
     // An IRTE with its PID and destination LAPIC looked up once, at fill.
+    struct ApicSide;
     struct Resolved {
         Irte irte;
         PostedDescriptor* pid = nullptr;
         LocalApic* apic = nullptr;  // message or notification destination
+        ApicSide* side = nullptr;   // the remapping unit as that LAPIC's sender
     };
     struct Fetched {
         Resolved entry;
@@ -152,6 +155,7 @@ private:
     };
     struct Message {
         LocalApic* apic;
+        ApicSide* side;
         Vector vector;
         RootPort* held;  // remappable: the root port held until the message leaves
     };
@@ -217,9 +221,26 @@ private:
         sc_core::sc_time quiet_before() const override { return iommu->quiet_before(*this); }
     };
     sc_core::sc_time quiet_before(const PidSide& side) const;
-    // The remapping unit as one LAPIC's sender; its senders' interrupts reach it.
+    // Times in order, the earliest first.
+    class EarliestFirst {
+    public:
+        void push(const sc_core::sc_time& t) { m_heap.push(t); }
+        void pop() { m_heap.pop(); }  // the earliest
+        sc_core::sc_time next() const { return m_heap.empty() ? never() : m_heap.top(); }
+
+    private:
+        std::priority_queue<sc_core::sc_time, std::vector<sc_core::sc_time>,
+                            std::greater<sc_core::sc_time>>
+            m_heap;
+    };
+    // The remapping unit as one LAPIC's sender; its senders' interrupts reach
+    // it, and so do the posts scheduled and the messages queued for it (kept
+    // here as they enter and leave the shared queues, which hand them out in
+    // time order).
     struct ApicSide : AccessHorizon, Senders {
         const Iommu* iommu = nullptr;
+        EarliestFirst posts;
+        EarliestFirst messages;
         sc_core::sc_time quiet_before() const override { return iommu->quiet_before(*this); }
     };
     sc_core::sc_time quiet_before(const ApicSide& side) const;
