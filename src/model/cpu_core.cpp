@@ -50,7 +50,7 @@ void CpuCore::queue_task(const Work& w) {
 }
 
 void CpuCore::step() {
-    m_pid_horizon_known = m_irq_horizon_known = false;  // other processes have run since
+    forget_horizons();  // other processes have run since
     if (m_activity == Activity::Work) {
         if (sim_now() < m_work_start) {
             // An interrupt arrived during the last one's tail: it is taken
@@ -88,12 +88,21 @@ bool CpuCore::may_take_interrupt_ahead() {
     return !m_obs && may_run_ahead_to(local_now()) && local_now() < irq_horizon();
 }
 
+
 const sc_time& CpuCore::irq_horizon() {
     if (!m_irq_horizon_known) {
         m_irq_horizon = m_apic.quiet_before();
         m_irq_horizon_known = true;
     }
     return m_irq_horizon;
+}
+
+const sc_time& CpuCore::pid_horizon() {
+    if (!m_pid_horizon_known) {
+        m_pid_horizon = m_pid.cpu_horizon();
+        m_pid_horizon_known = true;
+    }
+    return m_pid_horizon;
 }
 
 bool CpuCore::settle() {
@@ -116,12 +125,7 @@ bool CpuCore::sync() {
 }
 
 bool CpuCore::sync_for_pid() {
-    if (m_pending == sc_core::SC_ZERO_TIME) return true;
-    if (!m_pid_horizon_known) {
-        m_pid_horizon = m_pid.cpu_horizon();
-        m_pid_horizon_known = true;
-    }
-    if (local_now() < m_pid_horizon) return true;
+    if (m_pending == sc_core::SC_ZERO_TIME || local_now() < pid_horizon()) return true;
     wait_pending();
     return false;
 }
@@ -204,34 +208,33 @@ bool CpuCore::may_work_ahead(const sc_time& end) {
 }
 
 bool CpuCore::start_work() {
-    m_work_cost = m_tasks.front().cost;
-    const sc_time end = local_now() + m_work_cost;
+    const sc_time cost = m_tasks.front().cost;
+    const sc_time end = local_now() + cost;
     if (may_work_ahead(end)) {
-        m_pending += m_work_cost;
-        m_stats.busy += m_work_cost;
+        m_pending += cost;
+        m_stats.busy += cost;
         finish_work(end);
-        m_irq_horizon_known = m_pid_horizon_known = false;  // fn may set a process going
+        forget_horizons();  // fn may set a process going
         return false;
     }
-    if (m_work_cost > sc_core::SC_ZERO_TIME) {
+    if (cost > sc_core::SC_ZERO_TIME) {
         // It starts when the last interrupt's tail ends: one wait for both.
         count_timed_event();
         m_activity = Activity::Work;
         m_work_start = local_now();
-        next_trigger(m_pending + m_work_cost, m_apic.irq_event());
+        next_trigger(m_pending + cost, m_apic.irq_event());
         m_pending = sc_core::SC_ZERO_TIME;
         return true;
     }
     if (!settle()) return true;
-    m_work_start = sim_now();
-    end_work();
+    finish_work(sim_now());
     return false;
 }
 
 void CpuCore::end_work() {
     const sc_time ran = sim_now() - m_work_start;
     m_stats.busy += ran;
-    if (ran < m_work_cost) {  // interrupted: the rest runs after the interrupt
+    if (ran < m_tasks.front().cost) {  // interrupted: the rest runs after the interrupt
         m_tasks.front().cost -= ran;
         return;
     }
@@ -245,31 +248,28 @@ void CpuCore::finish_work(const sc_time& at) {
     if (done.fn) done.fn(done.ctx, done.arg, at);
 }
 
-bool CpuCore::read_pir(unsigned word, uint64_t& value) {
+template <class Access>
+bool CpuCore::access_pid(uint64_t& count, Access access) {
     if (!sync_for_pid()) return false;
     sc_time cost;
-    value = m_pid.read_word(m_agent, word, cost);
-    ++m_stats.pid_reads;
+    access(cost);
+    ++count;
     m_pending += cost;
     return true;
+}
+
+bool CpuCore::read_pir(unsigned word, uint64_t& value) {
+    return access_pid(m_stats.pid_reads,
+                      [&](sc_time& cost) { value = m_pid.read_word(m_agent, word, cost); });
 }
 
 bool CpuCore::xchg_pir(unsigned word, uint64_t& value) {
-    if (!sync_for_pid()) return false;
-    sc_time cost;
-    value = m_pid.xchg_word(m_agent, word, 0, cost);
-    ++m_stats.pid_xchgs;
-    m_pending += cost;
-    return true;
+    return access_pid(m_stats.pid_xchgs,
+                      [&](sc_time& cost) { value = m_pid.xchg_word(m_agent, word, 0, cost); });
 }
 
 bool CpuCore::clear_on() {
-    if (!sync_for_pid()) return false;
-    sc_time cost;
-    m_pid.clear_on(m_agent, cost);
-    ++m_stats.pid_clear_on;
-    m_pending += cost;
-    return true;
+    return access_pid(m_stats.pid_clear_on, [&](sc_time& cost) { m_pid.clear_on(m_agent, cost); });
 }
 
 bool CpuCore::call_handler(Vector vector) {
@@ -288,7 +288,7 @@ bool CpuCore::call_handler(Vector vector) {
     m_pending += cost;  // spent before this core's next visible action
     // The driver may have set another process going (task work on another
     // CPU, say), which may lead to a post sooner than the last answer.
-    m_pid_horizon_known = m_irq_horizon_known = false;
+    forget_horizons();
     return true;
 }
 

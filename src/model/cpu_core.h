@@ -135,8 +135,12 @@ private:
     // sync() for the step loop: false (Settling) while CPU time is to pass.
     bool settle();
     bool may_take_interrupt_ahead();
-    // When an interrupt could next become pending (m_irq_horizon, kept).
+    // When an interrupt could next become pending, and before when the PID
+    // may be accessed: asked once and kept (m_*_horizon) until forgotten.
     const sc_core::sc_time& irq_horizon();
+    const sc_core::sc_time& pid_horizon();
+    // Another process may have run, or this core may have set one going.
+    void forget_horizons() { m_pid_horizon_known = m_irq_horizon_known = false; }
     void end_work();
     // The front item is done as at `at`: its function runs.
     void finish_work(const sc_core::sc_time& at);
@@ -159,6 +163,9 @@ private:
     bool handler_returned(Vector vector) override;
     // The PID access is to be made now: false (waiting) if a post could land first.
     bool sync_for_pid();
+    // A PID access (`access` sets its cost), counted in `count`, once synced.
+    template <class Access>
+    bool access_pid(uint64_t& count, Access access);
     // Everything this core did so far is to be visible: false (waiting) if
     // CPU time is still to pass.
     bool sync();
@@ -186,7 +193,7 @@ private:
     sc_core::sc_time m_waiting_until;  // end of the current timed wait
     // PID accesses before m_pid_horizon need no wait. Asked once and kept
     // while nothing this core does can change the answer: for the rest of
-    // the activation, up to the next driver handler call.
+    // the activation, up to the next driver call or work done ahead.
     sc_core::sc_time m_pid_horizon;
     bool m_pid_horizon_known = false;
     // No interrupt becomes pending before m_irq_horizon; kept likewise.
@@ -196,9 +203,8 @@ private:
     int m_irq_resume = 0;
     Vector m_vector = 0;
     sc_core::sc_time m_irq_start;
-    // The work item running.
+    // When the work item running started.
     sc_core::sc_time m_work_start;
-    sc_core::sc_time m_work_cost;
     CpuCoreStats m_stats;
     ViolationCount m_stranded_ever;
     TraceObserver* m_obs = nullptr;

@@ -54,23 +54,18 @@ Iommu::Iommu(sc_core::sc_module_name name, const IommuParams& params, AgentId ag
 
 void Iommu::attach_apic(LocalApic& apic) {
     m_apics[apic.apic_id()] = &apic;
-    auto side = std::make_unique<ApicSide>();
-    side->iommu = this;
-    apic.attach_sender(*side);
-    m_apic_sides[&apic] = std::move(side);
+    apic.attach_sender(new_side(m_apic_sides, apic));
 }
+
 void Iommu::attach_descriptor(PostedDescriptor& pid) {
     m_pids[pid.address()] = &pid;
-    auto side = std::make_unique<PidSide>();
-    side->iommu = this;
-    pid.attach_poster(*side);
-    m_sides[&pid] = std::move(side);
+    pid.attach_poster(new_side(m_pid_sides, pid));
 }
 
 void Iommu::add_source(const MsiSource& source, const PostedDescriptor* pid,
                        const RootPort& port, const LocalApic& dest) {
     m_all_senders.add(source);
-    if (pid) m_sides.at(pid)->add(source);
+    if (pid) m_pid_sides.at(pid)->add(source);
     m_apic_sides.at(&dest)->add(source);
     auto behind = std::find_if(m_port_senders.begin(), m_port_senders.end(),
                                [&port](const auto& p) { return p.first == &port; });
@@ -83,7 +78,7 @@ void Iommu::add_source(const MsiSource& source, const PostedDescriptor* pid,
 void Iommu::forget_sources() {
     m_sources_known = false;
     m_all_senders.clear();
-    for (auto& side : m_sides) side.second->clear();
+    for (auto& side : m_pid_sides) side.second->clear();
     for (auto& side : m_apic_sides) side.second->clear();
     m_port_senders.clear();
 }
@@ -109,8 +104,8 @@ sc_time Iommu::quiet_before(const PidSide& side) const {
 sc_time Iommu::quiet_before(const ApicSide& side) const {
     if (!m_sources_known) return sim_now();
     sc_time made = saturating_add(side.earliest_arrival(never()), fastest_fetch());
-    if (!m_to_fetch.empty()) made = std::min(made, m_to_fetch.next_at() + fastest_fetch());
     made = std::min({made, side.posts.next(), side.messages.next()});
+    made = std::min(made, earliest_announced_fetch());
     return saturating_add(std::max(made, m_message_port_free),
                           m_params.message_occupancy + m_params.message_latency);
 }
@@ -122,8 +117,7 @@ sc_time Iommu::earliest_write_to(const RootPort* port, const sc_time& at) const 
 }
 
 sc_time Iommu::earliest_announced_post() const {
-    const sc_time posted = m_to_post.next_at_min(never());
-    return m_to_fetch.empty() ? posted : std::min(posted, m_to_fetch.next_at() + fastest_fetch());
+    return m_to_post.next_at_min(earliest_announced_fetch());
 }
 
 void Iommu::Senders::add(const MsiSource& source) {
@@ -141,10 +135,9 @@ void Iommu::Senders::clear() {
 }
 
 // True when no process (other than the one running) can act at or before
-// `at - lead`.
-bool Iommu::no_process_runs_before(const sc_time& at, const sc_time& lead) const {
-    const sc_time earliest = sim_now() + lead;
-    return at < earliest || at - earliest < time_to_pending_activity();
+// `at` (not before now).
+bool Iommu::no_process_runs_before(const sc_time& at) const {
+    return at - sim_now() < time_to_pending_activity();
 }
 
 void Iommu::write_irte(uint32_t index, const Irte& e) {
@@ -323,7 +316,7 @@ bool Iommu::may_post_early(const Fetched& f, const sc_time& done, bool announcin
     if (f.entry.irte.posted) return f.entry.pid->poster_may_access_at(done);
     if (!may_run_ahead_to(done) || !(done < m_to_send.next_at_min(never()))) return false;
     if (m_sources_known) return !f.port || done < earliest_write_to(f.port, done);
-    return !announcing && no_process_runs_before(done, sc_core::SC_ZERO_TIME);
+    return !announcing && no_process_runs_before(done);
 }
 
 // Messages enter the port in the order they become ready (not the order

@@ -173,7 +173,7 @@ private:
     void on_post_due();   // fetch done: message or PID post
     bool may_post_early(const Fetched& f, const sc_core::sc_time& done, bool announcing) const;
     void post(const Fetched& f, const sc_core::sc_time& at);
-    bool no_process_runs_before(const sc_core::sc_time& at, const sc_core::sc_time& lead) const;
+    bool no_process_runs_before(const sc_core::sc_time& at) const;
     // Some senders, each with its last answers: still true bounds later,
     // so asked again only when they no longer help.
     class Senders {
@@ -211,15 +211,32 @@ private:
         mutable Known m_arrival;
         mutable Known m_send;
     };
-    // The earliest post of a request already announced.
+    // The earliest a request already announced can finish its fetch, and
+    // the earliest post of one (scheduled, or after that fetch).
+    sc_core::sc_time earliest_announced_fetch() const {
+        return m_to_fetch.empty() ? never() : m_to_fetch.next_at() + fastest_fetch();
+    }
     sc_core::sc_time earliest_announced_post() const;
     // The earliest a sender behind `port` may write to it (and send).
     sc_core::sc_time earliest_write_to(const RootPort* port, const sc_core::sc_time& at) const;
-    // The remapping unit as one PID's other side; its senders post to it.
-    struct PidSide : AccessHorizon, Senders {
+    // The remapping unit as the other side of one block (`Self`), answering
+    // through Iommu::quiet_before(const Self&).
+    template <class Self>
+    struct Side : AccessHorizon, Senders {
         const Iommu* iommu = nullptr;
-        sc_core::sc_time quiet_before() const override { return iommu->quiet_before(*this); }
+        sc_core::sc_time quiet_before() const override {
+            return iommu->quiet_before(static_cast<const Self&>(*this));
+        }
     };
+    template <class S, class Block>
+    S& new_side(std::unordered_map<const Block*, std::unique_ptr<S>>& sides, const Block& block) {
+        std::unique_ptr<S>& side = sides[&block];
+        side = std::make_unique<S>();
+        side->iommu = this;
+        return *side;
+    }
+    // One PID's other side; its senders post to it.
+    struct PidSide : Side<PidSide> {};
     sc_core::sc_time quiet_before(const PidSide& side) const;
     // Times in order, the earliest first.
     class EarliestFirst {
@@ -237,11 +254,9 @@ private:
     // it, and so do the posts scheduled and the messages queued for it (kept
     // here as they enter and leave the shared queues, which hand them out in
     // time order).
-    struct ApicSide : AccessHorizon, Senders {
-        const Iommu* iommu = nullptr;
+    struct ApicSide : Side<ApicSide> {
         EarliestFirst posts;
         EarliestFirst messages;
-        sc_core::sc_time quiet_before() const override { return iommu->quiet_before(*this); }
     };
     sc_core::sc_time quiet_before(const ApicSide& side) const;
     sc_core::sc_time fastest_fetch() const { return std::min(m_params.iec_hit, m_params.iec_miss); }
@@ -267,7 +282,7 @@ private:
     TimedQueue<Request> m_to_fetch;
     TimedQueue<Fetched> m_to_post;
     TimedQueue<Message> m_to_send;
-    std::unordered_map<const PostedDescriptor*, std::unique_ptr<PidSide>> m_sides;
+    std::unordered_map<const PostedDescriptor*, std::unique_ptr<PidSide>> m_pid_sides;
     std::unordered_map<const LocalApic*, std::unique_ptr<ApicSide>> m_apic_sides;
     Senders m_all_senders;
     std::vector<std::pair<const RootPort*, Senders>> m_port_senders;  // behind each root port

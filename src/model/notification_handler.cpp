@@ -19,14 +19,6 @@ void NotificationHandlerParams::describe(ParamVisitor& v) {
            "harvest once more after clearing ON (false exhibits stranded interrupts)");
 }
 
-// Runs a sub-procedure from its start to its end.
-#define CIDSIM_AWAIT(resume, sub_resume, call) \
-    (sub_resume) = 0;                          \
-    (resume) = __LINE__;                       \
-    [[fallthrough]];                           \
-    case __LINE__:                             \
-    if (!(call)) return false
-
 bool NotificationHandler::resume(PirAccessor& pid) {
     const unsigned limit = unsigned(m_params.loop_limit);
     switch (m_resume) {
@@ -78,13 +70,6 @@ bool NotificationHandler::harvest(PirAccessor& pid) {
                     CIDSIM_UNTIL(m_harvest_resume, pid.xchg_pir(m_word, m_value));
                     m_found |= (m_copy[m_word] = m_value) != 0;
                 }
-            } else if (m_params.harvest == HarvestStrategy::Interleaved) {
-                for (m_word = 0; m_word < 4; ++m_word) {
-                    CIDSIM_UNTIL(m_harvest_resume, pid.read_pir(m_word, m_value));
-                    if (!m_value) continue;
-                    CIDSIM_UNTIL(m_harvest_resume, pid.xchg_pir(m_word, m_value));
-                    m_found |= (m_copy[m_word] = m_value) != 0;
-                }
             } else if (m_params.harvest == HarvestStrategy::ReadThenXchg) {
                 for (m_word = 0; m_word < 4; ++m_word)
                     CIDSIM_UNTIL(m_harvest_resume, pid.read_pir(m_word, m_copy[m_word]));
@@ -93,13 +78,16 @@ bool NotificationHandler::harvest(PirAccessor& pid) {
                     CIDSIM_UNTIL(m_harvest_resume, pid.xchg_pir(m_word, m_copy[m_word]));
                     m_found = true;
                 }
-            } else {  // NoCopy: each word's handlers right after its xchg
+            } else {  // Interleaved; NoCopy also calls each word's handlers after its xchg
                 for (m_word = 0; m_word < 4; ++m_word) {
                     CIDSIM_UNTIL(m_harvest_resume, pid.read_pir(m_word, m_value));
                     if (!m_value) continue;
                     CIDSIM_UNTIL(m_harvest_resume, pid.xchg_pir(m_word, m_value));
                     m_found |= (m_copy[m_word] = m_value) != 0;
-                    CIDSIM_AWAIT(m_harvest_resume, m_dispatch_resume, dispatch(pid, m_word, m_word + 1));
+                    if (m_params.harvest == HarvestStrategy::NoCopy) {
+                        CIDSIM_AWAIT(m_harvest_resume, m_dispatch_resume,
+                                     dispatch(pid, m_word, m_word + 1));
+                    }
                 }
             }
             if (m_found && m_params.harvest != HarvestStrategy::NoCopy) {
@@ -140,8 +128,6 @@ bool NotificationHandler::dispatch(PirAccessor& pid, unsigned first_word, unsign
     }
     return true;
 }
-
-#undef CIDSIM_AWAIT
 
 unsigned NotificationHandler::run(PirAccessor& pid) {
     start();

@@ -21,3 +21,12 @@
 // suspending after each refusal.
 #define CIDSIM_UNTIL(resume, call) \
     while (!(call)) CIDSIM_SUSPEND(resume)
+
+// Runs `call`, a resumable sub-procedure keeping its resume point in
+// `sub_resume`, from its start to its end, suspending while it does.
+#define CIDSIM_AWAIT(resume, sub_resume, call) \
+    (sub_resume) = 0;                          \
+    (resume) = __LINE__;                       \
+    [[fallthrough]];                           \
+    case __LINE__:                             \
+    if (!(call)) return false

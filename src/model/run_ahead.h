@@ -1,7 +1,8 @@
 #pragma once
 // Exact run-ahead: a block may act ahead of the kernel's time (a CPU on its
-// PID or in a driver handler, the remapping unit posting at fetch time) when
-// nothing can see the difference before then. Never at or past the end of
+// PID, in a driver handler or in its own job's work; the remapping unit
+// fetching, posting or sending early) when nothing can see the difference
+// before then. Never at or past the end of
 // the current sc_start, though: there the caller reads the statistics, and
 // an act counted early would land in the wrong measurement window.
 #include <systemc>

@@ -1,8 +1,7 @@
 #include "workloads/trace_replay.h"
 
-#include "model/sim_clock.h"
-
 #include "model/event_count.h"
+#include "model/sim_clock.h"
 
 #include <algorithm>
 #include <stdexcept>
