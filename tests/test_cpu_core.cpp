@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "model/cpu_core.h"
+#include "model/event_count.h"
+#include "report/trace_recorder.h"
 
 using namespace cidsim;
 using sc_core::sc_start;
@@ -277,6 +279,50 @@ TEST_CASE("work running ahead stops at the LAPIC timer's next expiry", "[cpu][sp
     CHECK(b.apic.stats().timer_delay_ns.max() == 0);
     CHECK(b.cpu.stats().interrupts == 4);  // one per expiry, 1 to 4 us
     CHECK(work.done[2] == std::make_pair(ns(1201 + 670), ns(1000)));
+}
+
+TEST_CASE("a message reaching the LAPIC is accepted by the core as it wakes, with no delta cycle",
+          "[cpu][speed]") {
+    Bench b;
+    g_kernel_events = {};
+    Tester t("tester", [&] {
+        sc_core::wait(ns(1));
+        b.apic.deliver_at(ns(500), 0x31);
+    });
+    sc_start(ns(2000));
+    REQUIRE(b.driver.calls.size() == 1);
+    CHECK(b.driver.calls[0].second == ns(500 + 100));  // taken as it arrived
+    CHECK(b.apic.stats().accepted[0x31] == 1);
+    CHECK(g_kernel_events.delta == 0);
+}
+
+TEST_CASE("an observer sees each message accepted at its arrival, also while the core is busy",
+          "[cpu][trace]") {
+    Bench b;
+    b.driver.cost = ns(3000);
+    TraceRecorder recorder;
+    b.apic.set_observer(&recorder);
+    b.cpu.set_observer(&recorder);
+    Tester t("tester", [&] {
+        sc_core::wait(ns(1));
+        b.apic.accept(0x31);  // its handler runs until after 3000
+        b.apic.deliver_at(ns(1000), 0x30);
+    });
+    sc_start(ns(10000));
+    std::vector<sc_time> accepted_0x30;
+    for (const TraceRecord& r : recorder.events())
+        if (r.kind == TraceKind::ApicAccept && r.vector == 0x30) accepted_0x30.push_back(r.at);
+    REQUIRE(accepted_0x30.size() == 1);
+    CHECK(accepted_0x30[0] == ns(1000));
+    CHECK(b.calls_of(0x30) == 1);
+}
+
+TEST_CASE("a LAPIC refuses an observer once elaborated: its core accepts unseen", "[cpu][trace]") {
+    Bench b;
+    sc_start(ns(10));
+    TraceRecorder recorder;
+    CHECK_THROWS_AS(b.apic.set_observer(&recorder), std::logic_error);
+    CHECK_NOTHROW(b.apic.set_observer(nullptr));
 }
 
 TEST_CASE("a pending vector with no registered handler is counted", "[cpu][posted]") {

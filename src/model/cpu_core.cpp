@@ -27,9 +27,15 @@ CpuCore::CpuCore(sc_core::sc_module_name name, const CpuCoreParams& params,
       m_apic(apic),
       m_pid(pid) {
     m_pid.attach_cpu(*this);
-    m_wake |= m_apic.irq_event();
-    m_wake |= m_work_queued;
+    m_apic.let_core_accept();
     SC_METHOD(step);  // initialised: runs at time 0 to pick up work queued at elaboration
+}
+
+void CpuCore::end_of_elaboration() {
+    m_interrupt_wake |= m_apic.irq_event();
+    if (m_apic.core_accepts()) m_interrupt_wake |= m_apic.message_event();
+    m_wake |= m_interrupt_wake;
+    m_wake |= m_work_queued;
 }
 
 void CpuCore::register_handler(Vector vector, IrqHandler& handler, uint32_t cookie) {
@@ -51,6 +57,7 @@ void CpuCore::queue_task(const Work& w) {
 
 void CpuCore::step() {
     forget_horizons();  // other processes have run since
+    m_apic.accept_arrived();
     if (m_activity == Activity::Work) {
         if (sim_now() < m_work_start) {
             // An interrupt arrived during the last one's tail: it is taken
@@ -222,7 +229,7 @@ bool CpuCore::start_work() {
         count_timed_event();
         m_activity = Activity::Work;
         m_work_start = local_now();
-        next_trigger(m_pending + cost, m_apic.irq_event());
+        next_trigger(m_pending + cost, m_interrupt_wake);
         m_pending = sc_core::SC_ZERO_TIME;
         return true;
     }

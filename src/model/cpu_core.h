@@ -121,8 +121,11 @@ public:
     const PostedDescriptor& pid() const { return m_pid; }
 
 private:
-    // The core's one process (an SC_METHOD): takes interrupts, runs work,
-    // sleeps; each activation goes on until the core must wait.
+    // What wakes the core, known once its LAPIC has decided who accepts.
+    void end_of_elaboration() override;
+    // The core's one process (an SC_METHOD): accepts the messages that reached
+    // its LAPIC, takes interrupts, runs work, sleeps; each activation goes on
+    // until the core must wait.
     void step();
     // The interrupt being taken, from IDT entry to iret, resumable (see
     // model/resumable.h): false while it waits, true once it has returned.
@@ -186,7 +189,8 @@ private:
     std::array<HandlerSlot, 256> m_handlers{};
     RingBuffer<Work> m_tasks;
     sc_core::sc_event m_work_queued;
-    sc_core::sc_event_or_list m_wake;  // an interrupt or new work, when idle
+    sc_core::sc_event_or_list m_interrupt_wake;  // a vector may have become pending
+    sc_core::sc_event_or_list m_wake;            // ... or new work, when idle
     Activity m_activity = Activity::Idle;
     bool m_in_interrupt = false;
     sc_core::sc_time m_pending;        // CPU time committed, not yet waited out

@@ -1,5 +1,8 @@
 #include "model/local_apic.h"
 
+#include <stdexcept>
+#include <string>
+
 #include "model/event_count.h"
 
 namespace cidsim {
@@ -14,12 +17,25 @@ void LocalApicParams::describe(ParamVisitor& v) {
 LocalApic::LocalApic(sc_core::sc_module_name name, const LocalApicParams& params,
                      uint32_t apic_id)
     : sc_module(name), m_params(params), m_apic_id(apic_id) {
+    if (m_params.timer_period > sc_core::SC_ZERO_TIME) {
+        m_next_expiry = m_params.timer_period;
+        SC_METHOD(on_timer);  // its first run, at time 0, only waits for that
+    }
+}
+
+void LocalApic::set_observer(TraceObserver* obs) {
+    // Accepted by the core, a message is seen only when the core next runs.
+    if (obs && m_core_accepts && sc_core::sc_get_status() != sc_core::SC_ELABORATION)
+        throw std::logic_error(std::string(name()) + ": observer attached after elaboration");
+    m_obs = obs;
+}
+
+void LocalApic::before_end_of_elaboration() {
+    m_core_accepts = m_core_accepts && !m_obs;
+    if (m_core_accepts) return;
     SC_METHOD(on_message_due);
     sensitive << m_incoming.event();
     dont_initialize();
-    if (m_params.timer_period > sc_core::SC_ZERO_TIME) {
-        SC_METHOD(on_timer);  // its first run, at time 0, only arms the timer
-    }
 }
 
 void LocalApic::deliver_at(const sc_time& at, Vector vector) { m_incoming.push(at, vector); }
@@ -28,15 +44,25 @@ void LocalApic::on_message_due() {
     m_incoming.pop_due([this](Vector v) { accept(v); });
 }
 
-void LocalApic::accept(Vector v) {
+void LocalApic::accept_messages() {
+    m_incoming.pop_due_now([this](Vector v) { latch(v); });
+    // Its core runs as the first message arrives: the event fired for it.
+    if (m_core_accepts) count_timed_event();
+}
+
+bool LocalApic::latch(Vector v) {
     ++m_stats.accepted[v];
-    if (m_irr.test(v)) {
+    const bool merged = m_irr.test(v);
+    if (merged)
         ++m_stats.merged[v];
-        if (m_obs) m_obs->apic_accept(m_apic_id, v, true);
-        return;
-    }
-    if (m_obs) m_obs->apic_accept(m_apic_id, v, false);
-    m_irr.set(v);
+    else
+        m_irr.set(v);
+    if (m_obs) m_obs->apic_accept(m_apic_id, v, merged);
+    return !merged;
+}
+
+void LocalApic::accept(Vector v) {
+    if (!latch(v)) return;
     count_delta_event();
     m_irq_event.notify(sc_core::SC_ZERO_TIME);
 }
@@ -44,17 +70,24 @@ void LocalApic::accept(Vector v) {
 sc_core::sc_time LocalApic::quiet_before() const {
     if (m_obs || !m_sender) return sim_now();
     const sc_core::sc_time t = m_incoming.next_at_min(m_sender->quiet_before());
-    return m_params.timer_period > sc_core::SC_ZERO_TIME ? std::min(t, m_next_expiry) : t;
+    return std::min(t, m_next_expiry);
 }
 
 void LocalApic::on_timer() {
-    next_trigger(m_params.timer_period);
-    m_next_expiry = sim_now() + m_params.timer_period;
     count_timed_event();
-    if (sc_core::sc_time_stamp() == sc_core::SC_ZERO_TIME) return;
+    if (!(sim_now() < m_next_expiry)) expire_timer(true);  // unless its core did, at this ps
+    next_trigger(m_next_expiry - sim_now());
+}
+
+void LocalApic::expire_timer(bool wake_core) {
+    const sc_time now = sim_now();
+    m_next_expiry += m_params.timer_period;
     ++m_stats.timer_expiries;
-    if (!m_irr.test(kLocalTimerVector)) m_timer_expired_at = sc_core::sc_time_stamp();
-    accept(kLocalTimerVector);
+    if (!m_irr.test(kLocalTimerVector)) m_timer_expired_at = now;
+    if (wake_core)
+        accept(kLocalTimerVector);
+    else
+        latch(kLocalTimerVector);
 }
 
 int LocalApic::deliverable() const {

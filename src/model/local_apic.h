@@ -14,6 +14,12 @@
 // For its core's run-ahead, it tells when a vector could next become
 // pending (quiet_before): messages already on their way, the timer, and what
 // the remapping unit answers for messages it has not sent yet.
+// Messages reaching it are accepted by its core as it wakes at their arrival
+// (accept_arrived): only the core reads IRR, so it sees the same, with one
+// activation per message instead of two. With no core, or an observer (who
+// sees each message at its arrival, also when the core is busy), by its own
+// process too. Either way a message that arrives at the picosecond the core
+// acts at is accepted first.
 #include <array>
 #include <cstdint>
 
@@ -54,6 +60,21 @@ public:
     // An interrupt message arriving now.
     void accept(Vector vector);
 
+    // Called during elaboration by a core that calls accept_arrived() first
+    // thing each time it runs, and wakes on message_event() if core_accepts().
+    void let_core_accept() { m_core_accepts = true; }
+    // Whether only the core accepts: decided at the end of elaboration, once
+    // the observer is known.
+    bool core_accepts() const { return m_core_accepts; }
+    // Notified when the earliest message on its way arrives.
+    const sc_core::sc_event& message_event() const { return m_incoming.event(); }
+    // Accepts the messages that have arrived by now, and the timer's expiry.
+    void accept_arrived() {
+        const sc_core::sc_time now = sim_now();
+        if (m_incoming.due_by(now)) accept_messages();
+        if (!(now < m_next_expiry)) expire_timer(false);
+    }
+
     // The remapping unit answers when a message it has not sent yet could
     // reach this LAPIC (without it: any time).
     void attach_sender(const AccessHorizon& sender) { m_sender = &sender; }
@@ -78,11 +99,18 @@ public:
     // EOIs with an empty ISR over the whole run, warm-up included.
     const ViolationCount& empty_eoi_ever() const { return m_empty_eoi_ever; }
     void set_tpr(uint8_t tpr) { m_params.tpr = tpr; }
-    void set_observer(TraceObserver* obs) { m_obs = obs; }
+    // Before the simulation starts: the observer decides who accepts messages.
+    void set_observer(TraceObserver* obs);
 
 private:
+    void before_end_of_elaboration() override;
     void on_message_due();
+    // Sets IRR[v] (false: it was set already, the message merges).
+    bool latch(Vector v);
     void on_timer();
+    void accept_messages();
+    // The timer's expiry, due now; `wake_core` unless the core is asking.
+    void expire_timer(bool wake_core);
 
     LocalApicParams m_params;
     uint32_t m_apic_id;
@@ -91,8 +119,9 @@ private:
     TimedQueue<Vector> m_incoming;
     sc_core::sc_event m_irq_event;
     sc_core::sc_time m_timer_expired_at;
-    sc_core::sc_time m_next_expiry;  // of the timer, once armed
+    sc_core::sc_time m_next_expiry = never();  // of the timer
     const AccessHorizon* m_sender = nullptr;
+    bool m_core_accepts = false;
     LocalApicStats m_stats;
     ViolationCount m_empty_eoi_ever;
     TraceObserver* m_obs = nullptr;

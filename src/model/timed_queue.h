@@ -32,6 +32,14 @@ public:
     template <class F>
     void pop_due(F&& f) {
         count_timed_event();
+        pop_due_now(f);
+    }
+
+    // Whether an item is due at or before `t`.
+    bool due_by(const sc_core::sc_time& t) const { return !m_heap.empty() && m_heap.top().at <= t; }
+    // pop_due() for a process that counts the event's firing itself.
+    template <class F>
+    void pop_due_now(F&& f) {
         const sc_core::sc_time now = sim_now();
         while (!m_heap.empty() && m_heap.top().at <= now) {
             T item = m_heap.top().item;
