@@ -58,6 +58,7 @@ void CpuCore::queue_task(const Work& w) {
 void CpuCore::step() {
     forget_horizons();  // other processes have run since
     m_apic.accept_arrived();
+    m_pid.posts_due_now();
     if (m_activity == Activity::Work) {
         if (sim_now() < m_work_start) {
             // An interrupt arrived during the last one's tail: it is taken

@@ -272,7 +272,12 @@ const Iommu::Resolved& Iommu::lookup(uint32_t index, bool& hit) {
 }
 
 void Iommu::on_fetch_due() {
-    m_to_fetch.pop_due([this](const Request& r) { fetch(r, sim_now(), false); });
+    count_timed_event();
+    fetch_due_now();
+}
+
+void Iommu::fetch_due_now() {
+    m_to_fetch.pop_due_now([this](const Request& r) { fetch(r, sim_now(), false); });
 }
 
 void Iommu::fetch(const Request& r, const sc_time& arrival, bool announcing) {
@@ -363,7 +368,12 @@ bool Iommu::may_send_early(const sc_time& ready, const Message& m) const {
 }
 
 void Iommu::on_post_due() {
-    m_to_post.pop_due([this](const Fetched& f) {
+    count_timed_event();
+    post_due_now();
+}
+
+void Iommu::post_due_now() {
+    m_to_post.pop_due_now([this](const Fetched& f) {
         f.entry.side->posts.pop();
         post(f, sim_now());
     });

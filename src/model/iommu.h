@@ -167,6 +167,15 @@ private:
 
     void b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
     void on_fetch_due();  // pipeline start: IRTE fetch
+    // The fetches, then the posts, due now (its own processes, or a CPU that
+    // is to touch its PID at this picosecond, whichever runs first).
+    void fetch_due_now();
+    void post_due_now();
+    void act_due_now() {
+        const sc_core::sc_time now = sim_now();
+        if (m_to_fetch.due_by(now)) fetch_due_now();
+        if (m_to_post.due_by(now)) post_due_now();
+    }
     bool may_fetch_early(const sc_core::sc_time& arrival) const;
     // `announcing`: called by the sender, as it announces the request.
     void fetch(const Request& r, const sc_core::sc_time& arrival, bool announcing);
@@ -223,10 +232,11 @@ private:
     // through Iommu::quiet_before(const Self&).
     template <class Self>
     struct Side : AccessHorizon, Senders {
-        const Iommu* iommu = nullptr;
+        Iommu* iommu = nullptr;
         sc_core::sc_time quiet_before() const override {
             return iommu->quiet_before(static_cast<const Self&>(*this));
         }
+        void act_due_now() override { iommu->act_due_now(); }
     };
     template <class S, class Block>
     S& new_side(std::unordered_map<const Block*, std::unique_ptr<S>>& sides, const Block& block) {

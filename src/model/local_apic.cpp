@@ -19,7 +19,7 @@ LocalApic::LocalApic(sc_core::sc_module_name name, const LocalApicParams& params
     : sc_module(name), m_params(params), m_apic_id(apic_id) {
     if (m_params.timer_period > sc_core::SC_ZERO_TIME) {
         m_next_expiry = m_params.timer_period;
-        SC_METHOD(on_timer);  // its first run, at time 0, only waits for that
+        SC_METHOD(on_timer);  // its first run, at time 0, only arms the timer
     }
 }
 
@@ -74,20 +74,13 @@ sc_core::sc_time LocalApic::quiet_before() const {
 }
 
 void LocalApic::on_timer() {
+    next_trigger(m_params.timer_period);
+    m_next_expiry = sim_now() + m_params.timer_period;
     count_timed_event();
-    if (!(sim_now() < m_next_expiry)) expire_timer(true);  // unless its core did, at this ps
-    next_trigger(m_next_expiry - sim_now());
-}
-
-void LocalApic::expire_timer(bool wake_core) {
-    const sc_time now = sim_now();
-    m_next_expiry += m_params.timer_period;
+    if (sc_core::sc_time_stamp() == sc_core::SC_ZERO_TIME) return;
     ++m_stats.timer_expiries;
-    if (!m_irr.test(kLocalTimerVector)) m_timer_expired_at = now;
-    if (wake_core)
-        accept(kLocalTimerVector);
-    else
-        latch(kLocalTimerVector);
+    if (!m_irr.test(kLocalTimerVector)) m_timer_expired_at = sc_core::sc_time_stamp();
+    accept(kLocalTimerVector);
 }
 
 int LocalApic::deliverable() const {

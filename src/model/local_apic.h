@@ -68,11 +68,9 @@ public:
     bool core_accepts() const { return m_core_accepts; }
     // Notified when the earliest message on its way arrives.
     const sc_core::sc_event& message_event() const { return m_incoming.event(); }
-    // Accepts the messages that have arrived by now, and the timer's expiry.
+    // Accepts the messages that have arrived by now.
     void accept_arrived() {
-        const sc_core::sc_time now = sim_now();
-        if (m_incoming.due_by(now)) accept_messages();
-        if (!(now < m_next_expiry)) expire_timer(false);
+        if (m_incoming.due_by(sim_now())) accept_messages();
     }
 
     // The remapping unit answers when a message it has not sent yet could
@@ -109,8 +107,6 @@ private:
     bool latch(Vector v);
     void on_timer();
     void accept_messages();
-    // The timer's expiry, due now; `wake_core` unless the core is asking.
-    void expire_timer(bool wake_core);
 
     LocalApicParams m_params;
     uint32_t m_apic_id;
@@ -119,7 +115,7 @@ private:
     TimedQueue<Vector> m_incoming;
     sc_core::sc_event m_irq_event;
     sc_core::sc_time m_timer_expired_at;
-    sc_core::sc_time m_next_expiry = never();  // of the timer
+    sc_core::sc_time m_next_expiry = never();  // the timer's
     const AccessHorizon* m_sender = nullptr;
     bool m_core_accepts = false;
     LocalApicStats m_stats;

@@ -59,7 +59,11 @@ public:
     // attached (and while a log or an observer wants every access at its own
     // time) every access is made at the kernel's time.
     void attach_cpu(const AccessHorizon& cpu) { m_cpu = &cpu; }
-    void attach_poster(const AccessHorizon& poster) { m_poster = &poster; }
+    void attach_poster(AccessHorizon& poster) { m_poster = &poster; }
+    // Posts due at the kernel's time land before the CPU's accesses at it.
+    void posts_due_now() {
+        if (m_poster) m_poster->act_due_now();
+    }
     // The CPU may access at any time before this (not before now) as if it
     // had waited until then; the answer holds until another process runs.
     sc_core::sc_time cpu_horizon() const {
@@ -107,7 +111,7 @@ private:
     std::vector<PidAccess>* m_log = nullptr;
     TraceObserver* m_obs = nullptr;
     const AccessHorizon* m_cpu = nullptr;
-    const AccessHorizon* m_poster = nullptr;
+    AccessHorizon* m_poster = nullptr;
 };
 
 }  // namespace cidsim

@@ -34,10 +34,14 @@ inline bool may_run_ahead_to(const sc_core::sc_time& at) { return at < run_ahead
 // that posts to it; the remapping unit sending to a LAPIC), asked by the
 // other side: no act of mine that you could see happens before the time
 // returned (as things stand now: until another process runs).
+// The asker may also have the other side first make the acts due at the
+// kernel's time (act_due_now): at one picosecond, the other side's acts come
+// before the asker's, whichever process SystemC runs first.
 class AccessHorizon {
 public:
     virtual ~AccessHorizon() = default;
     virtual sc_core::sc_time quiet_before() const = 0;
+    virtual void act_due_now() {}
 };
 
 }  // namespace cidsim

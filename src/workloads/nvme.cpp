@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "model/event_count.h"
 #include "model/sim_clock.h"
 
 namespace cidsim {
@@ -50,6 +51,11 @@ NvmeDisk::NvmeDisk(sc_core::sc_module_name name, const NvmeParams& params, Devic
     SC_METHOD(on_media_done);
     sensitive << m_in_media.event();
     dont_initialize();
+    if (!m_one_cpu) {
+        SC_METHOD(on_submitted_now);
+        sensitive << m_submitted_event;
+        dont_initialize();
+    }
 }
 
 void NvmeDisk::submit_initial(void* self, uint64_t job, const sc_time& at) {
@@ -58,6 +64,22 @@ void NvmeDisk::submit_initial(void* self, uint64_t job, const sc_time& at) {
 }
 
 void NvmeDisk::submit(unsigned job, uint64_t count, const sc_time& at) {
+    if (m_one_cpu) return start_commands(job, count, at);
+    if (m_submitted_now.empty()) {
+        count_delta_event();
+        m_submitted_event.notify(sc_core::SC_ZERO_TIME);
+    }
+    m_submitted_now.push_back({job, count});
+}
+
+void NvmeDisk::on_submitted_now() {
+    std::stable_sort(m_submitted_now.begin(), m_submitted_now.end(),
+                     [](const Submission& a, const Submission& b) { return a.job < b.job; });
+    for (const Submission& s : m_submitted_now) start_commands(s.job, s.count, sim_now());
+    m_submitted_now.clear();
+}
+
+void NvmeDisk::start_commands(unsigned job, uint64_t count, const sc_time& at) {
     Job& j = m_jobs[job];
     for (uint64_t i = 0; i < count; ++i) {
         const sc_time start = std::max(at, m_controller_free);

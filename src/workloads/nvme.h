@@ -14,7 +14,9 @@
 //    `batch` with one io_uring_enter per batch.
 // The driver's interrupt handler cost is the Device's (per invocation and
 // per completion); application work runs as task work on the job's CPU,
-// after interrupts.
+// after interrupts. Jobs on several CPUs may submit at the same picosecond:
+// their commands enter the controller in job order, not in the order SystemC
+// happens to run the CPUs (one delta cycle later).
 // Not modelled: the block layer's tags and merges, polling, the NAND
 // internals behind the latency, submission-queue doorbell MMIO costs
 // beyond `per_io_cpu`.
@@ -75,6 +77,8 @@ private:
     void queue_reap(unsigned job);
     static void reap(void* self, uint64_t job_and_count, const sc_core::sc_time& at);
     void submit(unsigned job, uint64_t count, const sc_core::sc_time& at);
+    void start_commands(unsigned job, uint64_t count, const sc_core::sc_time& at);
+    void on_submitted_now();  // the submissions of this picosecond, in job order
     void on_media_done();
 
     NvmeParams m_params;
@@ -88,6 +92,12 @@ private:
     sc_core::sc_time m_controller_free;
     bool m_one_cpu = true;  // every job on the same CPU: it alone submits
     TimedQueue<Command> m_in_media;
+    struct Submission {
+        unsigned job;
+        uint64_t count;
+    };
+    std::vector<Submission> m_submitted_now;  // when several CPUs submit
+    sc_core::sc_event m_submitted_event;
     uint64_t m_submitted = 0;
     uint64_t m_reaped = 0;
     uint64_t m_max_outstanding = 0;
