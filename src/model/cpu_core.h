@@ -26,6 +26,10 @@
 // for iret. Work that touches only this CPU's own job (Work::ahead) runs in
 // local time while no interrupt can become pending before it ends
 // (LocalApic::quiet_before). Nothing runs ahead to or past the window end.
+// Ties: each activation first accepts the messages that reached its LAPIC
+// and has the remapping unit make the fetches and posts due now, so at one
+// picosecond those come before the core's own acts, whatever order SystemC
+// runs the processes in.
 // Counts like /proc/interrupts: PMN per CPU and handler calls per vector.
 // Not modelled: the scheduler (work items run FIFO), caches other than the
 // PID line, SMT, NMIs, and softirqs (drivers here queue task work).

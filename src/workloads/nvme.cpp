@@ -65,6 +65,7 @@ void NvmeDisk::submit_initial(void* self, uint64_t job, const sc_time& at) {
 
 void NvmeDisk::submit(unsigned job, uint64_t count, const sc_time& at) {
     if (m_one_cpu) return start_commands(job, count, at);
+    sc_assert(at == sim_now());  // nothing runs ahead on a disk several CPUs submit to
     if (m_submitted_now.empty()) {
         count_delta_event();
         m_submitted_event.notify(sc_core::SC_ZERO_TIME);
