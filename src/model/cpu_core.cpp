@@ -92,10 +92,12 @@ void CpuCore::step() {
 // Taking the pending interrupt in local time, at the end of the last one's
 // tail, is exact when no message is accepted and no timer expires before.
 bool CpuCore::may_take_interrupt_ahead() {
-    if (m_pending == sc_core::SC_ZERO_TIME) return true;
-    return !m_obs && may_run_ahead_to(local_now()) && local_now() < irq_horizon();
+    return m_pending == sc_core::SC_ZERO_TIME || irq_quiet_until(local_now());
 }
 
+bool CpuCore::irq_quiet_until(const sc_time& t) {
+    return !m_obs && may_run_ahead_to(t) && t < irq_horizon();
+}
 
 const sc_time& CpuCore::irq_horizon() {
     if (!m_irq_horizon_known) {
@@ -212,7 +214,7 @@ void CpuCore::check_stranded() {
 }
 
 bool CpuCore::may_work_ahead(const sc_time& end) {
-    return !m_obs && m_tasks.front().ahead && may_run_ahead_to(end) && end < irq_horizon();
+    return m_tasks.front().ahead && irq_quiet_until(end);
 }
 
 bool CpuCore::start_work() {

@@ -142,6 +142,9 @@ private:
     // sync() for the step loop: false (Settling) while CPU time is to pass.
     bool settle();
     bool may_take_interrupt_ahead();
+    // May the core act in local time up to `t`: unobserved, within the
+    // window, and no interrupt can become pending before?
+    bool irq_quiet_until(const sc_core::sc_time& t);
     // When an interrupt could next become pending, and before when the PID
     // may be accessed: asked once and kept (m_*_horizon) until forgotten.
     const sc_core::sc_time& irq_horizon();
