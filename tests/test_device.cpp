@@ -5,11 +5,15 @@
 // exceed a real arrival, and should not be looser than the root port allows.
 #include <catch2/catch.hpp>
 
+#include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include <tlm_utils/simple_target_socket.h>
 
 #include "model/device.h"
+#include "model/timed_queue.h"
 
 using namespace cidsim;
 using sc_core::sc_start;
@@ -47,7 +51,85 @@ struct Bench {
     }
 };
 
+// A workload completing at set times from its own process, as the NVMe and
+// DSA workloads do.
+struct TimedSchedule : sc_core::sc_module, CompletionSchedule {
+    SC_HAS_PROCESS(TimedSchedule);
+    Device& device;
+    TimedQueue<uint64_t> due;
+    TimedSchedule(sc_core::sc_module_name n, Device& d) : sc_module(n), device(d) {
+        device.add_schedule(*this);
+        SC_METHOD(on_due);
+        sensitive << due.event();
+        dont_initialize();
+    }
+    sc_time earliest_completion() const override { return due.next_at_min(never()); }
+    void on_due() {
+        device.before_completing_now();
+        complete_due_now();
+    }
+    void complete_due_now() override {
+        if (!due.due_by(sc_core::sc_time_stamp())) return;
+        due.pop_due_now([this](uint64_t tag) { device.complete(0, tag, 4096); });
+    }
+};
+
+// Two devices behind one root port, each with its own MSI path to a stub
+// that logs (source id, arrival) in the order MSIs are sent.
+struct SharedPortBench {
+    using Log = std::vector<std::pair<uint16_t, sc_time>>;
+    struct Unit : sc_core::sc_module {
+        tlm_utils::simple_target_socket<Unit> socket;
+        Log& log;
+        Unit(sc_core::sc_module_name n, Log& l) : sc_module(n), socket("socket"), log(l) {
+            socket.register_b_transport(this, &Unit::b_transport);
+        }
+        void b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
+            log.push_back({gp.get_extension<MsiIngress>()->source_id,
+                           sc_core::sc_time_stamp() + delay});
+        }
+    };
+    RootPort port{RootPortParams{}};
+    Log log;
+    std::vector<std::unique_ptr<Device>> devices;
+    std::vector<std::unique_ptr<Unit>> units;
+    std::vector<std::unique_ptr<TimedSchedule>> schedules;
+    // Devices (and their workloads' processes) are created in this order.
+    explicit SharedPortBench(std::initializer_list<uint16_t> source_ids) {
+        for (uint16_t sid : source_ids) {
+            const std::string n = std::to_string(sid);
+            devices.push_back(std::make_unique<Device>(("dev" + n).c_str(), DeviceParams{}, sid, port));
+            units.push_back(std::make_unique<Unit>(("unit" + n).c_str(), log));
+            devices.back()->msi_socket.bind(units.back()->socket);
+            schedules.push_back(std::make_unique<TimedSchedule>(("work" + n).c_str(), *devices.back()));
+        }
+    }
+    void complete_all_at(const sc_time& t) {
+        for (auto& s : schedules) s->due.push(t, 1);
+    }
+};
+
+void check_source_id_order(std::initializer_list<uint16_t> creation_order) {
+    SharedPortBench b(creation_order);
+    b.complete_all_at(ns(1000));
+    sc_start(ns(2000));
+    REQUIRE(b.log.size() == 3);
+    // Each write takes 64.25 ns; they queue at the port in source-id order.
+    CHECK(b.log[0] == std::make_pair(uint16_t(0x100), ns(1000) + ns(64.25)));
+    CHECK(b.log[1] == std::make_pair(uint16_t(0x200), ns(1000) + ns(128.5)));
+    CHECK(b.log[2] == std::make_pair(uint16_t(0x300), ns(1000) + ns(192.75)));
+}
+
 }  // namespace
+
+TEST_CASE("devices completing at one picosecond behind one root port write in source-id order",
+          "[device]") {
+    check_source_id_order({0x100, 0x200, 0x300});
+}
+
+TEST_CASE("they write in that order whichever device's workload SystemC runs first", "[device]") {
+    check_source_id_order({0x300, 0x100, 0x200});
+}
 
 TEST_CASE("a device's next MSI arrives no earlier than its data and entry can pass the root port",
           "[device]") {

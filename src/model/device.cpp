@@ -34,6 +34,7 @@ Device::Device(sc_core::sc_module_name name, const DeviceParams& params, uint16_
     m_payload.set_byte_enable_ptr(nullptr);
     m_payload.set_extension(&m_ingress);
     m_shortest_completion_write = m_port.write_duration(m_params.completion_entry_bytes);
+    m_port.attach_writer(*this, source_id);
 }
 
 void Device::program_msix(unsigned entry, uint64_t address, uint32_t data) {
@@ -65,7 +66,7 @@ void Device::complete(unsigned queue, uint64_t tag, uint64_t dma_bytes) {
     msi_socket->b_transport(m_payload, delay);
 }
 
-void Device::add_schedule(const CompletionSchedule& schedule) {
+void Device::add_schedule(CompletionSchedule& schedule) {
     m_schedule = m_schedules++ ? nullptr : &schedule;
     const uint64_t data = m_schedule ? m_schedule->completion_bytes() : 0;
     m_shortest_completion_write = m_port.write_duration(data + m_params.completion_entry_bytes);

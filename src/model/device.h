@@ -53,6 +53,11 @@ class CompletionSchedule {
 public:
     virtual ~CompletionSchedule() = default;
     virtual sc_core::sc_time earliest_completion() const = 0;
+    // Makes the completions due at the kernel's time now, if it has not yet:
+    // asked when another device behind the root port is about to write at
+    // this picosecond (the writers before this one have been asked first).
+    // Without it, such ties go in SystemC's process order.
+    virtual void complete_due_now() {}
     // The fewest bytes of data a completion writes by DMA before its MSI
     // (asked once, when the schedule is added to the device).
     virtual uint64_t completion_bytes() const { return 0; }
@@ -68,7 +73,7 @@ struct DeviceStats {
     Histogram msi_to_handler_ns;      // MSI issue -> drained by the handler
 };
 
-class Device : public sc_core::sc_module, public IrqHandler, public MsiSource {
+class Device : public sc_core::sc_module, public IrqHandler, public MsiSource, public PortWriter {
 public:
     tlm_utils::simple_initiator_socket<Device> msi_socket;
 
@@ -80,7 +85,7 @@ public:
     void set_sink(CompletionSink* sink) { m_sink = sink; }
     // The workload that calls complete(); with none, or more than one, when
     // the device next completes is unknown.
-    void add_schedule(const CompletionSchedule& schedule);
+    void add_schedule(CompletionSchedule& schedule);
     // From now on handlers run at the kernel's time (a queue's interrupt is
     // moving to another CPU, so two CPUs may drain it).
     void stop_handling_ahead() { m_handle_ahead = false; }
@@ -93,6 +98,14 @@ public:
     // A completion on queue `queue` now: `dma_bytes` of data plus its entry
     // are written, then the queue's MSI.
     void complete(unsigned queue, uint64_t tag, uint64_t dma_bytes);
+    // The workload calls this before its own completions at the kernel's
+    // time: the devices before this one at the root port complete theirs
+    // first.
+    void before_completing_now() { m_port.writes_before_due_now(*this); }
+    // PortWriter: the schedule's completions due now.
+    void write_due_now() override {
+        if (m_schedule) m_schedule->complete_due_now();
+    }
 
     // The driver's handler for a queue's vector: drains the completions
     // visible at `at`.
@@ -135,7 +148,7 @@ private:
     RootPort& m_port;
     std::vector<Queue> m_queues;
     CompletionSink* m_sink = nullptr;
-    const CompletionSchedule* m_schedule = nullptr;
+    CompletionSchedule* m_schedule = nullptr;
     unsigned m_schedules = 0;
     // The least time a completion's writes take through the root port.
     sc_core::sc_time m_shortest_completion_write;

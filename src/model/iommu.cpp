@@ -196,13 +196,14 @@ void Iommu::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
         return;
     }
     // Requests enter the pipeline in arrival order (writes from different
-    // root ports may be announced out of order, each with its own delay).
+    // root ports may be announced out of order, each with its own delay),
+    // those arriving at one picosecond in source-id order.
     const sc_time arrival = sim_now() + delay;
     const Request r{index, sid, ingress ? ingress->port : nullptr};
     if (may_fetch_early(arrival))
         fetch(r, arrival, true);
     else
-        m_to_fetch.push(arrival, r);
+        m_to_fetch.push(arrival, r, sid);
 }
 
 // Fetching now rather than at `arrival` is exact when no request arrives

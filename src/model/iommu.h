@@ -4,8 +4,9 @@
 // Modelled, per MSI write (a TLM write on msi_socket):
 //  - decode of the remappable-format address/data into an IRTE index;
 //    compatibility-format writes and indices beyond the table fault [5.1.4];
-//  - the request pipeline: requests start in arrival order, one per
-//    `pipeline_occupancy` (throughput); the IRTE is read from the Interrupt
+//  - the request pipeline: requests start in arrival order (at one
+//    picosecond, in source-id order), one per `pipeline_occupancy`
+//    (throughput); the IRTE is read from the Interrupt
 //    Entry Cache (`iec_hit`) or memory (`iec_miss`) [6.4] as the request
 //    arrives (its latency counts from the pipeline start);
 //    the IEC keeps whole decoded IRTEs (LRU) and is only changed by

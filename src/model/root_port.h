@@ -13,10 +13,15 @@
 // the DMA of every device behind the root port. Posted-mode PID writes are ordinary posted writes
 // and need no drain; the notification that may follow leaves from the
 // remapping unit after the PID write is already globally observed.
+// Writes issued at one picosecond by several devices enter the path in
+// source-id order, whichever device SystemC runs first: a device about to
+// write first has those before it make their writes due now.
 // Not modelled: link-level flow control credits, read completions, TLP
 // headers (fold them into the bandwidth).
 #include <algorithm>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "model/param_visitor.h"
 #include "model/sim_clock.h"
@@ -28,6 +33,14 @@ struct RootPortParams {
     sc_core::sc_time drain = ns(0);      // path held per ordered interrupt message
 
     void describe(ParamVisitor& v);
+};
+
+// A device behind the port, asked to make the writes it has due at the
+// kernel's time now (so that writes at one picosecond go in a fixed order).
+class PortWriter {
+public:
+    virtual ~PortWriter() = default;
+    virtual void write_due_now() = 0;
 };
 
 struct RootPortStats {
@@ -62,11 +75,24 @@ public:
         return saturating_add(std::max(m_free, issued), duration);
     }
 
+    // `w` writes through the port; `order` (its source id) places its writes
+    // among those issued at the same picosecond.
+    void attach_writer(PortWriter& w, uint16_t order);
+    // Before `w` writes at the kernel's time: the writers ordered before it
+    // make theirs due now.
+    void writes_before_due_now(const PortWriter& w) {
+        for (auto& [order, writer] : m_writers) {
+            if (writer == &w) return;
+            writer->write_due_now();
+        }
+    }
+
     const RootPortStats& stats() const { return m_stats; }
     void reset_stats() { m_stats = {}; }
 
 private:
     RootPortParams m_params;
+    std::vector<std::pair<uint16_t, PortWriter*>> m_writers;  // by order
     sc_core::sc_time m_free;
     RootPortStats m_stats;
 };

@@ -2,7 +2,8 @@
 // A queue of items due at absolute simulated times, driven by one sc_event
 // (notified for the earliest item): one kernel event per item, however many
 // are in flight, and no allocation once the heap has grown to its peak.
-// Items due at the same time come out in the order they were pushed.
+// Items due at the same time come out by their tie key (the least first),
+// then in the order they were pushed.
 #include <algorithm>
 #include <cstdint>
 #include <queue>
@@ -19,12 +20,12 @@ namespace cidsim {
 template <class T>
 class TimedQueue {
 public:
-    void push(const sc_core::sc_time& at, const T& item) {
+    void push(const sc_core::sc_time& at, const T& item, uint16_t tie_key = 0) {
         check_not_in_past(at);
         // The event is pending for the earliest item (or pop_due re-arms it):
         // only a new earliest item moves it.
         const bool earliest = m_heap.empty() || at < m_heap.top().at;
-        m_heap.push(Entry{at, m_seq++, item});
+        m_heap.push(Entry{at, uint64_t(tie_key) << 48 | m_seq++, item});
         if (earliest) m_event.notify(at - sim_now());
     }
 
@@ -62,7 +63,7 @@ public:
 private:
     struct Entry {
         sc_core::sc_time at;
-        uint64_t seq;
+        uint64_t seq;  // tie key, then push order (2^48 pushes per run are plenty)
         T item;
         bool operator>(const Entry& o) const { return at != o.at ? at > o.at : seq > o.seq; }
     };

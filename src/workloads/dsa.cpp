@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/event_count.h"
 #include "model/sim_clock.h"
 
 namespace cidsim {
@@ -43,7 +44,14 @@ void DsaMemfill::submit(const sc_time& at) {
 }
 
 void DsaMemfill::on_engine_done() {
-    m_in_engine.pop_due([this](uint64_t tag) { m_device.complete(0, tag, m_params.fill_bytes); });
+    count_timed_event();
+    m_device.before_completing_now();
+    complete_due_now();
+}
+
+void DsaMemfill::complete_due_now() {
+    if (!m_in_engine.due_by(sim_now())) return;  // done already, at another device's request
+    m_in_engine.pop_due_now([this](uint64_t tag) { m_device.complete(0, tag, m_params.fill_bytes); });
 }
 
 sc_time DsaMemfill::earliest_completion() const {

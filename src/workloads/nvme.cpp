@@ -95,7 +95,14 @@ void NvmeDisk::start_commands(unsigned job, uint64_t count, const sc_time& at) {
 }
 
 void NvmeDisk::on_media_done() {
-    m_in_media.pop_due([this](const Command& c) {
+    count_timed_event();
+    m_device.before_completing_now();
+    complete_due_now();
+}
+
+void NvmeDisk::complete_due_now() {
+    if (!m_in_media.due_by(sim_now())) return;  // done already, at another device's request
+    m_in_media.pop_due_now([this](const Command& c) {
         m_device.complete(c.queue, c.tag, m_params.block_bytes);
     });
 }
