@@ -14,6 +14,7 @@
 
 #include "model/device.h"
 #include "model/timed_queue.h"
+#include "workloads/bursty.h"
 
 using namespace cidsim;
 using sc_core::sc_start;
@@ -74,32 +75,32 @@ struct TimedSchedule : sc_core::sc_module, CompletionSchedule {
     }
 };
 
-// Two devices behind one root port, each with its own MSI path to a stub
-// that logs (source id, arrival) in the order MSIs are sent.
+// Logs (source id, arrival) of every MSI write, in the order they are sent.
+using MsiLog = std::vector<std::pair<uint16_t, sc_time>>;
+struct LoggingUnit : sc_core::sc_module {
+    tlm_utils::simple_target_socket<LoggingUnit> socket;
+    MsiLog& log;
+    LoggingUnit(sc_core::sc_module_name n, MsiLog& l) : sc_module(n), socket("socket"), log(l) {
+        socket.register_b_transport(this, &LoggingUnit::b_transport);
+    }
+    void b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
+        log.push_back({gp.get_extension<MsiIngress>()->source_id, sc_core::sc_time_stamp() + delay});
+    }
+};
+
+// Devices behind one root port, each with its own MSI path to one log.
 struct SharedPortBench {
-    using Log = std::vector<std::pair<uint16_t, sc_time>>;
-    struct Unit : sc_core::sc_module {
-        tlm_utils::simple_target_socket<Unit> socket;
-        Log& log;
-        Unit(sc_core::sc_module_name n, Log& l) : sc_module(n), socket("socket"), log(l) {
-            socket.register_b_transport(this, &Unit::b_transport);
-        }
-        void b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
-            log.push_back({gp.get_extension<MsiIngress>()->source_id,
-                           sc_core::sc_time_stamp() + delay});
-        }
-    };
     RootPort port{RootPortParams{}};
-    Log log;
+    MsiLog log;
     std::vector<std::unique_ptr<Device>> devices;
-    std::vector<std::unique_ptr<Unit>> units;
+    std::vector<std::unique_ptr<LoggingUnit>> units;
     std::vector<std::unique_ptr<TimedSchedule>> schedules;
     // Devices (and their workloads' processes) are created in this order.
     explicit SharedPortBench(std::initializer_list<uint16_t> source_ids) {
         for (uint16_t sid : source_ids) {
             const std::string n = std::to_string(sid);
             devices.push_back(std::make_unique<Device>(("dev" + n).c_str(), DeviceParams{}, sid, port));
-            units.push_back(std::make_unique<Unit>(("unit" + n).c_str(), log));
+            units.push_back(std::make_unique<LoggingUnit>(("unit" + n).c_str(), log));
             devices.back()->msi_socket.bind(units.back()->socket);
             schedules.push_back(std::make_unique<TimedSchedule>(("work" + n).c_str(), *devices.back()));
         }
@@ -129,6 +130,24 @@ TEST_CASE("devices completing at one picosecond behind one root port write in so
 
 TEST_CASE("they write in that order whichever device's workload SystemC runs first", "[device]") {
     check_source_id_order({0x300, 0x100, 0x200});
+}
+
+TEST_CASE("bursty sources starting together write in source-id order", "[device][workloads]") {
+    RootPort port{RootPortParams{}};
+    MsiLog log;
+    Device high{"high", DeviceParams{}, 0x200, port};
+    Device low{"low", DeviceParams{}, 0x100, port};
+    LoggingUnit high_unit{"high_unit", log}, low_unit{"low_unit", log};
+    high.msi_socket.bind(high_unit.socket);
+    low.msi_socket.bind(low_unit.socket);
+    BurstyParams params;
+    params.dma_bytes = 4096;
+    BurstyTraffic high_source{"high_source", params, high, 1};  // created first
+    BurstyTraffic low_source{"low_source", params, low, 2};
+    sc_start(sc_core::SC_ZERO_TIME);  // both complete at time 0
+    REQUIRE(log.size() == 2);
+    CHECK(log[0] == std::make_pair(uint16_t(0x100), ns(64.25)));
+    CHECK(log[1] == std::make_pair(uint16_t(0x200), ns(128.5)));
 }
 
 TEST_CASE("a device's next MSI arrives no earlier than its data and entry can pass the root port",

@@ -1,6 +1,7 @@
 #include "workloads/bursty.h"
 
 #include "model/event_count.h"
+#include "model/sim_clock.h"
 
 namespace cidsim {
 
@@ -22,7 +23,15 @@ BurstyTraffic::BurstyTraffic(sc_core::sc_module_name name, const BurstyParams& p
 }
 
 void BurstyTraffic::step() {
-    const sc_time now = sc_core::sc_time_stamp();
+    m_device.before_completing_now();
+    complete_due_now();
+    next_trigger(m_next_at - sim_now());
+    count_timed_event();
+}
+
+void BurstyTraffic::complete_due_now() {
+    const sc_time now = sim_now();
+    if (m_next_at != now) return;  // done already, at another device's request
     const double gap_ns = 1e3 / m_params.on_rate_mpps;
     if (now >= m_on_until) {
         // Start of a burst: the first completion at its start.
@@ -37,8 +46,6 @@ void BurstyTraffic::step() {
     if (next >= m_on_until && m_params.off_mean > sc_core::SC_ZERO_TIME)
         next = m_on_until + ns(exponential(m_rng, ns_of(m_params.off_mean)));
     m_next_at = next;
-    next_trigger(next - now);
-    count_timed_event();
 }
 
 void BurstyTraffic::report(nlohmann::json& out, double seconds) const {
