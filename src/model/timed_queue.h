@@ -38,10 +38,13 @@ public:
 
     // Whether an item is due at or before `t`.
     bool due_by(const sc_core::sc_time& t) const { return !m_heap.empty() && m_heap.top().at <= t; }
-    // pop_due() for a process that counts the event's firing itself.
+    // pop_due() for a process that counts the event's firing itself, or for
+    // another that takes the items due now first (with none due, the event
+    // is already armed for the earliest item).
     template <class F>
     void pop_due_now(F&& f) {
         const sc_core::sc_time now = sim_now();
+        if (!due_by(now)) return;
         while (!m_heap.empty() && m_heap.top().at <= now) {
             T item = m_heap.top().item;
             m_heap.pop();

@@ -50,7 +50,6 @@ void DsaMemfill::on_engine_done() {
 }
 
 void DsaMemfill::complete_due_now() {
-    if (!m_in_engine.due_by(sim_now())) return;  // done already, at another device's request
     m_in_engine.pop_due_now([this](uint64_t tag) { m_device.complete(0, tag, m_params.fill_bytes); });
 }
 

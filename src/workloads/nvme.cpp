@@ -101,7 +101,6 @@ void NvmeDisk::on_media_done() {
 }
 
 void NvmeDisk::complete_due_now() {
-    if (!m_in_media.due_by(sim_now())) return;  // done already, at another device's request
     m_in_media.pop_due_now([this](const Command& c) {
         m_device.complete(c.queue, c.tag, m_params.block_bytes);
     });
