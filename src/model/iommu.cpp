@@ -64,14 +64,17 @@ void Iommu::attach_descriptor(PostedDescriptor& pid) {
 
 void Iommu::add_source(const MsiSource& source, const PostedDescriptor* pid,
                        const RootPort& port, const LocalApic& dest) {
-    m_all_senders.add(source);
-    if (pid) m_pid_sides.at(pid)->add(source);
-    m_apic_sides.at(&dest)->add(source);
+    // A remapped message is ordered behind the root port's writes: ready a
+    // drain after its fetch at the earliest; a notification, at its post.
+    const sc_time lead = fastest_fetch() + (pid ? sc_core::SC_ZERO_TIME : port.drain());
+    m_all_senders.add(source, lead);
+    if (pid) m_pid_sides.at(pid)->add(source, lead);
+    m_apic_sides.at(&dest)->add(source, lead);
     auto behind = std::find_if(m_port_senders.begin(), m_port_senders.end(),
                                [&port](const auto& p) { return p.first == &port; });
     if (behind == m_port_senders.end())
         behind = m_port_senders.insert(behind, {&port, Senders()});
-    behind->second.add(source);
+    behind->second.add(source, lead);
     m_sources_known = true;
 }
 
@@ -98,12 +101,13 @@ sc_time Iommu::quiet_before(const PidSide& side) const {
 // A message to the LAPIC not sent yet is queued for it, or made by a post
 // scheduled for it, or by the fetch of a request announced (for any LAPIC:
 // which one is known only once its IRTE is read) or of one the LAPIC's own
-// senders have not sent; it is ready no earlier, enters the port no
+// senders have not sent (ready a fetch, and for a remapped one a root-port
+// drain, after it arrives); it is ready no earlier, enters the port no
 // earlier than the port is free, and reaches the LAPIC a message occupancy
 // and latency later.
 sc_time Iommu::quiet_before(const ApicSide& side) const {
     if (!m_sources_known) return sim_now();
-    sc_time made = saturating_add(side.earliest_arrival(never()), fastest_fetch());
+    sc_time made = side.earliest_ready(never());
     made = std::min({made, side.posts.next(), side.messages.next()});
     made = std::min(made, earliest_announced_fetch());
     return saturating_add(std::max(made, m_message_port_free),
@@ -120,9 +124,10 @@ sc_time Iommu::earliest_announced_post() const {
     return m_to_post.next_at_min(earliest_announced_fetch());
 }
 
-void Iommu::Senders::add(const MsiSource& source) {
+void Iommu::Senders::add(const MsiSource& source, const sc_time& lead) {
     if (std::find(m_sources.begin(), m_sources.end(), &source) != m_sources.end()) return;
     m_sources.push_back(&source);
+    m_least_lead = m_sources.size() == 1 ? lead : std::min(m_least_lead, lead);
     for (Known* k : {&m_arrival, &m_send}) {
         k->each.push_back(sc_core::SC_ZERO_TIME);
         k->min = sc_core::SC_ZERO_TIME;
@@ -354,7 +359,8 @@ void Iommu::queue_message(const sc_time& ready, const Message& m) {
 // exact: no message queued is due first, and no post or remapped message
 // still to be made can be ready before it (each is ready no earlier than
 // it is made, and none is made before the earliest scheduled post or the
-// fetch of a request announced or still to be sent). A remapped message
+// fetch of a request announced; one from a request still to be sent is
+// ready its sender's lead after it arrives). A remapped message
 // that must hold its root port longer than it is already taken does so from
 // `ready` on: no sender may write before.
 bool Iommu::may_send_early(const sc_time& ready, const Message& m) const {
@@ -363,9 +369,7 @@ bool Iommu::may_send_early(const sc_time& ready, const Message& m) const {
     if (m.held && !m.held->taken_until(std::max(ready, m_message_port_free)) &&
         !(ready < earliest_write_to(m.held, ready)))
         return false;
-    const sc_time unannounced =
-        saturating_add(m_all_senders.earliest_arrival(ready), fastest_fetch());
-    return ready < std::min(unannounced, earliest_announced_post());
+    return ready < std::min(m_all_senders.earliest_ready(ready), earliest_announced_post());
 }
 
 void Iommu::on_post_due() {

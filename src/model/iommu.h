@@ -188,12 +188,21 @@ private:
     // so asked again only when they no longer help.
     class Senders {
     public:
-        void add(const MsiSource& source);
+        // `lead`: the least time from one of the source's requests arriving
+        // to the message it makes (remapped, or a notification) being ready.
+        void add(const MsiSource& source, const sc_core::sc_time& lead);
         void clear();
         // The earliest a request of theirs not yet announced can arrive,
         // from the last answers beyond `at` and new ones for the rest.
         sc_core::sc_time earliest_arrival(const sc_core::sc_time& at) const {
             return earliest(at, m_arrival, [](const MsiSource& s) { return s.earliest_arrival(); });
+        }
+        // The earliest a message made from such a request can be ready (a
+        // bound led by the least lead), likewise.
+        sc_core::sc_time earliest_ready(const sc_core::sc_time& at) const {
+            const sc_core::sc_time& lead = m_least_lead;
+            return saturating_add(earliest_arrival(lead < at ? at - lead : sc_core::SC_ZERO_TIME),
+                                  lead);
         }
         // The earliest one of them sends a request (and the DMA writes it
         // is ordered after), likewise.
@@ -218,6 +227,7 @@ private:
             return t;
         }
         std::vector<const MsiSource*> m_sources;
+        sc_core::sc_time m_least_lead;  // of all sources
         mutable Known m_arrival;
         mutable Known m_send;
     };

@@ -66,6 +66,8 @@ public:
     bool taken_until(const sc_core::sc_time& t) const { return t <= m_free; }
     // When a write issued now would start (posted writes stay in order).
     sc_core::sc_time free_at() const;
+    // How long an ordered interrupt message holds the path, at the least.
+    const sc_core::sc_time& drain() const { return m_params.drain; }
     // How long a write of `bytes` occupies the path.
     sc_core::sc_time write_duration(uint64_t bytes) const;
     // The earliest a write taking `duration`, issued at `issued` (not before
