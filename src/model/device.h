@@ -101,7 +101,7 @@ public:
     // The workload calls this before its own completions at the kernel's
     // time: the devices before this one at the root port complete theirs
     // first.
-    void before_completing_now() { m_port.writes_before_due_now(*this); }
+    void before_completing_now() { m_port.writes_before_due_now(this); }
     // PortWriter: the schedule's completions due now.
     void write_due_now() override {
         if (m_schedule) m_schedule->complete_due_now();
@@ -124,6 +124,7 @@ public:
     uint64_t lost() const { return m_posted_ever - m_drained_ever - in_flight(); }
     unsigned queues() const { return unsigned(m_queues.size()); }
     const RootPort& root_port() const { return m_port; }
+    RootPort& root_port() { return m_port; }
     uint16_t source_id() const { return m_ingress.source_id; }
     // Completions posted and drained over the whole run (not reset).
     uint64_t posted_ever() const { return m_posted_ever; }

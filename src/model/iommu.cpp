@@ -62,8 +62,8 @@ void Iommu::attach_descriptor(PostedDescriptor& pid) {
     pid.attach_poster(new_side(m_pid_sides, pid));
 }
 
-void Iommu::add_source(const MsiSource& source, const PostedDescriptor* pid,
-                       const RootPort& port, const LocalApic& dest) {
+void Iommu::add_source(const MsiSource& source, const PostedDescriptor* pid, RootPort& port,
+                       const LocalApic& dest) {
     // A remapped message is ordered behind the root port's writes: ready a
     // drain after its fetch at the earliest; a notification, at its post.
     const sc_time lead = fastest_fetch() + (pid ? sc_core::SC_ZERO_TIME : port.drain());
@@ -75,6 +75,9 @@ void Iommu::add_source(const MsiSource& source, const PostedDescriptor* pid,
     if (behind == m_port_senders.end())
         behind = m_port_senders.insert(behind, {&port, Senders()});
     behind->second.add(source, lead);
+    if (!pid && std::find(m_remapped_ports.begin(), m_remapped_ports.end(), &port) ==
+                    m_remapped_ports.end())
+        m_remapped_ports.push_back(&port);
     m_sources_known = true;
 }
 
@@ -84,6 +87,7 @@ void Iommu::forget_sources() {
     for (auto& side : m_pid_sides) side.second->clear();
     for (auto& side : m_apic_sides) side.second->clear();
     m_port_senders.clear();
+    m_remapped_ports.clear();
 }
 
 // A post not yet scheduled needs a request that has not started its fetch:
@@ -333,6 +337,7 @@ bool Iommu::may_post_early(const Fetched& f, const sc_time& done, bool announcin
 // Messages enter the port in the order they become ready (not the order
 // they were announced: root ports drain at different paces).
 void Iommu::on_message_ready() {
+    device_writes_due_now();
     m_to_send.pop_due([this](const Message& m) {
         m.side->messages.pop();
         send(m, sim_now());
@@ -347,11 +352,27 @@ void Iommu::send(const Message& m, const sc_time& ready) {
 }
 
 void Iommu::queue_message(const sc_time& ready, const Message& m) {
+    send_queued_early(ready);
     if (may_send_early(ready, m)) {
         send(m, ready);
     } else {
         m_to_send.push(ready, m);
         m.side->messages.push(ready);
+    }
+}
+
+// The messages queued, earliest first, that may enter the port ahead of
+// their time now (what kept them back may have passed: another request has
+// arrived since), up to `until`: a message being made now is ready then.
+void Iommu::send_queued_early(const sc_time& until) {
+    while (!m_to_send.empty()) {
+        const sc_time ready = m_to_send.next_at();
+        if (until < ready || ready == sim_now()) return;
+        const Message m = m_to_send.front();
+        if (!may_send_early(ready, m, true)) return;
+        m_to_send.pop_front();
+        m.side->messages.pop();
+        send(m, ready);
     }
 }
 
@@ -363,9 +384,9 @@ void Iommu::queue_message(const sc_time& ready, const Message& m) {
 // ready its sender's lead after it arrives). A remapped message
 // that must hold its root port longer than it is already taken does so from
 // `ready` on: no sender may write before.
-bool Iommu::may_send_early(const sc_time& ready, const Message& m) const {
+bool Iommu::may_send_early(const sc_time& ready, const Message& m, bool queued) const {
     if (m_obs || !m_sources_known || !may_run_ahead_to(ready)) return false;
-    if (!m_to_send.empty() && !(ready < m_to_send.next_at())) return false;
+    if (!queued && !m_to_send.empty() && !(ready < m_to_send.next_at())) return false;
     if (m.held && !m.held->taken_until(std::max(ready, m_message_port_free)) &&
         !(ready < earliest_write_to(m.held, ready)))
         return false;
@@ -378,6 +399,7 @@ void Iommu::on_post_due() {
 }
 
 void Iommu::post_due_now() {
+    device_writes_due_now();
     m_to_post.pop_due_now([this](const Fetched& f) {
         f.entry.side->posts.pop();
         post(f, sim_now());

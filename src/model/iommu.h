@@ -114,7 +114,7 @@ public:
     // own senders' next message can reach it, and a remapped message is
     // ordered at its root port ahead of its time until a sender behind that
     // port may next write.
-    void add_source(const MsiSource& source, const PostedDescriptor* pid, const RootPort& port,
+    void add_source(const MsiSource& source, const PostedDescriptor* pid, RootPort& port,
                     const LocalApic& dest);
     // Routes may change from now on (before the simulation starts): the
     // declarations above no longer hold.
@@ -176,6 +176,12 @@ private:
         const sc_core::sc_time now = sim_now();
         if (m_to_fetch.due_by(now)) fetch_due_now();
         if (m_to_post.due_by(now)) post_due_now();
+    }
+    // Before the unit orders or holds a remapped message at a root port at
+    // the kernel's time: the devices' writes due at that picosecond first.
+    void device_writes_due_now() {
+        if (m_remapped_ports.empty() || !others_act_now()) return;
+        for (RootPort* port : m_remapped_ports) port->writes_before_due_now(nullptr);
     }
     bool may_fetch_early(const sc_core::sc_time& arrival) const;
     // `announcing`: called by the sender, as it announces the request.
@@ -285,7 +291,9 @@ private:
     const Resolved& lookup(uint32_t index, bool& hit);
     void on_message_ready();  // a message enters the interrupt-message port
     void queue_message(const sc_core::sc_time& ready, const Message& m);
-    bool may_send_early(const sc_core::sc_time& ready, const Message& m) const;
+    void send_queued_early(const sc_core::sc_time& until);
+    // `queued`: m is the earliest message queued.
+    bool may_send_early(const sc_core::sc_time& ready, const Message& m, bool queued = false) const;
     void send(const Message& m, const sc_core::sc_time& ready);
     void fault(IommuFault reason, uint32_t index, uint16_t source_id, const sc_core::sc_time& at);
 
@@ -307,6 +315,7 @@ private:
     std::unordered_map<const LocalApic*, std::unique_ptr<ApicSide>> m_apic_sides;
     Senders m_all_senders;
     std::vector<std::pair<const RootPort*, Senders>> m_port_senders;  // behind each root port
+    std::vector<RootPort*> m_remapped_ports;  // with a sender whose messages are remapped
     bool m_sources_known = false;
     IommuStats m_stats;
     TraceObserver* m_obs = nullptr;

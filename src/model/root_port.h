@@ -15,7 +15,9 @@
 // remapping unit after the PID write is already globally observed.
 // Writes issued at one picosecond by several devices enter the path in
 // source-id order, whichever device SystemC runs first: a device about to
-// write first has those before it make their writes due now.
+// write first has those before it make their writes due now. Likewise
+// they come before the remapping unit's ordering or holding of a message
+// at that picosecond (Iommu).
 // Not modelled: link-level flow control credits, read completions, TLP
 // headers (fold them into the bandwidth).
 #include <algorithm>
@@ -81,10 +83,11 @@ public:
     // among those issued at the same picosecond.
     void attach_writer(PortWriter& w, uint16_t order);
     // Before `w` writes at the kernel's time: the writers ordered before it
-    // make theirs due now.
-    void writes_before_due_now(const PortWriter& w) {
+    // make theirs due now (nullptr: all of them).
+    void writes_before_due_now(const PortWriter* w) {
+        if (!others_act_now()) return;  // none has a write due now, or it would run
         for (auto& [order, writer] : m_writers) {
-            if (writer == &w) return;
+            if (writer == w) return;
             writer->write_due_now();
         }
     }

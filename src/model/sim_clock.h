@@ -24,6 +24,12 @@ inline sc_core::sc_time time_to_pending_activity() {
     return next - c->time_stamp();
 }
 
+// Is another process to run at the kernel's time (runnable now, or notified
+// for a delta cycle)? Without one, no other block acts at this picosecond.
+inline bool others_act_now() {
+    return sc_core::sc_get_curr_simcontext()->pending_activity_at_current_time();
+}
+
 // sc_max_time() without the call, for bounds that mean "never". Read at
 // the first use, during the simulation (the time resolution is fixed by then).
 inline const sc_core::sc_time& never() {

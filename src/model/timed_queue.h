@@ -53,6 +53,15 @@ public:
         if (!m_heap.empty()) m_event.notify(m_heap.top().at - now);
     }
 
+    // The earliest item (the queue must not be empty), and taking it off
+    // before it is due (the event moves to the next one).
+    const T& front() const { return m_heap.top().item; }
+    void pop_front() {
+        m_heap.pop();
+        m_event.cancel();
+        if (!m_heap.empty()) m_event.notify(m_heap.top().at - sim_now());
+    }
+
     const sc_core::sc_event& event() const { return m_event; }
     // When the earliest item is due (the queue must not be empty).
     const sc_core::sc_time& next_at() const { return m_heap.top().at; }
