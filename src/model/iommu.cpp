@@ -364,6 +364,8 @@ void Iommu::queue_message(const sc_time& ready, const Message& m) {
 // The messages queued, earliest first, that may enter the port ahead of
 // their time now (what kept them back may have passed: another request has
 // arrived since), up to `until`: a message being made now is ready then.
+// One due now is left to the unit's own process (after the devices' writes
+// at this picosecond).
 void Iommu::send_queued_early(const sc_time& until) {
     while (!m_to_send.empty()) {
         const sc_time ready = m_to_send.next_at();

@@ -27,11 +27,18 @@
 // see the difference acts first; no event of its own): a request is fetched
 // as it is announced (may_fetch_early), a post or a message's ordering made
 // at fetch time (may_post_early), a message enters the message port at
-// post time (may_send_early); a CPU is told how long no post can land on
-// its PID and a LAPIC how long no message can reach it (quiet_before), from
-// their own senders once System has declared them (add_source: routes fixed
-// for the run); remapped messages are ordered against the senders behind
-// their own root port.
+// post time (may_send_early) or, once queued, as soon as a later message
+// is made and none can come first (send_queued_early); a CPU is told how
+// long no post can land on its PID and a LAPIC how long no message can
+// reach it (quiet_before), from their own senders once System has declared
+// them (add_source: routes fixed for the run; a sender's request makes a
+// message ready no sooner than a fetch, and if remapped a root-port drain,
+// after it arrives); remapped messages are ordered against the senders
+// behind their own root port.
+// Acts at one picosecond go by rule, not by SystemC's process order:
+// requests arriving together are fetched in source-id order, and the
+// devices' writes at that picosecond come before the unit orders or holds
+// a message at their root port (device_writes_due_now).
 // Not modelled: DMA remapping, fault reporting registers and fault events,
 // the invalidation queue's own timing, the reserved-bit checks of the PID.
 #include <algorithm>
@@ -180,7 +187,7 @@ private:
     // Before the unit orders or holds a remapped message at a root port at
     // the kernel's time: the devices' writes due at that picosecond first.
     void device_writes_due_now() {
-        if (m_remapped_ports.empty() || !others_act_now()) return;
+        if (m_remapped_ports.empty() || !others_act_now()) return;  // once for all ports
         for (RootPort* port : m_remapped_ports) port->writes_before_due_now(nullptr);
     }
     bool may_fetch_early(const sc_core::sc_time& arrival) const;
