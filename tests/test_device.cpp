@@ -13,7 +13,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "model/device.h"
-#include "model/timed_queue.h"
+#include "timed_schedule.h"
 #include "workloads/bursty.h"
 
 using namespace cidsim;
@@ -49,28 +49,6 @@ struct Bench {
         device.msi_socket.bind(unit.socket);
         schedule.bytes = 4096;
         device.add_schedule(schedule);
-    }
-};
-
-// A workload completing at set times from its own process, as the NVMe and
-// DSA workloads do.
-struct TimedSchedule : sc_core::sc_module, CompletionSchedule {
-    SC_HAS_PROCESS(TimedSchedule);
-    Device& device;
-    TimedQueue<uint64_t> due;
-    TimedSchedule(sc_core::sc_module_name n, Device& d) : sc_module(n), device(d) {
-        device.add_schedule(*this);
-        SC_METHOD(on_due);
-        sensitive << due.event();
-        dont_initialize();
-    }
-    sc_time earliest_completion() const override { return due.next_at_min(never()); }
-    void on_due() {
-        device.before_completing_now();
-        complete_due_now();
-    }
-    void complete_due_now() override {
-        due.pop_due_now([this](uint64_t tag) { device.complete(0, tag, 4096); });
     }
 };
 

@@ -10,7 +10,7 @@
 
 #include "model/device.h"
 #include "model/iommu.h"
-#include "model/timed_queue.h"
+#include "timed_schedule.h"
 
 using namespace cidsim;
 using sc_core::sc_start;
@@ -490,33 +490,6 @@ TEST_CASE("faults beyond the record log are still counted", "[iommu][fault]") {
     CHECK(b.iommu.stats().first_faults.back().index == 100 + Iommu::kFaultLog - 1);
 }
 
-namespace {
-
-// A device behind a root port completing at set times from its own process,
-// as the workloads do.
-struct TimedDevice : sc_core::sc_module, CompletionSchedule {
-    SC_HAS_PROCESS(TimedDevice);
-    Device device;
-    TimedQueue<uint64_t> due;
-    TimedDevice(sc_core::sc_module_name n, RootPort& port)
-        : sc_module(n), device("device", DeviceParams{}, 0x100, port) {
-        device.add_schedule(*this);
-        SC_METHOD(on_due);
-        sensitive << due.event();
-        dont_initialize();
-    }
-    sc_time earliest_completion() const override { return due.next_at_min(never()); }
-    void on_due() {
-        device.before_completing_now();
-        complete_due_now();
-    }
-    void complete_due_now() override {
-        due.pop_due_now([this](uint64_t tag) { device.complete(0, tag, 4096); });
-    }
-};
-
-}  // namespace
-
 TEST_CASE("a device's write at the picosecond a message is ordered at its root port goes first",
           "[iommu][ties]") {
     // The device's second completion falls on the picosecond the unit
@@ -527,16 +500,17 @@ TEST_CASE("a device's write at the picosecond a message is ordered at its root p
     RootPort port(rp);  // 4096 + 16 B take 64.25 ns
     Iommu iommu("iommu", round_params(), kIommuAgent);
     LocalApic apic("apic", no_timer(), 0);
-    auto dev = std::make_unique<TimedDevice>("dev", port);
-    dev->device.msi_socket.bind(iommu.msi_socket);
+    Device device("device", DeviceParams{}, 0x100, port);
+    TimedSchedule work("work", device);
+    device.msi_socket.bind(iommu.msi_socket);
     iommu.attach_apic(apic);
     iommu.write_irte(0, checked(Irte::remappable(0x30, 0)));
-    dev->device.program_msix(0, msi::remappable_address(0, false), 0);
-    iommu.add_source(dev->device, nullptr, port, apic);
+    device.program_msix(0, msi::remappable_address(0, false), 0);
+    iommu.add_source(device, nullptr, port, apic);
     // First MSI: arrives 1064.25, IEC miss, ordered at 1184.25 (not sooner:
     // the device writes again then).
-    dev->due.push(ns(1000), 1);
-    dev->due.push(ns(1184.25), 2);
+    work.due.push(ns(1000), 1);
+    work.due.push(ns(1184.25), 2);
     // The write comes first: done at 1248.5, then the drain (1298.5), the
     // message port (20) and latency (100).
     sc_start(ns(1418));
