@@ -54,8 +54,9 @@ public:
     virtual ~CompletionSchedule() = default;
     virtual sc_core::sc_time earliest_completion() const = 0;
     // Makes the completions due at the kernel's time now, if it has not yet:
-    // asked when another device behind the root port is about to write at
-    // this picosecond (the writers before this one have been asked first).
+    // asked when another device behind the root port is about to write, or
+    // the remapping unit to order or hold a message there, at this
+    // picosecond (the writers before this one have been asked first).
     // Without it, such ties go in SystemC's process order.
     virtual void complete_due_now() {}
     // The fewest bytes of data a completion writes by DMA before its MSI
