@@ -32,8 +32,8 @@ import tempfile
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-# Entry points of the run-ahead queries. None calls another (callgrind's
-# toggle would stop collecting inside a nested one); each is a pure query.
+# Entry points of the run-ahead queries, each a pure query. None may call
+# another (callgrind's toggle would stop collecting inside it): checked.
 RUN_AHEAD = [
     "cidsim::CpuCore::pid_horizon()",
     "cidsim::CpuCore::irq_quiet_until(*",
@@ -47,7 +47,8 @@ FLOOR_EVENTS = (100000, 300000)
 
 def callgrind(args, toggles, out):
     """Runs cidsim under callgrind; returns (stdout, instructions collected,
-    instructions of those in the SystemC library's own code)."""
+    instructions of those in the SystemC library's own code, callgrind_annotate's
+    listing)."""
     cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out]
     cmd += ["--toggle-collect=" + t for t in toggles]
     if toggles:
@@ -63,7 +64,16 @@ def callgrind(args, toggles, out):
         m = re.match(r"\s*([\d,]+)\s+\(\s*[\d.]+%\)\s+.*\[.*libsystemc[^\]]*\]\s*$", line)
         if m:
             systemc += int(m.group(1).replace(",", ""))
-    return r.stdout, collected, systemc
+    return r.stdout, collected, systemc, annotate
+
+
+def check_entry_points(listings):
+    """A renamed entry point would be toggled silently to nothing."""
+    for name in RUN_AHEAD:
+        pattern = re.escape(name.rstrip("*"))
+        if not any(re.search(r"\b" + pattern, text) for text in listings):
+            sys.exit("cost_split: run-ahead entry point %s ran in neither config: "
+                     "renamed? (RUN_AHEAD in %s)" % (name, __file__))
 
 
 def main():
@@ -71,36 +81,58 @@ def main():
     p.add_argument("--cidsim", default=os.path.join(ROOT, "build", "cidsim"))
     p.add_argument("--duration-ns", type=int, default=200000,
                    help="measured simulated time after the 1 ms warm-up")
+    p.add_argument("--json", action="store_true", help="one JSON object instead of tables")
     a = p.parse_args()
+    result = {"floor_instructions_per_event": 0.0, "configs": {}}
 
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
         floor = []
         for n in FLOOR_EVENTS:
-            _, collected, _ = callgrind([a.cidsim, "bench", "--floor-child", str(n)], [], out)
+            _, collected, _, _ = callgrind([a.cidsim, "bench", "--floor-child", str(n)], [], out)
             floor.append(collected)
         per_event = (floor[1] - floor[0]) / (FLOOR_EVENTS[1] - FLOOR_EVENTS[0])
-        print("SystemC floor: %.0f instructions per timed event" % per_event)
-        print()
-        print("| config | MSIs | timed events/MSI | instructions/MSI | systemc | run-ahead "
-              "| model | model in floor events |")
-        print("|---|---|---|---|---|---|---|---|")
+        result["floor_instructions_per_event"] = per_event
+        listings = []
         for config in ("posted", "remappable"):
             args = [a.cidsim, "bench", "--child",
                     os.path.join(ROOT, "configs", "bench", config + ".json"),
                     "--set", "run.duration_ns=%d" % a.duration_ns]
-            stdout, total, systemc = callgrind(args, ["cidsim::System::run()"], out)
-            _, ahead, ahead_systemc = callgrind(args, RUN_AHEAD, out)
+            stdout, total, systemc, listing = callgrind(args, ["cidsim::System::run()"], out)
+            listings.append(listing)
+            _, ahead, ahead_systemc, _ = callgrind(args, RUN_AHEAD, out)
+            # Toggled together they count once; if one ran inside another,
+            # its cost would be left out and the sum of single runs differ.
+            alone = sum(callgrind(args, [entry], out)[1] for entry in RUN_AHEAD)
+            if alone != ahead:
+                sys.exit("cost_split: run-ahead entry points nest (%d instructions together, "
+                         "%d one by one): list only the outermost" % (ahead, alone))
             run = json.loads(stdout)
             msis = run["msis"]
             ahead -= ahead_systemc
-            model = total - systemc - ahead
-            print("| %s | %d | %.3f | %.0f | %.0f (%.0f %%) | %.0f (%.0f %%) | %.0f (%.0f %%) "
-                  "| %.2f |" % (config, msis, run["timed_events"] / msis, total / msis,
-                                 systemc / msis, 100.0 * systemc / total,
-                                 ahead / msis, 100.0 * ahead / total,
-                                 model / msis, 100.0 * model / total,
-                                 model / msis / per_event))
+            result["configs"][config] = {
+                "msis": msis, "timed_events_per_msi": run["timed_events"] / msis,
+                "instructions_per_msi": total / msis, "systemc_per_msi": systemc / msis,
+                "run_ahead_per_msi": ahead / msis,
+                "model_per_msi": (total - systemc - ahead) / msis}
+        check_entry_points(listings)
+
+    if a.json:
+        print(json.dumps(result))
+        return
+    print("SystemC floor: %.0f instructions per timed event" % per_event)
+    print()
+    print("| config | MSIs | timed events/MSI | instructions/MSI | systemc | run-ahead "
+          "| model | model in floor events |")
+    print("|---|---|---|---|---|---|---|---|")
+    for config, c in result["configs"].items():
+        total = c["instructions_per_msi"]
+        print("| %s | %d | %.3f | %.0f | %.0f (%.0f %%) | %.0f (%.0f %%) | %.0f (%.0f %%) "
+              "| %.2f |" % (config, c["msis"], c["timed_events_per_msi"], total,
+                             c["systemc_per_msi"], 100.0 * c["systemc_per_msi"] / total,
+                             c["run_ahead_per_msi"], 100.0 * c["run_ahead_per_msi"] / total,
+                             c["model_per_msi"], 100.0 * c["model_per_msi"] / total,
+                             c["model_per_msi"] / per_event))
 
 
 if __name__ == "__main__":
