@@ -214,7 +214,7 @@ namespace {
 // reaches the LAPIC before `at`.
 struct SenderStub : AccessHorizon {
     sc_time at;
-    sc_time quiet_before() const override { return at; }
+    sc_time quiet_before(const sc_time&) const override { return at; }
 };
 
 // Work items that may run ahead, each recording (when it was done, the
@@ -233,6 +233,29 @@ struct AheadWork {
 };
 
 }  // namespace
+
+TEST_CASE("a kept horizon is asked again only when its answer cannot tell", "[cpu][speed]") {
+    KeptHorizon horizon;
+    int asks = 0;
+    sc_time fresh = ns(100);  // what the other side would answer now
+    auto ask = [&](const sc_time&) {
+        ++asks;
+        return fresh;
+    };
+    CHECK(horizon.is_before(ns(10), ask));
+    CHECK(horizon.is_before(ns(99), ask));  // before the kept 100
+    CHECK(asks == 1);
+    fresh = ns(300);
+    CHECK(horizon.is_before(ns(150), ask));  // past 100, asked for 10: asked again
+    CHECK(asks == 2);
+    CHECK_FALSE(horizon.is_before(ns(400), ask));  // past 300: asked again, for 400
+    CHECK(asks == 3);
+    CHECK_FALSE(horizon.is_before(ns(350), ask));  // exact up to 400: no need to ask
+    CHECK(asks == 3);
+    horizon.forget();
+    CHECK_FALSE(horizon.is_before(ns(350), ask));
+    CHECK(asks == 4);
+}
 
 TEST_CASE("work runs ahead in local time only until an interrupt could arrive", "[cpu][speed]") {
     Bench b;

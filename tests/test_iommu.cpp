@@ -178,7 +178,7 @@ namespace {
 // The PID's CPU as the remapping unit sees it: may it touch the PID first?
 struct CpuHorizonStub : AccessHorizon {
     bool quiet = false;
-    sc_time quiet_before() const override {
+    sc_time quiet_before(const sc_time&) const override {
         return quiet ? sc_core::sc_max_time() : sc_core::SC_ZERO_TIME;
     }
 };
@@ -241,14 +241,42 @@ TEST_CASE("a LAPIC hears when its own senders' next message can reach it", "[iom
     b.iommu.add_source(own, nullptr, port, b.apic0);
     b.iommu.add_source(other, nullptr, port, b.apic1);
     // Its MSI fetched (5 ns at best), then the message port (20) and latency (100).
-    CHECK(b.apic0.quiet_before() == ns(100 + 5 + 20 + 100));
+    CHECK(b.apic0.quiet_before(never()) == ns(100 + 5 + 20 + 100));
     // A message to apic1 (an IEC miss: ready at 120) holds the port until 140,
     // so apic0's next message cannot enter before then.
     b.iommu.write_irte(0, checked(Irte::remappable(0x30, 1)));
     b.dev.msi(0);
     sc_start(ns(300));
     REQUIRE(b.apic1.irr().test(0x30));  // accepted at 240
-    CHECK(b.apic0.quiet_before() == ns(140 + 20 + 100));
+    CHECK(b.apic0.quiet_before(never()) == ns(140 + 20 + 100));
+}
+
+TEST_CASE("a LAPIC's horizon keeps its senders' answers beyond the time it is asked for",
+          "[iommu][speed]") {
+    Bench b;
+    RootPort port{RootPortParams{}};
+    SourceStub own;
+    own.arrival = ns(100);
+    b.iommu.add_source(own, nullptr, port, b.apic0);
+    CHECK(b.apic0.quiet_before(never()) == ns(100 + 5 + 20 + 100));
+    own.arrival = ns(300);  // its next MSI, as the sender would answer now
+    // Asked for 50 ns: the last answer, 225 ns, already tells; not asked again.
+    CHECK(b.apic0.quiet_before(ns(50)) == ns(100 + 5 + 20 + 100));
+    // Asked for 250 ns: the last answer does not tell, so the sender is asked.
+    CHECK(b.apic0.quiet_before(ns(250)) == ns(300 + 5 + 20 + 100));
+}
+
+TEST_CASE("a PID's horizon keeps its senders' answers beyond the time it is asked for",
+          "[iommu][speed]") {
+    Bench b;
+    RootPort port{RootPortParams{}};
+    SourceStub own;
+    own.arrival = ns(100);
+    b.iommu.add_source(own, &b.pid0, port, b.apic0);
+    CHECK(b.pid0.cpu_horizon(never()) == ns(100 + 5));  // its next MSI, fetched
+    own.arrival = ns(300);
+    CHECK(b.pid0.cpu_horizon(ns(50)) == ns(100 + 5));   // the last answer tells
+    CHECK(b.pid0.cpu_horizon(ns(250)) == ns(300 + 5));  // it does not: asked again
 }
 
 TEST_CASE("a remapped message is ready a root-port drain after its fetch at the earliest",
@@ -262,7 +290,7 @@ TEST_CASE("a remapped message is ready a root-port drain after its fetch at the 
     b.iommu.add_source(own, nullptr, port, b.apic0);
     // Fetched (5 ns at best), ordered behind the port's writes (50), then
     // the message port (20) and latency (100).
-    CHECK(b.apic0.quiet_before() == ns(100 + 5 + 50 + 20 + 100));
+    CHECK(b.apic0.quiet_before(never()) == ns(100 + 5 + 50 + 20 + 100));
 }
 
 TEST_CASE("posted: SN suppresses, URG overrides SN", "[iommu][posted]") {

@@ -96,23 +96,12 @@ bool CpuCore::may_take_interrupt_ahead() {
 }
 
 bool CpuCore::irq_quiet_until(const sc_time& t) {
-    return !m_obs && may_run_ahead_to(t) && t < irq_horizon();
+    return !m_obs && may_run_ahead_to(t) &&
+           m_irq_horizon.is_before(t, [this](const sc_time& n) { return m_apic.quiet_before(n); });
 }
 
-const sc_time& CpuCore::irq_horizon() {
-    if (!m_irq_horizon_known) {
-        m_irq_horizon = m_apic.quiet_before();
-        m_irq_horizon_known = true;
-    }
-    return m_irq_horizon;
-}
-
-const sc_time& CpuCore::pid_horizon() {
-    if (!m_pid_horizon_known) {
-        m_pid_horizon = m_pid.cpu_horizon();
-        m_pid_horizon_known = true;
-    }
-    return m_pid_horizon;
+bool CpuCore::pid_quiet_at(const sc_time& t) {
+    return m_pid_horizon.is_before(t, [this](const sc_time& n) { return m_pid.cpu_horizon(n); });
 }
 
 bool CpuCore::settle() {
@@ -135,14 +124,14 @@ bool CpuCore::sync() {
 }
 
 bool CpuCore::sync_for_pid() {
-    if (m_pending == sc_core::SC_ZERO_TIME || local_now() < pid_horizon()) return true;
+    if (m_pending == sc_core::SC_ZERO_TIME || pid_quiet_at(local_now())) return true;
     wait_pending();
     return false;
 }
 
 // In an interrupt the core acts next when its wait ends (or now, if it is
 // about to run); outside one, an interrupt's entry comes before any access.
-sc_time CpuCore::quiet_before() const {
+sc_time CpuCore::quiet_before(const sc_time&) const {
     const sc_time now = sim_now();
     if (m_in_interrupt) return std::max(m_waiting_until, now);
     return now + m_params.irq_entry;

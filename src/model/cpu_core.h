@@ -145,12 +145,13 @@ private:
     // May the core act in local time up to `t`: unobserved, within the
     // window, and no interrupt can become pending before?
     bool irq_quiet_until(const sc_core::sc_time& t);
-    // When an interrupt could next become pending, and before when the PID
-    // may be accessed: asked once and kept (m_*_horizon) until forgotten.
-    const sc_core::sc_time& irq_horizon();
-    const sc_core::sc_time& pid_horizon();
+    // May the PID be accessed at `t` (no post before)?
+    bool pid_quiet_at(const sc_core::sc_time& t);
     // Another process may have run, or this core may have set one going.
-    void forget_horizons() { m_pid_horizon_known = m_irq_horizon_known = false; }
+    void forget_horizons() {
+        m_pid_horizon.forget();
+        m_irq_horizon.forget();
+    }
     void end_work();
     // The front item is done as at `at`: its function runs.
     void finish_work(const sc_core::sc_time& at);
@@ -159,7 +160,7 @@ private:
     void wait_pending();
     sc_core::sc_time local_now() const { return sim_now() + m_pending; }
     // AccessHorizon: when this core may next touch its PID.
-    sc_core::sc_time quiet_before() const override;
+    sc_core::sc_time quiet_before(const sc_core::sc_time& needed) const override;
     void check_stranded();
 
     // PirAccessor: the handler's steps, made in local time; each refuses
@@ -202,14 +203,12 @@ private:
     bool m_in_interrupt = false;
     sc_core::sc_time m_pending;        // CPU time committed, not yet waited out
     sc_core::sc_time m_waiting_until;  // end of the current timed wait
-    // PID accesses before m_pid_horizon need no wait. Asked once and kept
-    // while nothing this core does can change the answer: for the rest of
-    // the activation, up to the next driver call or work done ahead.
-    sc_core::sc_time m_pid_horizon;
-    bool m_pid_horizon_known = false;
+    // PID accesses before m_pid_horizon need no wait. Kept while nothing
+    // this core does can change it: for the rest of the activation, up to
+    // the next driver call or work done ahead.
+    KeptHorizon m_pid_horizon;
     // No interrupt becomes pending before m_irq_horizon; kept likewise.
-    sc_core::sc_time m_irq_horizon;
-    bool m_irq_horizon_known = false;
+    KeptHorizon m_irq_horizon;
     // The interrupt being taken, across its suspensions.
     int m_irq_resume = 0;
     Vector m_vector = 0;

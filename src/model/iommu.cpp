@@ -95,9 +95,9 @@ void Iommu::forget_sources() {
 // one a sender has not sent yet: the PID's own senders, when declared,
 // bound when theirs arrive; else no process runs before the kernel's next
 // pending activity.
-sc_time Iommu::quiet_before(const PidSide& side) const {
+sc_time Iommu::quiet_before(const PidSide& side, const sc_time& needed) const {
     const sc_time unannounced =
-        m_sources_known ? side.earliest_arrival(never())
+        m_sources_known ? side.earliest_arrival(needed)
                         : saturating_add(sim_now(), time_to_pending_activity());
     return std::min(saturating_add(unannounced, fastest_fetch()), earliest_announced_post());
 }
@@ -109,9 +109,9 @@ sc_time Iommu::quiet_before(const PidSide& side) const {
 // drain, after it arrives); it is ready no earlier, enters the port no
 // earlier than the port is free, and reaches the LAPIC a message occupancy
 // and latency later.
-sc_time Iommu::quiet_before(const ApicSide& side) const {
+sc_time Iommu::quiet_before(const ApicSide& side, const sc_time& needed) const {
     if (!m_sources_known) return sim_now();
-    sc_time made = side.earliest_ready(never());
+    sc_time made = side.earliest_ready(needed);
     made = std::min({made, side.posts.next(), side.messages.next()});
     made = std::min(made, earliest_announced_fetch());
     return saturating_add(std::max(made, m_message_port_free),

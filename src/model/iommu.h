@@ -257,8 +257,8 @@ private:
     template <class Self>
     struct Side : AccessHorizon, Senders {
         Iommu* iommu = nullptr;
-        sc_core::sc_time quiet_before() const override {
-            return iommu->quiet_before(static_cast<const Self&>(*this));
+        sc_core::sc_time quiet_before(const sc_core::sc_time& needed) const override {
+            return iommu->quiet_before(static_cast<const Self&>(*this), needed);
         }
         void act_due_now() override { iommu->act_due_now(); }
     };
@@ -271,7 +271,7 @@ private:
     }
     // One PID's other side; its senders post to it.
     struct PidSide : Side<PidSide> {};
-    sc_core::sc_time quiet_before(const PidSide& side) const;
+    sc_core::sc_time quiet_before(const PidSide& side, const sc_core::sc_time& needed) const;
     // Times in order, the earliest first.
     class EarliestFirst {
     public:
@@ -292,7 +292,7 @@ private:
         EarliestFirst posts;
         EarliestFirst messages;
     };
-    sc_core::sc_time quiet_before(const ApicSide& side) const;
+    sc_core::sc_time quiet_before(const ApicSide& side, const sc_core::sc_time& needed) const;
     sc_core::sc_time fastest_fetch() const { return std::min(m_params.iec_hit, m_params.iec_miss); }
     Resolved resolve(uint32_t index) const;
     const Resolved& lookup(uint32_t index, bool& hit);

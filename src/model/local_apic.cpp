@@ -67,9 +67,9 @@ void LocalApic::accept(Vector v) {
     m_irq_event.notify(sc_core::SC_ZERO_TIME);
 }
 
-sc_core::sc_time LocalApic::quiet_before() const {
+sc_core::sc_time LocalApic::quiet_before(const sc_core::sc_time& needed) const {
     if (m_obs || !m_sender) return sim_now();
-    const sc_core::sc_time t = m_incoming.next_at_min(m_sender->quiet_before());
+    const sc_core::sc_time t = m_incoming.next_at_min(m_sender->quiet_before(needed));
     return std::min(t, m_next_expiry);
 }
 

@@ -76,8 +76,9 @@ public:
     // The remapping unit answers when a message it has not sent yet could
     // reach this LAPIC (without it: any time).
     void attach_sender(const AccessHorizon& sender) { m_sender = &sender; }
-    // No message is accepted and no timer expires before this.
-    sc_core::sc_time quiet_before() const;
+    // No message is accepted and no timer expires before this (exact up to
+    // `needed`, as AccessHorizon's answers are).
+    sc_core::sc_time quiet_before(const sc_core::sc_time& needed) const;
 
     // Highest vector the core would take now if interrupts were enabled, or -1.
     int deliverable() const;

@@ -65,14 +65,15 @@ public:
         if (m_poster) m_poster->act_due_now();
     }
     // The CPU may access at any time before this (not before now) as if it
-    // had waited until then; the answer holds until another process runs.
-    sc_core::sc_time cpu_horizon() const {
+    // had waited until then; the answer holds until another process runs
+    // (AccessHorizon: exact up to `needed`).
+    sc_core::sc_time cpu_horizon(const sc_core::sc_time& needed) const {
         if (m_log || m_obs || !m_poster) return sc_core::SC_ZERO_TIME;
-        return std::min(run_ahead_limit(), m_poster->quiet_before());
+        return std::min(run_ahead_limit(), m_poster->quiet_before(needed));
     }
     // May the remapping unit post at `at` (not before now) already now?
     bool poster_may_access_at(const sc_core::sc_time& at) const {
-        return !m_log && !m_obs && m_cpu && may_run_ahead_to(at) && at < m_cpu->quiet_before();
+        return !m_log && !m_obs && m_cpu && may_run_ahead_to(at) && at < m_cpu->quiet_before(at);
     }
 
     // A software write that is not on the measured path (KVM vCPU put/load).

@@ -33,15 +33,42 @@ inline bool may_run_ahead_to(const sc_core::sc_time& at) { return at < run_ahead
 // One side of a link (the CPU that owns a descriptor and the remapping unit
 // that posts to it; the remapping unit sending to a LAPIC), asked by the
 // other side: no act of mine that you could see happens before the time
-// returned (as things stand now: until another process runs).
+// returned (as things stand now: until another process runs). The asker
+// says how far it needs to look (`needed`): parts of the answer known to
+// lie beyond it may be earlier answers, still true but looser, so the time
+// returned may be earlier than a fresh one, though never at or before
+// any time up to `needed` that a fresh one is after.
 // The asker may also have the other side first make the acts due at the
 // kernel's time (act_due_now): at one picosecond, the other side's acts come
 // before the asker's, whichever process SystemC runs first.
 class AccessHorizon {
 public:
     virtual ~AccessHorizon() = default;
-    virtual sc_core::sc_time quiet_before() const = 0;
+    virtual sc_core::sc_time quiet_before(const sc_core::sc_time& needed) const = 0;
     virtual void act_due_now() {}
+};
+
+// The asker's copy of a horizon, kept until forgotten (another process may
+// have run, or the asker set one going). Asked again only when the copy
+// cannot tell: it is exact up to the time it was asked for.
+class KeptHorizon {
+public:
+    void forget() { m_known = false; }
+    // Does `t` come before the horizon? ask(needed) gives it.
+    template <class Ask>
+    bool is_before(const sc_core::sc_time& t, Ask&& ask) {
+        if (!m_known || (!(t < m_at) && m_asked_for < t)) {
+            m_at = ask(t);
+            m_asked_for = t;
+            m_known = true;
+        }
+        return t < m_at;
+    }
+
+private:
+    sc_core::sc_time m_at;
+    sc_core::sc_time m_asked_for;
+    bool m_known = false;
 };
 
 }  // namespace cidsim
