@@ -12,7 +12,9 @@ and splits the instructions spent in System::run() into:
             exactly (the CPU's PID and interrupt horizons, the remapping
             unit's and the driver's may-act-early checks), inclusive,
             less any SystemC code under them;
-  model     the rest: what the hardware and software blocks do per MSI.
+  model     the rest: what the hardware and software blocks do per MSI
+            (with the inline check, at each PID access, against the PID
+            horizon the CPU keeps from its last ask).
 
 It also measures the SystemC floor (`cidsim bench --floor-child N`) in
 instructions per timed event, as the difference of two runs so start-up

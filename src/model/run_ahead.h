@@ -35,9 +35,9 @@ inline bool may_run_ahead_to(const sc_core::sc_time& at) { return at < run_ahead
 // other side: no act of mine that you could see happens before the time
 // returned (as things stand now: until another process runs). The asker
 // says how far it needs to look (`needed`): parts of the answer known to
-// lie beyond it may be earlier answers, still true but looser, so the time
-// returned may be earlier than a fresh one, though never at or before
-// any time up to `needed` that a fresh one is after.
+// lie beyond it may be earlier answers, still true but looser. So the time
+// returned may be earlier than a fresh answer, but a time up to `needed`
+// comes before it exactly when it comes before a fresh one.
 // The asker may also have the other side first make the acts due at the
 // kernel's time (act_due_now): at one picosecond, the other side's acts come
 // before the asker's, whichever process SystemC runs first.
