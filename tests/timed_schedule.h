@@ -21,8 +21,7 @@ struct TimedSchedule : sc_core::sc_module, cidsim::CompletionSchedule {
         return due.next_at_min(cidsim::never());
     }
     void on_due() {
-        device.before_completing_now();
-        complete_due_now();
+        device.complete_in_port_order(*this);
     }
     void complete_due_now() override {
         due.pop_due_now([this](uint64_t tag) { device.complete(0, tag, 4096); });

@@ -99,10 +99,12 @@ public:
     // A completion on queue `queue` now: `dma_bytes` of data plus its entry
     // are written, then the queue's MSI.
     void complete(unsigned queue, uint64_t tag, uint64_t dma_bytes);
-    // The workload calls this before its own completions at the kernel's
-    // time: the devices before this one at the root port complete theirs
-    // first.
-    void before_completing_now() { m_port.writes_before_due_now(this); }
+    // A workload's own completions due at the kernel's time (`own` makes
+    // them), after those of the devices before this one at the root port.
+    void complete_in_port_order(CompletionSchedule& own) {
+        m_port.writes_before_due_now(this);
+        own.complete_due_now();
+    }
     // PortWriter: the schedule's completions due now.
     void write_due_now() override {
         if (m_schedule) m_schedule->complete_due_now();

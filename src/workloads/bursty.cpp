@@ -23,8 +23,7 @@ BurstyTraffic::BurstyTraffic(sc_core::sc_module_name name, const BurstyParams& p
 }
 
 void BurstyTraffic::step() {
-    m_device.before_completing_now();
-    complete_due_now();
+    m_device.complete_in_port_order(*this);
     next_trigger(m_next_at - sim_now());
     count_timed_event();
 }

@@ -45,8 +45,7 @@ void DsaMemfill::submit(const sc_time& at) {
 
 void DsaMemfill::on_engine_done() {
     count_timed_event();
-    m_device.before_completing_now();
-    complete_due_now();
+    m_device.complete_in_port_order(*this);
 }
 
 void DsaMemfill::complete_due_now() {

@@ -96,8 +96,7 @@ void NvmeDisk::start_commands(unsigned job, uint64_t count, const sc_time& at) {
 
 void NvmeDisk::on_media_done() {
     count_timed_event();
-    m_device.before_completing_now();
-    complete_due_now();
+    m_device.complete_in_port_order(*this);
 }
 
 void NvmeDisk::complete_due_now() {
