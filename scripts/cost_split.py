@@ -37,7 +37,7 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 # Entry points of the run-ahead queries, each a pure query. None may call
 # another (callgrind's toggle would stop collecting inside it): checked.
 RUN_AHEAD = [
-    "cidsim::Iommu::Side<cidsim::Iommu::PidSide>::quiet_before(*",
+    "cidsim::Iommu::Side<cidsim::Iommu::PidSide, cidsim::Poster>::earliest_next(*",
     "cidsim::CpuCore::irq_quiet_until(*",
     "cidsim::Iommu::may_fetch_early(*",
     "cidsim::Iommu::may_post_early(*",

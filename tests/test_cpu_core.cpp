@@ -5,13 +5,19 @@
 // handlers that record when they run.
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "model/cpu_core.h"
-#include "model/event_count.h"
+#include "model/local_apic.h"
+#include "kernel/event_count.h"
 #include "report/trace_recorder.h"
 
 using namespace cidsim;
@@ -212,9 +218,9 @@ namespace {
 
 // The remapping unit's answer to the LAPIC: no message it has not sent yet
 // reaches the LAPIC before `at`.
-struct SenderStub : AccessHorizon {
+struct SenderStub : Lookahead {
     sc_time at;
-    sc_time quiet_before(const sc_time&) const override { return at; }
+    sc_time earliest_next(const sc_time&) const override { return at; }
 };
 
 // Work items that may run ahead, each recording (when it was done, the
@@ -234,8 +240,8 @@ struct AheadWork {
 
 }  // namespace
 
-TEST_CASE("a kept horizon is asked again only when its answer cannot tell", "[cpu][speed]") {
-    KeptHorizon horizon;
+TEST_CASE("a kept lookahead is asked again only when its answer cannot tell", "[cpu][speed]") {
+    KeptLookahead horizon;
     int asks = 0;
     sc_time fresh = ns(100);  // what the other side would answer now
     auto ask = [&](const sc_time&) {
@@ -261,7 +267,8 @@ TEST_CASE("work runs ahead in local time only until an interrupt could arrive", 
     Bench b;
     SenderStub sender;
     sender.at = ns(701);  // the remapping unit may send a message reaching the LAPIC from here
-    b.apic.attach_sender(sender);
+    OutPort<Vector> link(&sender);
+    connect(link, b.apic.messages_in());
     AheadWork work;
     Tester t("tester", [&] {
         sc_core::wait(ns(1));
@@ -287,7 +294,8 @@ TEST_CASE("work running ahead stops at the LAPIC timer's next expiry", "[cpu][sp
     Bench b({}, timer);
     SenderStub sender;
     sender.at = sc_core::sc_max_time();  // nothing will be sent
-    b.apic.attach_sender(sender);
+    OutPort<Vector> link(&sender);
+    connect(link, b.apic.messages_in());
     AheadWork work;
     Tester t("tester", [&] {
         sc_core::wait(ns(1));
@@ -307,10 +315,12 @@ TEST_CASE("work running ahead stops at the LAPIC timer's next expiry", "[cpu][sp
 TEST_CASE("a message reaching the LAPIC is accepted by the core as it wakes, with no delta cycle",
           "[cpu][speed]") {
     Bench b;
+    OutPort<Vector> link;
+    connect(link, b.apic.messages_in());
     g_kernel_events = {};
     Tester t("tester", [&] {
         sc_core::wait(ns(1));
-        b.apic.deliver_at(ns(500), 0x31);
+        link.send(ns(500), 0x31);
     });
     sc_start(ns(2000));
     REQUIRE(b.driver.calls.size() == 1);
@@ -319,9 +329,12 @@ TEST_CASE("a message reaching the LAPIC is accepted by the core as it wakes, wit
     CHECK(g_kernel_events.delta == 0);
 }
 
-TEST_CASE("an observer sees each message accepted at its arrival, also while the core is busy",
+TEST_CASE("stepwise, each message is accepted at its arrival, also while the core is busy",
           "[cpu][trace]") {
+    set_stepwise(true);
     Bench b;
+    OutPort<Vector> link;
+    connect(link, b.apic.messages_in());
     b.driver.cost = ns(3000);
     TraceRecorder recorder;
     b.apic.set_observer(&recorder);
@@ -329,7 +342,7 @@ TEST_CASE("an observer sees each message accepted at its arrival, also while the
     Tester t("tester", [&] {
         sc_core::wait(ns(1));
         b.apic.accept(0x31);  // its handler runs until after 3000
-        b.apic.deliver_at(ns(1000), 0x30);
+        link.send(ns(1000), 0x30);
     });
     sc_start(ns(10000));
     std::vector<sc_time> accepted_0x30;
@@ -340,12 +353,21 @@ TEST_CASE("an observer sees each message accepted at its arrival, also while the
     CHECK(b.calls_of(0x30) == 1);
 }
 
-TEST_CASE("a LAPIC refuses an observer once elaborated: its core accepts unseen", "[cpu][trace]") {
+TEST_CASE("run ahead, a message reaching the LAPIC is accepted only when its core wakes",
+          "[cpu][trace]") {
     Bench b;
-    sc_start(ns(10));
-    TraceRecorder recorder;
-    CHECK_THROWS_AS(b.apic.set_observer(&recorder), std::logic_error);
-    CHECK_NOTHROW(b.apic.set_observer(nullptr));
+    OutPort<Vector> link;
+    connect(link, b.apic.messages_in());
+    b.driver.cost = ns(3000);
+    Tester t("tester", [&] {
+        sc_core::wait(ns(1));
+        b.apic.accept(0x31);  // its handler runs until after 3000
+        link.send(ns(1000), 0x30);
+    });
+    sc_start(ns(2000));
+    CHECK_FALSE(b.apic.irr().test(0x30));  // arrived, not yet accepted: the core is busy
+    sc_start(ns(8000));
+    CHECK(b.calls_of(0x30) == 1);
 }
 
 TEST_CASE("a pending vector with no registered handler is counted", "[cpu][posted]") {
@@ -461,3 +483,119 @@ CIDSIM_RACE_CASE(XchgAll, RfcV1, true, "rfc_v1 xchg_all with final harvest handl
 CIDSIM_RACE_CASE(Interleaved, RfcV1, true, "rfc_v1 interleaved with final harvest handles it")
 CIDSIM_RACE_CASE(ReadThenXchg, RfcV1, true, "rfc_v1 read_then_xchg with final harvest handles it")
 CIDSIM_RACE_CASE(NoCopy, RfcV1, true, "rfc_v1 no_copy with final harvest handles it")
+
+// ---------------------------------------------------------------------------
+// New producers into a LAPIC (kernel/link.h): exact by construction.
+
+namespace {
+
+// An IPI source with no lookahead of its own: it sends `vector` at the
+// scripted kernel times, each seen by the LAPIC `latency` later.
+struct ScriptedIpiSource : sc_core::sc_module {
+    SC_HAS_PROCESS(ScriptedIpiSource);
+    ScriptedIpiSource(sc_core::sc_module_name n, std::vector<sc_time> at, Vector vector,
+                      sc_time latency)
+        : sc_module(n), m_at(std::move(at)), m_vector(vector), m_latency(latency) {
+        SC_THREAD(run);
+    }
+    void run() {
+        for (const sc_time& t : m_at) {
+            sc_core::wait(t - sc_time_stamp());
+            out.send(sc_time_stamp() + m_latency, m_vector);
+        }
+    }
+    OutPort<Vector> out;
+    std::vector<sc_time> m_at;
+    Vector m_vector;
+    sc_time m_latency;
+};
+
+}  // namespace
+
+TEST_CASE("a second producer with no lookahead is taken at its exact time, run-ahead on",
+          "[cpu][speed][lookahead]") {
+    Bench b;
+    // The remapping unit promises never to send: alone, it would let the
+    // work below run ahead to its end at once.
+    SenderStub iommu;
+    iommu.at = sc_core::sc_max_time();
+    OutPort<Vector> from_iommu(&iommu);
+    connect(from_iommu, b.apic.messages_in());
+    ScriptedIpiSource ipi("ipi", {ns(750)}, 0x50, sc_core::SC_ZERO_TIME);
+    connect(ipi.out, b.apic.messages_in());
+    AheadWork work;
+    Tester t("tester", [&] {
+        sc_core::wait(ns(1));
+        work.queue(b.cpu, ns(400), 3);
+    });
+    sc_start(ns(5000));
+    CHECK_FALSE(stepwise());
+    REQUIRE(b.driver.calls.size() == 1);
+    CHECK(b.driver.calls[0].first == 0x50);
+    CHECK(b.driver.calls[0].second == ns(750 + 100));  // entered at 750, as sent
+    REQUIRE(work.done.size() == 3);
+    CHECK(work.done[1].first == ns(801 + 280));  // cut by the 280 ns interrupt
+    CHECK(work.done[2].first == ns(1201 + 280));
+}
+
+TEST_CASE("a link's minimum latency lets the core run ahead that far and no further",
+          "[cpu][speed][lookahead]") {
+    Bench b;
+    ScriptedIpiSource ipi("ipi", {ns(300)}, 0x50, ns(500));  // seen at 800
+    connect(ipi.out, b.apic.messages_in(), ns(500));
+    AheadWork work;
+    Tester t("tester", [&] {
+        sc_core::wait(ns(1));
+        work.queue(b.cpu, ns(400), 3);
+    });
+    sc_start(ns(5000));
+    REQUIRE(b.driver.calls.size() == 1);
+    CHECK(b.driver.calls[0].second == ns(800 + 100));
+    REQUIRE(work.done.size() == 3);
+    CHECK(work.done[0] == std::make_pair(ns(401), ns(1)));  // 401 < 1 + 500: ahead
+    // Not ahead (801 is past 1 + 500): it runs in kernel time and the IPI at
+    // 800 cuts it; its last nanosecond runs ahead again from the handler's
+    // call at 900 (the link's lookahead is then 1400).
+    CHECK(work.done[1] == std::make_pair(ns(801 + 280), ns(900)));
+    CHECK(work.done[2].first == ns(1201 + 280));
+}
+
+TEST_CASE("the lookahead check aborts on a sender that delivers before its promise",
+          "[cpu][lookahead]") {
+    // The abort ends the process: the scenario runs in a child.
+    int err[2];
+    REQUIRE(pipe(err) == 0);
+    const pid_t child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        dup2(err[1], 2);
+        set_lookahead_check(true);
+        Bench b;
+        SenderStub liar;
+        liar.at = ns(701);  // promises nothing before 701 ...
+        OutPort<Vector> link(&liar);
+        connect(link, b.apic.messages_in());
+        AheadWork work;
+        Tester t("tester", [&] {
+            sc_core::wait(ns(1));
+            work.queue(b.cpu, ns(400), 3);  // the first runs ahead to 401 on that promise
+            sc_core::wait(ns(99));
+            link.send(ns(300), 0x31);  // ... and sends one seen at 300
+        });
+        sc_start(ns(5000));
+        _exit(0);
+    }
+    close(err[1]);
+    std::string message;
+    char buf[512];
+    for (ssize_t n; (n = read(err[0], buf, sizeof buf)) > 0;) message.append(buf, size_t(n));
+    close(err[0]);
+    int status = 0;
+    REQUIRE(waitpid(child, &status, 0) == child);
+    INFO(message);
+    CHECK(WIFSIGNALED(status));
+    CHECK(WTERMSIG(status) == SIGABRT);
+    CHECK(message.find("lookahead broken on link apic.messages_in") != std::string::npos);
+    CHECK(message.find("seen at 300 ns") != std::string::npos);
+    CHECK(message.find("ran ahead to 401 ns") != std::string::npos);
+}

@@ -10,6 +10,7 @@
 
 #include "model/device.h"
 #include "model/iommu.h"
+#include "model/local_apic.h"
 #include "timed_schedule.h"
 
 using namespace cidsim;
@@ -81,8 +82,8 @@ struct Bench {
           pid1(kPid1, kPostedMsiNotificationVector, 1, SharedLine(SharedLineParams(), {0, 0})),
           dev("dev") {
         dev.socket.bind(iommu.msi_socket);
-        iommu.attach_apic(apic0);
-        iommu.attach_apic(apic1);
+        connect(iommu.apic_port(0), apic0.messages_in());
+        connect(iommu.apic_port(1), apic1.messages_in());
         iommu.attach_descriptor(pid0);
         iommu.attach_descriptor(pid1);
         sc_start(sc_core::SC_ZERO_TIME);  // ends elaboration: sockets usable
@@ -176,9 +177,9 @@ TEST_CASE("posted: the first post notifies NV at NDST, posts while ON is set are
 
 namespace {
 // The PID's CPU as the remapping unit sees it: may it touch the PID first?
-struct CpuHorizonStub : AccessHorizon {
+struct CpuHorizonStub : Lookahead {
     bool quiet = false;
-    sc_time quiet_before(const sc_time&) const override {
+    sc_time earliest_next(const sc_time&) const override {
         return quiet ? sc_core::sc_max_time() : sc_core::SC_ZERO_TIME;
     }
 };
@@ -238,17 +239,17 @@ TEST_CASE("a LAPIC hears when its own senders' next message can reach it", "[iom
     SourceStub own, other;
     own.arrival = ns(100);
     other.arrival = ns(50);  // the other LAPIC's: no bearing on apic0
-    b.iommu.add_source(own, nullptr, port, b.apic0);
-    b.iommu.add_source(other, nullptr, port, b.apic1);
+    b.iommu.add_source(own, nullptr, port, 0);
+    b.iommu.add_source(other, nullptr, port, 1);
     // Its MSI fetched (5 ns at best), then the message port (20) and latency (100).
-    CHECK(b.apic0.quiet_before(never()) == ns(100 + 5 + 20 + 100));
+    CHECK(b.apic0.earliest_next(never()) == ns(100 + 5 + 20 + 100));
     // A message to apic1 (an IEC miss: ready at 120) holds the port until 140,
     // so apic0's next message cannot enter before then.
     b.iommu.write_irte(0, checked(Irte::remappable(0x30, 1)));
     b.dev.msi(0);
     sc_start(ns(300));
     REQUIRE(b.apic1.irr().test(0x30));  // accepted at 240
-    CHECK(b.apic0.quiet_before(never()) == ns(140 + 20 + 100));
+    CHECK(b.apic0.earliest_next(never()) == ns(140 + 20 + 100));
 }
 
 TEST_CASE("a PID's and a LAPIC's horizons keep their senders' answers beyond the time asked for",
@@ -257,17 +258,17 @@ TEST_CASE("a PID's and a LAPIC's horizons keep their senders' answers beyond the
     RootPort port{RootPortParams{}};
     SourceStub own;
     own.arrival = ns(100);
-    b.iommu.add_source(own, &b.pid0, port, b.apic0);
+    b.iommu.add_source(own, &b.pid0, port, 0);
     // Its next MSI, fetched (5 ns); for the LAPIC, then the message port and latency.
     CHECK(b.pid0.cpu_horizon(never()) == ns(100 + 5));
-    CHECK(b.apic0.quiet_before(never()) == ns(100 + 5 + 20 + 100));
+    CHECK(b.apic0.earliest_next(never()) == ns(100 + 5 + 20 + 100));
     own.arrival = ns(300);  // as the sender would answer now
     // Asked for 50 ns: the last answers already tell; the sender is not asked.
     CHECK(b.pid0.cpu_horizon(ns(50)) == ns(100 + 5));
-    CHECK(b.apic0.quiet_before(ns(50)) == ns(100 + 5 + 20 + 100));
+    CHECK(b.apic0.earliest_next(ns(50)) == ns(100 + 5 + 20 + 100));
     // Asked for 250 ns: they do not, so the sender is asked again.
     CHECK(b.pid0.cpu_horizon(ns(250)) == ns(300 + 5));
-    CHECK(b.apic0.quiet_before(ns(250)) == ns(300 + 5 + 20 + 100));
+    CHECK(b.apic0.earliest_next(ns(250)) == ns(300 + 5 + 20 + 100));
 }
 
 TEST_CASE("a remapped message is ready a root-port drain after its fetch at the earliest",
@@ -278,10 +279,10 @@ TEST_CASE("a remapped message is ready a root-port drain after its fetch at the 
     RootPort port(rp);
     SourceStub own;
     own.arrival = ns(100);
-    b.iommu.add_source(own, nullptr, port, b.apic0);
+    b.iommu.add_source(own, nullptr, port, 0);
     // Fetched (5 ns at best), ordered behind the port's writes (50), then
     // the message port (20) and latency (100).
-    CHECK(b.apic0.quiet_before(never()) == ns(100 + 5 + 50 + 20 + 100));
+    CHECK(b.apic0.earliest_next(never()) == ns(100 + 5 + 50 + 20 + 100));
 }
 
 TEST_CASE("posted: SN suppresses, URG overrides SN", "[iommu][posted]") {
@@ -522,10 +523,10 @@ TEST_CASE("a device's write at the picosecond a message is ordered at its root p
     Device device("device", DeviceParams{}, 0x100, port);
     TimedSchedule work("work", device);
     device.msi_socket.bind(iommu.msi_socket);
-    iommu.attach_apic(apic);
+    connect(iommu.apic_port(0), apic.messages_in());
     iommu.write_irte(0, checked(Irte::remappable(0x30, 0)));
     device.program_msix(0, msi::remappable_address(0, false), 0);
-    iommu.add_source(device, nullptr, port, apic);
+    iommu.add_source(device, nullptr, port, 0);
     // First MSI: arrives 1064.25, IEC miss, ordered at 1184.25 (not sooner:
     // the device writes again then).
     work.due.push(ns(1000), 1);

@@ -145,12 +145,14 @@ TEST_CASE("an EOI with an empty ISR is counted as an error", "[lapic]") {
     CHECK(apic.stats().eoi_with_empty_isr == 2);
 }
 
-TEST_CASE("deliver_at sets IRR at the given time and signals the core", "[lapic]") {
+TEST_CASE("a message on a link sets IRR at its time and signals the core", "[lapic]") {
     LocalApic apic("apic", no_timer(), 7);
     CHECK(apic.apic_id() == 7);
     Core core("core", apic, ns(10));
-    apic.deliver_at(ns(300), 0x50);
-    apic.deliver_at(ns(100), 0x40);
+    OutPort<Vector> sender;
+    connect(sender, apic.messages_in());
+    sender.send(ns(300), 0x50);
+    sender.send(ns(100), 0x40);
     sc_core::sc_start(ns(99));
     CHECK_FALSE(apic.irr().test(0x40));
     sc_core::sc_start(ns(2));
@@ -203,4 +205,34 @@ TEST_CASE("timer_period 0 disables the timer", "[lapic][timer]") {
     sc_core::sc_start(ns(1e6));
     CHECK(apic.stats().timer_expiries == 0);
     CHECK(apic.deliverable() == -1);
+}
+
+namespace {
+struct FixedLookahead : Lookahead {
+    sc_time at;
+    sc_time earliest_next(const sc_time&) const override { return at; }
+};
+}  // namespace
+
+TEST_CASE("a LAPIC's lookahead is the least of its links', its queue's and its timer's",
+          "[lapic][lookahead]") {
+    LocalApicParams p;
+    p.timer_period = ns(5000);
+    LocalApic apic("apic", p, 0);
+    // No link: a testbench may accept() at any time.
+    CHECK(apic.earliest_next(never()) == sc_core::SC_ZERO_TIME);
+    FixedLookahead iommu;
+    iommu.at = ns(700);
+    OutPort<Vector> from_iommu(&iommu);
+    connect(from_iommu, apic.messages_in());
+    CHECK(apic.earliest_next(never()) == ns(700));
+    iommu.at = ns(9000);  // then the timer comes first
+    CHECK(apic.earliest_next(never()) == ns(5000));
+    // A sender that declares no lookahead may send at once, plus its link's
+    // minimum latency.
+    OutPort<Vector> ipi;
+    connect(ipi, apic.messages_in(), ns(40));
+    CHECK(apic.earliest_next(never()) == ns(40));
+    from_iommu.send(ns(20), 0x33);  // a message already on its way comes first
+    CHECK(apic.earliest_next(never()) == ns(20));
 }

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 
 #include "config/config_loader.h"
 #include "sim/system.h"
+#include "cli_runner.h"
 
 using namespace cidsim;
 using nlohmann::json;
@@ -352,6 +354,32 @@ TEST_CASE("acting ahead of the kernel's time gives the results of waiting for ea
             CHECK(fast.value(part, json()) == stepwise.value(part, json()));
         }
     }
+}
+
+// The scheduling layer's promise (kernel/lookahead.h): run-ahead never
+// changes a result. Every config a user is shown, whole result files
+// compared byte for byte, the default run with its lookaheads checked.
+TEST_CASE("a stepwise run gives the same result file as the default run on every shown config",
+          "[system][speed][cli]") {
+    const std::string root = std::string(CIDSIM_SOURCE_DIR) + "/configs/";
+    std::vector<std::string> names;
+    for (const char* dir : {"examples", "explain", "bench"})
+        for (const auto& e : std::filesystem::directory_iterator(root + dir))
+            if (e.path().extension() == ".json") names.push_back(e.path().string());
+    REQUIRE(names.size() >= 10);
+    char dir[] = "/tmp/cidsim-test-XXXXXX";
+    REQUIRE(mkdtemp(dir) != nullptr);
+    const std::string a = std::string(dir) + "/ahead.json", b = std::string(dir) + "/stepwise.json";
+    for (const std::string& name : names) {
+        INFO(name);
+        const std::string run = std::string(CIDSIM_BINARY) + " run '" + name + "' -q --out ";
+        REQUIRE(std::system((run + a + " --set run.check_lookahead=true").c_str()) == 0);
+        REQUIRE(std::system((run + b + " --stepwise").c_str()) == 0);
+        const std::string ahead = cidsim_test::slurp(a), stepwise = cidsim_test::slurp(b);
+        CHECK(ahead.size() > 1000);
+        CHECK(ahead == stepwise);
+    }
+    std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("acts at the same picosecond come in one order, traced or not", "[system][speed][cli]") {

@@ -10,7 +10,7 @@
 
 #include "cli_runner.h"
 #include "config/config_loader.h"
-#include "model/violation.h"
+#include "kernel/violation.h"
 #include "sim/invariants.h"
 #include "sim/system.h"
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "model/device.h"
-#include "model/timed_queue.h"
+#include "kernel/timed_queue.h"
 
 struct TimedSchedule : sc_core::sc_module, cidsim::CompletionSchedule {
     SC_HAS_PROCESS(TimedSchedule);

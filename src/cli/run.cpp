@@ -1,4 +1,4 @@
-// cidsim run CONFIG.json [--set key.path=value ...] [--seed N] [--out RESULT.json]
+// cidsim run CONFIG.json [--set key.path=value ...] [--seed N] [--stepwise] [--out RESULT.json]
 //   [--timeline [--window-ns A:B]] [--trace-vcd F] [--trace-perfetto F [--trace-limit N]] [--interrupts]
 #include <iostream>
 
@@ -22,6 +22,7 @@ int cmd_run(int argc, char** argv) {
         ("set", po::value<std::vector<std::string>>()->composing(),
          "override a config value: key.path=value (repeatable), e.g. handler.loop_limit=5")
         ("seed", po::value<uint64_t>(), "seed for stochastic workloads (overrides run.seed)")
+        ("stepwise", "every act at the kernel's time (run.run_ahead=false): the same result, slower")
         ("out,o", po::value<std::string>(), "write the JSON result here (whole or not at all)")
         ("quiet,q", "print nothing on success")
         ("timeline", "print the text timeline (MSIs, interrupts/notifications per CPU)")
@@ -51,6 +52,10 @@ int cmd_run(int argc, char** argv) {
         if (vm.count("seed")) {
             if (!j.is_object()) throw ConfigError(path + ": config: expected an object");
             j["run"]["seed"] = vm["seed"].as<uint64_t>();
+        }
+        if (vm.count("stepwise")) {
+            if (!j.is_object()) throw ConfigError(path + ": config: expected an object");
+            j["run"]["run_ahead"] = false;
         }
         config = load_config(j, path);
     } catch (const ConfigError& e) {

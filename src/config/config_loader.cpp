@@ -30,6 +30,12 @@ void RunParams::describe(ParamVisitor& v) {
     v.integer("seed", seed, "", 0, UINT64_MAX, "seed of every stochastic workload");
     v.integer("batches", batches, "", 1, 1000,
               "split the duration into this many batches; metrics are batch means with ci95");
+    v.option("run_ahead", run_ahead,
+             "let blocks act ahead of the kernel's time where that is exact (false: stepwise, "
+             "every act at the kernel's time; the results are the same, only slower)");
+    v.option("check_lookahead", check_lookahead,
+             "abort when a message arrives earlier than a lookahead already relied on (always "
+             "on in the sanitizer build)");
 }
 
 void TopologyParams::describe(ParamVisitor& v) {
@@ -253,6 +259,7 @@ public:
         m_out[key] = v;
     }
     void flag(const char* key, bool& v, const char*) override { m_out[key] = v; }
+    void option(const char*, bool&, const char*) override {}
     void choice(const char* key, int& v, const char* const* names, int, const char*) override {
         m_out[key] = names[v];
     }

@@ -29,6 +29,8 @@ struct RunParams {
     sc_core::sc_time warmup = ns(0);      // simulated time before measuring starts
     uint64_t seed = 1;                    // seeds every stochastic workload
     uint64_t batches = 1;                 // equal batches the duration is split into (batch means)
+    bool run_ahead = true;                // false: stepwise (kernel/lookahead.h)
+    bool check_lookahead = false;         // abort on a broken lookahead (kernel/lookahead.h)
 
     void describe(ParamVisitor& v);
 };

@@ -1,7 +1,7 @@
 #include "model/cpu_core.h"
 
-#include "model/event_count.h"
-#include "model/resumable.h"
+#include "kernel/event_count.h"
+#include "kernel/resumable.h"
 
 namespace cidsim {
 
@@ -18,16 +18,17 @@ void CpuCoreParams::describe(ParamVisitor& v) {
 
 CpuCore::CpuCore(sc_core::sc_module_name name, const CpuCoreParams& params,
                  const NotificationHandlerParams& handler_params, unsigned index, AgentId agent,
-                 LocalApic& apic, PostedDescriptor& pid)
+                 InterruptController& controller, PostedDescriptor& pid)
     : sc_module(name),
       m_params(params),
       m_handler(handler_params),
       m_index(index),
       m_agent(agent),
-      m_apic(apic),
+      m_apic(controller),
       m_pid(pid) {
     m_pid.attach_cpu(*this);
     m_apic.let_core_accept();
+    m_irq_lookahead.record_into(&m_apic.promise());
     SC_METHOD(step);  // initialised: runs at time 0 to pick up work queued at elaboration
 }
 
@@ -56,14 +57,14 @@ void CpuCore::queue_task(const Work& w) {
 }
 
 void CpuCore::step() {
-    forget_horizons();  // other processes have run since
+    forget_lookaheads();  // other processes have run since
     m_apic.accept_arrived();
     m_pid.posts_due_now();
     if (m_activity == Activity::Work) {
         if (sim_now() < m_work_start) {
             // An interrupt arrived during the last one's tail: it is taken
             // after iret, before the work starts.
-            m_pending = m_work_start - sim_now();
+            m_clock.ahead_to(m_work_start);
         } else {
             end_work();
         }
@@ -92,65 +93,50 @@ void CpuCore::step() {
 // Taking the pending interrupt in local time, at the end of the last one's
 // tail, is exact when no message is accepted and no timer expires before.
 bool CpuCore::may_take_interrupt_ahead() {
-    return m_pending == sc_core::SC_ZERO_TIME || irq_quiet_until(local_now());
+    return m_clock.synced() || irq_quiet_until(m_clock.now());
 }
 
 bool CpuCore::irq_quiet_until(const sc_time& t) {
-    return !m_obs && may_run_ahead_to(t) &&
-           m_irq_horizon.is_before(t, [this](const sc_time& n) { return m_apic.quiet_before(n); });
+    return may_run_ahead_to(t) &&
+           m_irq_lookahead.is_before(t, [this](const sc_time& n) { return m_apic.earliest_next(n); });
 }
 
 bool CpuCore::pid_quiet_at(const sc_time& t) {
-    return m_pid_horizon.is_before(t, [this](const sc_time& n) { return m_pid.cpu_horizon(n); });
+    return m_pid_lookahead.is_before(t, [this](const sc_time& n) { return m_pid.cpu_horizon(n); });
 }
 
 bool CpuCore::settle() {
-    if (sync()) return true;
+    if (m_clock.sync()) return true;
     m_activity = Activity::Settling;
     return false;
 }
 
-void CpuCore::wait_pending() {
-    count_timed_event();
-    m_waiting_until = local_now();
-    next_trigger(m_pending);
-    m_pending = sc_core::SC_ZERO_TIME;
-}
-
-bool CpuCore::sync() {
-    if (m_pending == sc_core::SC_ZERO_TIME) return true;
-    wait_pending();
-    return false;
-}
-
 bool CpuCore::sync_for_pid() {
-    if (m_pending == sc_core::SC_ZERO_TIME || pid_quiet_at(local_now())) return true;
-    wait_pending();
+    if (m_clock.synced() || pid_quiet_at(m_clock.now())) return true;
+    m_clock.wait_out();
     return false;
 }
 
 // In an interrupt the core acts next when its wait ends (or now, if it is
 // about to run); outside one, an interrupt's entry comes before any access.
-sc_time CpuCore::quiet_before(const sc_time&) const {
+sc_time CpuCore::earliest_next(const sc_time&) const {
     const sc_time now = sim_now();
-    if (m_in_interrupt) return std::max(m_waiting_until, now);
+    if (m_in_interrupt) return std::max(m_clock.waiting_until(), now);
     return now + m_params.irq_entry;
 }
 
 bool CpuCore::interrupt() {
     switch (m_irq_resume) {
         case 0:
-            m_irq_start = local_now();
+            m_irq_start = m_clock.now();
             m_vector = m_apic.acknowledge(m_irq_start);
             m_in_interrupt = true;
             ++m_stats.interrupts;
             if (m_vector == m_pid.nv()) ++m_stats.notifications;
-            m_pending += m_params.irq_entry;
-            if (m_obs) {
-                m_obs->irq_phase(m_index, IrqPhase::Entry, m_vector);
-                CIDSIM_UNTIL(m_irq_resume, sync());
-                m_obs->irq_phase(m_index, IrqPhase::EntryDone, m_vector);
-            }
+            report(IrqPhase::Entry);
+            m_clock.spend(m_params.irq_entry);
+            CIDSIM_UNTIL(m_irq_resume, sync_if_stepwise());
+            report(IrqPhase::EntryDone);
             if (m_vector == m_pid.nv()) {
                 m_handler.start();
                 CIDSIM_UNTIL(m_irq_resume, m_handler.resume(*this));
@@ -159,34 +145,30 @@ bool CpuCore::interrupt() {
                 m_stats.harvest_passes.record(m_handler.passes());
                 check_stranded();
             } else if (m_vector == kLocalTimerVector) {
-                m_pending += m_params.timer_handler;
+                m_clock.spend(m_params.timer_handler);
             } else {  // remappable: the device vector itself
                 CIDSIM_UNTIL(m_irq_resume, call_handler(m_vector));
-                if (m_obs) CIDSIM_UNTIL(m_irq_resume, handler_returned(m_vector));
+                CIDSIM_UNTIL(m_irq_resume, sync_if_stepwise());
+                if (m_obs) m_obs->handler_end(m_index, m_vector);
             }
-            if (m_obs) {
-                CIDSIM_UNTIL(m_irq_resume, sync());
-                m_obs->irq_phase(m_index, IrqPhase::EoiBegin, m_vector);
-                m_pending += m_params.eoi;
-                CIDSIM_UNTIL(m_irq_resume, sync());
-                m_apic.eoi();
-                m_obs->irq_phase(m_index, IrqPhase::EoiDone, m_vector);
-                m_pending += m_params.irq_exit;
-                CIDSIM_UNTIL(m_irq_resume, sync());
-            } else {
-                // Nothing this CPU does between the EOI and iret is visible to
-                // another block (only this core reads its ISR), so the EOI takes
-                // effect now and the handler's tail, the EOI and the exit are
-                // waited out with what the core does next (step()), unless the
-                // window ends first.
-                m_pending += m_params.eoi + m_params.irq_exit;
-                if (!may_run_ahead_to(local_now())) CIDSIM_UNTIL(m_irq_resume, sync());
-                m_apic.eoi();
-            }
+            CIDSIM_UNTIL(m_irq_resume, sync_if_stepwise());
+            report(IrqPhase::EoiBegin);
+            m_clock.spend(m_params.eoi);
+            // Run ahead, nothing this CPU does between the EOI and iret is
+            // visible to another block (only this core reads its ISR), so the
+            // EOI takes effect now and the handler's tail, the EOI and the
+            // exit are waited out with what the core does next (step()),
+            // unless the window ends first.
+            if (!stepwise()) m_clock.spend(m_params.irq_exit);
+            CIDSIM_UNTIL(m_irq_resume, may_run_ahead_to(m_clock.now()) || m_clock.sync());
+            m_apic.end_of_interrupt();
+            report(IrqPhase::EoiDone);
+            if (stepwise()) m_clock.spend(m_params.irq_exit);
+            CIDSIM_UNTIL(m_irq_resume, sync_if_stepwise());
     }
     m_in_interrupt = false;
-    if (m_obs) m_obs->irq_phase(m_index, IrqPhase::Exit, m_vector);
-    const sc_time span = local_now() - m_irq_start;
+    report(IrqPhase::Exit);
+    const sc_time span = m_clock.now() - m_irq_start;
     m_stats.irq_time += span;
     m_stats.busy += span;
     m_stats.irq_off_ns.record(whole_ns(span));
@@ -195,7 +177,7 @@ bool CpuCore::interrupt() {
 
 void CpuCore::check_stranded() {
     if (!m_pid.pir().any() || m_pid.on()) return;
-    const sc_time at = local_now();
+    const sc_time at = m_clock.now();
     if (!m_stats.stranded) m_stats.first_stranded_at = at;
     ++m_stats.stranded;
     m_stranded_ever.note(at);
@@ -208,21 +190,19 @@ bool CpuCore::may_work_ahead(const sc_time& end) {
 
 bool CpuCore::start_work() {
     const sc_time cost = m_tasks.front().cost;
-    const sc_time end = local_now() + cost;
+    const sc_time end = m_clock.now() + cost;
     if (may_work_ahead(end)) {
-        m_pending += cost;
+        m_clock.spend(cost);
         m_stats.busy += cost;
         finish_work(end);
-        forget_horizons();  // fn may set a process going
+        forget_lookaheads();  // fn may set a process going
         return false;
     }
     if (cost > sc_core::SC_ZERO_TIME) {
         // It starts when the last interrupt's tail ends: one wait for both.
-        count_timed_event();
         m_activity = Activity::Work;
-        m_work_start = local_now();
-        next_trigger(m_pending + cost, m_interrupt_wake);
-        m_pending = sc_core::SC_ZERO_TIME;
+        m_work_start = m_clock.now();
+        m_clock.wait_out_or(cost, m_interrupt_wake);
         return true;
     }
     if (!settle()) return true;
@@ -253,7 +233,7 @@ bool CpuCore::access_pid(uint64_t& count, Access access) {
     sc_time cost;
     access(cost);
     ++count;
-    m_pending += cost;
+    m_clock.spend(cost);
     return true;
 }
 
@@ -275,37 +255,37 @@ bool CpuCore::call_handler(Vector vector) {
     const HandlerSlot& slot = m_handlers[vector];
     // The driver sees the device as it is at the core's local time.
     const bool ahead_ok =
-        !m_obs && slot.handler && slot.handler->may_handle_at(slot.cookie, m_index, local_now());
-    if (!ahead_ok && !sync()) return false;
+        slot.handler && slot.handler->may_handle_at(slot.cookie, m_index, m_clock.now());
+    if (!ahead_ok && !m_clock.sync()) return false;
     ++m_stats.handler_calls[vector];
     if (m_obs) m_obs->handler_begin(m_index, vector);
     sc_time cost = m_params.handler_call;
     if (slot.handler)
-        cost += slot.handler->handle(slot.cookie, m_index, local_now());
+        cost += slot.handler->handle(slot.cookie, m_index, m_clock.now());
     else
         ++m_stats.unhandled_vector_calls;
-    m_pending += cost;  // spent before this core's next visible action
+    m_clock.spend(cost);  // spent before this core's next visible action
     // The driver may have set another process going (task work on another
     // CPU, say), which may lead to a post sooner than the last answer.
-    forget_horizons();
+    forget_lookaheads();
     return true;
 }
 
 // Observers see every step at its own time.
 bool CpuCore::pass_begin(unsigned pass, bool final) {
-    if (!sync()) return false;
+    if (!m_clock.sync()) return false;
     m_obs->harvest_begin(m_index, pass, final);
     return true;
 }
 
 bool CpuCore::pass_end(unsigned pass, bool found) {
-    if (!sync()) return false;
+    if (!m_clock.sync()) return false;
     m_obs->harvest_end(m_index, pass, found);
     return true;
 }
 
 bool CpuCore::handler_returned(Vector vector) {
-    if (!sync()) return false;
+    if (!m_clock.sync()) return false;
     m_obs->handler_end(m_index, vector);
     return true;
 }

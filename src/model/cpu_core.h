@@ -14,20 +14,21 @@
 // with ON clear, which no notification will ever announce.
 // The core is one SC_METHOD; the notification handler is resumable, so an
 // interrupt suspends wherever it must let simulated time pass.
-// Exactness with fewer kernel events: PID accesses run ahead of the kernel's
-// time, in the core's local time (now + CPU time committed), while no post
-// can land on the PID before them; the core tells the remapping unit when it
-// can next touch its PID, so a post that lands earlier needs no event of its
-// own. A driver handler runs ahead likewise when the driver says nothing it
-// sees or changes can be touched by anyone else first (IrqHandler::
-// may_handle_at). The EOI takes effect at once (only this core reads its
-// ISR) and the interrupt's tail is waited out with what follows: the next
-// work item starts in local time, and an interrupt arriving meanwhile waits
-// for iret. Work that touches only this CPU's own job (Work::ahead) runs in
-// local time while no interrupt can become pending before it ends
-// (LocalApic::quiet_before). Nothing runs ahead to or past the window end.
-// Ties: each activation first accepts the messages that reached its LAPIC
-// and has the remapping unit make the fetches and posts due now, so at one
+// Run-ahead (kernel/lookahead.h): the core keeps a LocalClock, now plus the
+// CPU time committed. PID accesses run ahead in local time while no post
+// can land on the PID before them; the core tells the remapping unit when
+// it can next touch its PID (earliest_next), so a post that lands earlier
+// needs no event of its own. A driver handler runs ahead likewise when the
+// driver says nothing it sees or changes can be touched by anyone else
+// first (IrqHandler::may_handle_at). The EOI takes effect at once (only
+// this core reads its ISR) and the interrupt's tail is waited out with what
+// follows: the next work item starts in local time, and an interrupt
+// arriving meanwhile waits for iret. Work that touches only this CPU's own
+// job (Work::ahead) runs in local time while no interrupt can become
+// pending before it ends (its controller's lookahead). In a stepwise run
+// each step happens at the kernel's time; observers see every step there.
+// Ties: each activation first has its controller accept the messages that
+// reached it and the PID's poster make its acts due now, so at one
 // picosecond those come before the core's own acts, whatever order SystemC
 // runs the processes in.
 // Counts like /proc/interrupts: PMN per CPU and handler calls per vector.
@@ -36,13 +37,14 @@
 #include <array>
 #include <cstdint>
 
-#include "model/local_apic.h"
+#include "kernel/local_clock.h"
+#include "model/interrupt_controller.h"
 #include "model/notification_handler.h"
 #include "model/posted_descriptor.h"
 #include "model/ring_buffer.h"
-#include "model/sim_clock.h"
+#include "kernel/sim_clock.h"
+#include "kernel/violation.h"
 #include "model/stats.h"
-#include "model/violation.h"
 #include "model/trace_observer.h"
 
 namespace cidsim {
@@ -101,12 +103,12 @@ struct CpuCoreStats {
     uint64_t work_items = 0;
 };
 
-class CpuCore : public sc_core::sc_module, private PirAccessor, private AccessHorizon {
+class CpuCore : public sc_core::sc_module, private PirAccessor, private Lookahead {
 public:
     SC_HAS_PROCESS(CpuCore);
     CpuCore(sc_core::sc_module_name name, const CpuCoreParams& params,
             const NotificationHandlerParams& handler_params, unsigned index, AgentId agent,
-            LocalApic& apic, PostedDescriptor& pid);
+            InterruptController& controller, PostedDescriptor& pid);
 
     // The driver handler for a device vector on this CPU.
     void register_handler(Vector vector, IrqHandler& handler, uint32_t cookie);
@@ -132,7 +134,7 @@ private:
     // until the core must wait.
     void step();
     // The interrupt being taken, from IDT entry to iret, resumable (see
-    // model/resumable.h): false while it waits, true once it has returned.
+    // kernel/resumable.h): false while it waits, true once it has returned.
     bool interrupt();
     // Work: false once the front item has run (zero cost, or ahead in local
     // time), true while it runs.
@@ -142,25 +144,27 @@ private:
     // sync() for the step loop: false (Settling) while CPU time is to pass.
     bool settle();
     bool may_take_interrupt_ahead();
-    // May the core act in local time up to `t`: unobserved, within the
-    // window, and no interrupt can become pending before?
+    // May the core act in local time up to `t`: within the window, and no
+    // interrupt can become pending before?
     bool irq_quiet_until(const sc_core::sc_time& t);
     // May the PID be accessed at `t` (no post before)?
     bool pid_quiet_at(const sc_core::sc_time& t);
     // Another process may have run, or this core may have set one going.
-    void forget_horizons() {
-        m_pid_horizon.forget();
-        m_irq_horizon.forget();
+    void forget_lookaheads() {
+        m_pid_lookahead.forget();
+        m_irq_lookahead.forget();
     }
     void end_work();
     // The front item is done as at `at`: its function runs.
     void finish_work(const sc_core::sc_time& at);
-    // Lets the CPU time already committed (m_pending) pass: the activation
-    // that calls it must end and resume when it has.
-    void wait_pending();
-    sc_core::sc_time local_now() const { return sim_now() + m_pending; }
-    // AccessHorizon: when this core may next touch its PID.
-    sc_core::sc_time quiet_before(const sc_core::sc_time& needed) const override;
+    // Lookahead: when this core may next touch its PID.
+    sc_core::sc_time earliest_next(const sc_core::sc_time& needed) const override;
+    // Stepwise, every step is made at the kernel's time: false while
+    // waiting for it. Run ahead, true at once.
+    bool sync_if_stepwise() { return !stepwise() || m_clock.sync(); }
+    void report(IrqPhase phase) {
+        if (m_obs) m_obs->irq_phase(m_index, phase, m_vector);
+    }
     void check_stranded();
 
     // PirAccessor: the handler's steps, made in local time; each refuses
@@ -177,9 +181,6 @@ private:
     // A PID access (`access` sets its cost), counted in `count`, once synced.
     template <class Access>
     bool access_pid(uint64_t& count, Access access);
-    // Everything this core did so far is to be visible: false (waiting) if
-    // CPU time is still to pass.
-    bool sync();
 
     struct HandlerSlot {
         IrqHandler* handler = nullptr;
@@ -192,7 +193,7 @@ private:
     NotificationHandler m_handler;
     unsigned m_index;
     AgentId m_agent;
-    LocalApic& m_apic;
+    InterruptController& m_apic;
     PostedDescriptor& m_pid;
     std::array<HandlerSlot, 256> m_handlers{};
     RingBuffer<Work> m_tasks;
@@ -201,14 +202,13 @@ private:
     sc_core::sc_event_or_list m_wake;            // ... or new work, when idle
     Activity m_activity = Activity::Idle;
     bool m_in_interrupt = false;
-    sc_core::sc_time m_pending;        // CPU time committed, not yet waited out
-    sc_core::sc_time m_waiting_until;  // end of the current timed wait
-    // PID accesses before m_pid_horizon need no wait. Kept while nothing
+    LocalClock m_clock;
+    // PID accesses before m_pid_lookahead need no wait. Kept while nothing
     // this core does can change it: for the rest of the activation, up to
     // the next driver call or work done ahead.
-    KeptHorizon m_pid_horizon;
-    // No interrupt becomes pending before m_irq_horizon; kept likewise.
-    KeptHorizon m_irq_horizon;
+    KeptLookahead m_pid_lookahead;
+    // No interrupt becomes pending before m_irq_lookahead; kept likewise.
+    KeptLookahead m_irq_lookahead;
     // The interrupt being taken, across its suspensions.
     int m_irq_resume = 0;
     Vector m_vector = 0;

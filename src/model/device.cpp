@@ -2,8 +2,8 @@
 
 #include <stdexcept>
 
-#include "model/run_ahead.h"
-#include "model/sim_clock.h"
+#include "kernel/lookahead.h"
+#include "kernel/sim_clock.h"
 
 namespace cidsim {
 
@@ -81,7 +81,7 @@ sc_time Device::earliest_arrival() const {
 }
 
 bool Device::may_handle_at(uint32_t queue, unsigned cpu, const sc_time& at) const {
-    return m_handle_ahead && !m_obs && may_run_ahead_to(at) && at < earliest_send() &&
+    return m_handle_ahead && may_run_ahead_to(at) && at < earliest_send() &&
            (!m_sink || m_sink->reacts_only_on(queue, cpu));
 }
 

@@ -22,7 +22,7 @@
 #include "model/ring_buffer.h"
 #include "model/root_port.h"
 #include "model/stats.h"
-#include "model/violation.h"
+#include "kernel/violation.h"
 #include "model/trace_observer.h"
 
 namespace cidsim {

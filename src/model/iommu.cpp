@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "model/sim_clock.h"
+#include "kernel/sim_clock.h"
 
 namespace cidsim {
 
@@ -52,24 +52,30 @@ Iommu::Iommu(sc_core::sc_module_name name, const IommuParams& params, AgentId ag
     dont_initialize();
 }
 
-void Iommu::attach_apic(LocalApic& apic) {
-    m_apics[apic.apic_id()] = &apic;
-    apic.attach_sender(new_side(m_apic_sides, apic));
+OutPort<Vector>& Iommu::apic_port(uint32_t apic_id) {
+    if (apic_id >= m_apic_sides.size()) m_apic_sides.resize(apic_id + 1);
+    sc_assert(!m_apic_sides[apic_id]);
+    m_apic_sides[apic_id] = std::make_unique<ApicSide>(apic_id);
+    m_apic_sides[apic_id]->iommu = this;
+    return m_apic_sides[apic_id]->port;
 }
 
 void Iommu::attach_descriptor(PostedDescriptor& pid) {
     m_pids[pid.address()] = &pid;
-    pid.attach_poster(new_side(m_pid_sides, pid));
+    std::unique_ptr<PidSide>& side = m_pid_sides[&pid];
+    side = std::make_unique<PidSide>();
+    side->iommu = this;
+    pid.attach_poster(*side);
 }
 
 void Iommu::add_source(const MsiSource& source, const PostedDescriptor* pid, RootPort& port,
-                       const LocalApic& dest) {
+                       uint32_t dest_apic_id) {
     // A remapped message is ordered behind the root port's writes: ready a
     // drain after its fetch at the earliest; a notification, at its post.
     const sc_time lead = fastest_fetch() + (pid ? sc_core::SC_ZERO_TIME : port.drain());
     m_all_senders.add(source, lead);
     if (pid) m_pid_sides.at(pid)->add(source, lead);
-    m_apic_sides.at(&dest)->add(source, lead);
+    route_to(dest_apic_id)->add(source, lead);
     auto behind = std::find_if(m_port_senders.begin(), m_port_senders.end(),
                                [&port](const auto& p) { return p.first == &port; });
     if (behind == m_port_senders.end())
@@ -85,7 +91,8 @@ void Iommu::forget_sources() {
     m_sources_known = false;
     m_all_senders.clear();
     for (auto& side : m_pid_sides) side.second->clear();
-    for (auto& side : m_apic_sides) side.second->clear();
+    for (auto& side : m_apic_sides)
+        if (side) side->clear();
     m_port_senders.clear();
     m_remapped_ports.clear();
 }
@@ -95,7 +102,7 @@ void Iommu::forget_sources() {
 // one a sender has not sent yet: the PID's own senders, when declared,
 // bound when theirs arrive; else no process runs before the kernel's next
 // pending activity.
-sc_time Iommu::quiet_before(const PidSide& side, const sc_time& needed) const {
+sc_time Iommu::lookahead_of(const PidSide& side, const sc_time& needed) const {
     const sc_time unannounced =
         m_sources_known ? side.earliest_arrival(needed)
                         : saturating_add(sim_now(), time_to_pending_activity());
@@ -109,7 +116,7 @@ sc_time Iommu::quiet_before(const PidSide& side, const sc_time& needed) const {
 // drain, after it arrives); it is ready no earlier, enters the port no
 // earlier than the port is free, and reaches the LAPIC a message occupancy
 // and latency later.
-sc_time Iommu::quiet_before(const ApicSide& side, const sc_time& needed) const {
+sc_time Iommu::lookahead_of(const ApicSide& side, const sc_time& needed) const {
     if (!m_sources_known) return sim_now();
     sc_time made = side.earliest_ready(needed);
     made = std::min({made, side.posts.next(), side.messages.next()});
@@ -220,7 +227,7 @@ void Iommu::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
 // before then, and the table and IEC stay as they are (routes are fixed
 // while the senders are declared).
 bool Iommu::may_fetch_early(const sc_time& arrival) const {
-    if (m_obs || !m_sources_known || !may_run_ahead_to(arrival)) return false;
+    if (!m_sources_known || !may_run_ahead_to(arrival)) return false;
     if (!m_to_fetch.empty() && !(arrival < m_to_fetch.next_at())) return false;
     return arrival < m_all_senders.earliest_arrival(arrival);
 }
@@ -228,17 +235,11 @@ bool Iommu::may_fetch_early(const sc_time& arrival) const {
 Iommu::Resolved Iommu::resolve(uint32_t index) const {
     Resolved r;
     r.irte = Irte::decode(m_table[index]);
-    uint32_t apic_id = r.irte.destination;
     if (r.irte.posted) {
         auto p = m_pids.find(r.irte.pda);
-        if (p == m_pids.end()) return r;
-        r.pid = p->second;
-        apic_id = r.pid->ndst();
-    }
-    auto a = m_apics.find(apic_id);
-    if (a != m_apics.end()) {
-        r.apic = a->second;
-        r.side = m_apic_sides.at(r.apic).get();
+        if (p != m_pids.end()) r.pid = p->second;
+    } else {
+        r.dest = route_to(r.irte.destination);
     }
     return r;
 }
@@ -305,14 +306,15 @@ void Iommu::fetch(const Request& r, const sc_time& arrival, bool announcing) {
         return fault(IommuFault::SourceIdMismatch, r.index, r.source_id, arrival);
     if (irte.posted && !e.pid)
         return fault(IommuFault::NoDescriptor, r.index, r.source_id, arrival);
-    if (!e.apic) return fault(IommuFault::NoDestination, r.index, r.source_id, arrival);
+    ApicSide* dest = irte.posted ? route_to(e.pid->ndst()) : e.dest;
+    if (!dest) return fault(IommuFault::NoDestination, r.index, r.source_id, arrival);
     const sc_time done = start + (hit ? m_params.iec_hit : m_params.iec_miss);
-    const Fetched f{e, r.index, r.source_id, r.port, arrival};
-    if (!m_obs && may_post_early(f, done, announcing)) {
+    const Fetched f{e, dest, r.index, r.source_id, r.port, arrival};
+    if (may_post_early(f, done, announcing)) {
         post(f, done);
     } else {
         m_to_post.push(done, f);
-        e.side->posts.push(done);
+        dest->posts.push(done);
     }
 }
 
@@ -339,7 +341,7 @@ bool Iommu::may_post_early(const Fetched& f, const sc_time& done, bool announcin
 void Iommu::on_message_ready() {
     device_writes_due_now();
     m_to_send.pop_due([this](const Message& m) {
-        m.side->messages.pop();
+        m.dest->messages.pop();
         send(m, sim_now());
     });
 }
@@ -347,7 +349,7 @@ void Iommu::on_message_ready() {
 void Iommu::send(const Message& m, const sc_time& ready) {
     const sc_time enter = std::max(ready, m_message_port_free);
     m_message_port_free = enter + m_params.message_occupancy;
-    m.apic->deliver_at(m_message_port_free + m_params.message_latency, m.vector);
+    m.dest->port.send(m_message_port_free + m_params.message_latency, m.vector);
     if (m.held) m.held->hold_until(enter);
 }
 
@@ -357,7 +359,7 @@ void Iommu::queue_message(const sc_time& ready, const Message& m) {
         send(m, ready);
     } else {
         m_to_send.push(ready, m);
-        m.side->messages.push(ready);
+        m.dest->messages.push(ready);
     }
 }
 
@@ -373,7 +375,7 @@ void Iommu::send_queued_early(const sc_time& until) {
         const Message m = m_to_send.front();
         if (!may_send_early(ready, m, true)) return;
         m_to_send.pop_front();
-        m.side->messages.pop();
+        m.dest->messages.pop();
         send(m, ready);
     }
 }
@@ -387,7 +389,7 @@ void Iommu::send_queued_early(const sc_time& until) {
 // that must hold its root port longer than it is already taken does so from
 // `ready` on: no sender may write before.
 bool Iommu::may_send_early(const sc_time& ready, const Message& m, bool queued) const {
-    if (m_obs || !m_sources_known || !may_run_ahead_to(ready)) return false;
+    if (!m_sources_known || !may_run_ahead_to(ready)) return false;
     if (!queued && !m_to_send.empty() && !(ready < m_to_send.next_at())) return false;
     if (m.held && !m.held->taken_until(std::max(ready, m_message_port_free)) &&
         !(ready < earliest_write_to(m.held, ready)))
@@ -403,7 +405,7 @@ void Iommu::on_post_due() {
 void Iommu::post_due_now() {
     device_writes_due_now();
     m_to_post.pop_due_now([this](const Fetched& f) {
-        f.entry.side->posts.pop();
+        f.dest->posts.pop();
         post(f, sim_now());
     });
 }
@@ -414,15 +416,19 @@ void Iommu::post(const Fetched& f, const sc_time& at) {
     if (!irte.posted) {
         ++m_stats.remapped_messages;
         const sc_time ordered = f.port ? f.port->order_message(at) : at;
-        queue_message(ordered, Message{f.entry.apic, f.entry.side, irte.vector, f.port});
-        if (m_obs) m_obs->remapped_message(f.index, f.entry.apic->apic_id(), irte.vector);
+        queue_message(ordered, Message{f.dest, irte.vector, f.port});
+        if (m_obs) m_obs->remapped_message(f.index, f.dest->apic_id, irte.vector);
         return;
     }
     ++m_stats.posts;
     sc_time rmw;
-    if (f.entry.pid->post(m_agent, irte.vector, irte.urgent, rmw)) {
+    PostedDescriptor& pid = *f.entry.pid;
+    if (pid.post(m_agent, irte.vector, irte.urgent, rmw)) {
         ++m_stats.notifications;
-        queue_message(at + rmw, Message{f.entry.apic, f.entry.side, f.entry.pid->nv(), nullptr});
+        // NV and NDST as the post finds them [9.12]; fixed while the routes are.
+        ApicSide* dest = route_to(pid.ndst());
+        if (!dest) return fault(IommuFault::NoDestination, f.index, f.source_id, at);
+        queue_message(at + rmw, Message{dest, pid.nv(), nullptr});
     } else {
         ++m_stats.suppressed;
     }

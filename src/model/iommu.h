@@ -53,13 +53,13 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "model/irte.h"
-#include "model/local_apic.h"
+#include "kernel/link.h"
 #include "model/msi.h"
 #include "model/posted_descriptor.h"
 #include "model/root_port.h"
-#include "model/sim_clock.h"
+#include "kernel/sim_clock.h"
+#include "kernel/timed_queue.h"
 #include "model/stats.h"
-#include "model/timed_queue.h"
 #include "model/trace_observer.h"
 
 namespace cidsim {
@@ -109,7 +109,9 @@ public:
     SC_HAS_PROCESS(Iommu);
     Iommu(sc_core::sc_module_name name, const IommuParams& params, AgentId agent);
 
-    void attach_apic(LocalApic& apic);
+    // The link to the LAPIC of `apic_id` (System connects it to the LAPIC's
+    // messages_in); the unit's lookahead towards that LAPIC travels with it.
+    OutPort<Vector>& apic_port(uint32_t apic_id);
     void attach_descriptor(PostedDescriptor& pid);
     // Declares that `source`, a sender bound to msi_socket whose writes
     // pass `port`, posts to `pid` (nullptr: its messages are remapped), that
@@ -122,7 +124,7 @@ public:
     // ordered at its root port ahead of its time until a sender behind that
     // port may next write.
     void add_source(const MsiSource& source, const PostedDescriptor* pid, RootPort& port,
-                    const LocalApic& dest);
+                    uint32_t dest_apic_id);
     // Routes may change from now on (before the simulation starts): the
     // declarations above no longer hold.
     void forget_sources();
@@ -146,24 +148,25 @@ private:
         uint16_t source_id;
         RootPort* port;
     };
-    // An IRTE with its PID and destination LAPIC looked up once, at fill.
+    // An IRTE with what its own fields name looked up once, at fill: the
+    // PID at its PDA, or a remapped one's destination. A PID's NV and NDST
+    // are read at post time [9.12], not cached.
     struct ApicSide;
     struct Resolved {
         Irte irte;
         PostedDescriptor* pid = nullptr;
-        LocalApic* apic = nullptr;  // message or notification destination
-        ApicSide* side = nullptr;   // the remapping unit as that LAPIC's sender
+        ApicSide* dest = nullptr;  // remapped: the LAPIC its message goes to
     };
     struct Fetched {
         Resolved entry;
+        ApicSide* dest;  // the message's or notification's LAPIC as of the fetch
         uint32_t index;
         uint16_t source_id;
         RootPort* port;
         sc_core::sc_time started;
     };
     struct Message {
-        LocalApic* apic;
-        ApicSide* side;
+        ApicSide* dest;
         Vector vector;
         RootPort* held;  // remappable: the root port held until the message leaves
     };
@@ -252,26 +255,20 @@ private:
     sc_core::sc_time earliest_announced_post() const;
     // The earliest a sender behind `port` may write to it (and send).
     sc_core::sc_time earliest_write_to(const RootPort* port, const sc_core::sc_time& at) const;
-    // The remapping unit as the other side of one block (`Self`), answering
-    // through Iommu::quiet_before(const Self&).
-    template <class Self>
-    struct Side : AccessHorizon, Senders {
+    // The remapping unit as the other side of one block (`Self`), a `Base`
+    // lookahead answering through Iommu::lookahead_of(const Self&).
+    template <class Self, class Base>
+    struct Side : Base, Senders {
         Iommu* iommu = nullptr;
-        sc_core::sc_time quiet_before(const sc_core::sc_time& needed) const override {
-            return iommu->quiet_before(static_cast<const Self&>(*this), needed);
+        sc_core::sc_time earliest_next(const sc_core::sc_time& needed) const override {
+            return iommu->lookahead_of(static_cast<const Self&>(*this), needed);
         }
+    };
+    // One PID's other side; its senders post to it.
+    struct PidSide : Side<PidSide, Poster> {
         void act_due_now() override { iommu->act_due_now(); }
     };
-    template <class S, class Block>
-    S& new_side(std::unordered_map<const Block*, std::unique_ptr<S>>& sides, const Block& block) {
-        std::unique_ptr<S>& side = sides[&block];
-        side = std::make_unique<S>();
-        side->iommu = this;
-        return *side;
-    }
-    // One PID's other side; its senders post to it.
-    struct PidSide : Side<PidSide> {};
-    sc_core::sc_time quiet_before(const PidSide& side, const sc_core::sc_time& needed) const;
+    sc_core::sc_time lookahead_of(const PidSide& side, const sc_core::sc_time& needed) const;
     // Times in order, the earliest first.
     class EarliestFirst {
     public:
@@ -288,11 +285,18 @@ private:
     // it, and so do the posts scheduled and the messages queued for it (kept
     // here as they enter and leave the shared queues, which hand them out in
     // time order).
-    struct ApicSide : Side<ApicSide> {
+    struct ApicSide : Side<ApicSide, Lookahead> {
+        explicit ApicSide(uint32_t id) : apic_id(id), port(this) {}
+        uint32_t apic_id;
+        OutPort<Vector> port;
         EarliestFirst posts;
         EarliestFirst messages;
     };
-    sc_core::sc_time quiet_before(const ApicSide& side, const sc_core::sc_time& needed) const;
+    // The LAPIC of `apic_id`, or nullptr.
+    ApicSide* route_to(uint32_t apic_id) const {
+        return apic_id < m_apic_sides.size() ? m_apic_sides[apic_id].get() : nullptr;
+    }
+    sc_core::sc_time lookahead_of(const ApicSide& side, const sc_core::sc_time& needed) const;
     sc_core::sc_time fastest_fetch() const { return std::min(m_params.iec_hit, m_params.iec_miss); }
     Resolved resolve(uint32_t index) const;
     const Resolved& lookup(uint32_t index, bool& hit);
@@ -311,7 +315,6 @@ private:
     uint64_t m_iec_clock = 0;
     size_t m_iec_last = 0;  // where the last hit was (a hint, checked by index)
     Resolved m_uncached;  // the last IRTE read when there is no IEC
-    std::unordered_map<uint32_t, LocalApic*> m_apics;
     std::unordered_map<uint64_t, PostedDescriptor*> m_pids;
     sc_core::sc_time m_pipeline_free;
     sc_core::sc_time m_message_port_free;
@@ -319,7 +322,7 @@ private:
     TimedQueue<Fetched> m_to_post;
     TimedQueue<Message> m_to_send;
     std::unordered_map<const PostedDescriptor*, std::unique_ptr<PidSide>> m_pid_sides;
-    std::unordered_map<const LocalApic*, std::unique_ptr<ApicSide>> m_apic_sides;
+    std::vector<std::unique_ptr<ApicSide>> m_apic_sides;  // by APIC id
     Senders m_all_senders;
     std::vector<std::pair<const RootPort*, Senders>> m_port_senders;  // behind each root port
     std::vector<RootPort*> m_remapped_ports;  // with a sender whose messages are remapped

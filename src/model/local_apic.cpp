@@ -1,9 +1,8 @@
 #include "model/local_apic.h"
 
-#include <stdexcept>
 #include <string>
 
-#include "model/event_count.h"
+#include "kernel/event_count.h"
 
 namespace cidsim {
 
@@ -16,29 +15,27 @@ void LocalApicParams::describe(ParamVisitor& v) {
 
 LocalApic::LocalApic(sc_core::sc_module_name name, const LocalApicParams& params,
                      uint32_t apic_id)
-    : sc_module(name), m_params(params), m_apic_id(apic_id) {
+    : sc_module(name),
+      m_params(params),
+      m_apic_id(apic_id),
+      m_messages_in(*this, std::string(this->name()) + ".messages_in") {
     if (m_params.timer_period > sc_core::SC_ZERO_TIME) {
         m_next_expiry = m_params.timer_period;
         SC_METHOD(on_timer);  // its first run, at time 0, only arms the timer
     }
 }
 
-void LocalApic::set_observer(TraceObserver* obs) {
-    // Accepted by the core, a message is seen only when the core next runs.
-    if (obs && m_core_accepts && sc_core::sc_get_status() != sc_core::SC_ELABORATION)
-        throw std::logic_error(std::string(name()) + ": observer attached after elaboration");
-    m_obs = obs;
-}
+void LocalApic::set_observer(TraceObserver* obs) { m_obs = obs; }
 
 void LocalApic::before_end_of_elaboration() {
-    m_core_accepts = m_core_accepts && !m_obs;
+    m_core_accepts = m_core_accepts && !stepwise();
     if (m_core_accepts) return;
     SC_METHOD(on_message_due);
     sensitive << m_incoming.event();
     dont_initialize();
 }
 
-void LocalApic::deliver_at(const sc_time& at, Vector vector) { m_incoming.push(at, vector); }
+void LocalApic::receive(const sc_time& at, const Vector& vector) { m_incoming.push(at, vector); }
 
 void LocalApic::on_message_due() {
     m_incoming.pop_due([this](Vector v) { accept(v); });
@@ -67,9 +64,10 @@ void LocalApic::accept(Vector v) {
     m_irq_event.notify(sc_core::SC_ZERO_TIME);
 }
 
-sc_core::sc_time LocalApic::quiet_before(const sc_core::sc_time& needed) const {
-    if (m_obs || !m_sender) return sim_now();
-    const sc_core::sc_time t = m_incoming.next_at_min(m_sender->quiet_before(needed));
+// Unconnected, a testbench may accept() a message at any time.
+sc_core::sc_time LocalApic::earliest_next(const sc_core::sc_time& needed) const {
+    if (!m_messages_in.connected()) return sim_now();
+    const sc_core::sc_time t = m_incoming.next_at_min(m_messages_in.earliest_next(needed));
     return std::min(t, m_next_expiry);
 }
 

@@ -11,23 +11,25 @@
 // Not modelled: logical destination modes, NMI/SMI/INIT, the level-triggered
 // EOI broadcast, the timer's one-shot and TSC-deadline modes, and the cost
 // of the MSR writes (charged by CpuCore).
-// For its core's run-ahead, it tells when a vector could next become
-// pending (quiet_before): messages already on their way, the timer, and what
-// the remapping unit answers for messages it has not sent yet.
+// Interrupt messages come in on one InPort (kernel/link.h), from any number
+// of senders (the remapping unit, IPI sources): for its core's run-ahead it
+// tells when a vector could next become pending (earliest_next): messages
+// already on their way, the timer, and the least lookahead of its links.
 // Messages reaching it are accepted by its core as it wakes at their arrival
 // (accept_arrived): only the core reads IRR, so it sees the same, with one
-// activation per message instead of two. With no core, or an observer (who
-// sees each message at its arrival, also when the core is busy), by its own
-// process too. Either way a message that arrives at the picosecond the core
-// acts at is accepted first.
+// activation per message instead of two. With no core, or in a stepwise run
+// (where each message is seen at its arrival, also when the core is busy),
+// by its own process too. Either way a message that arrives at the
+// picosecond the core acts at is accepted first.
 #include <array>
 #include <cstdint>
 
+#include "model/interrupt_controller.h"
 #include "model/param_visitor.h"
-#include "model/run_ahead.h"
+#include "kernel/link.h"
 #include "model/stats.h"
-#include "model/timed_queue.h"
-#include "model/violation.h"
+#include "kernel/timed_queue.h"
+#include "kernel/violation.h"
 #include "model/trace_observer.h"
 #include "model/vector_bits.h"
 
@@ -50,46 +52,42 @@ struct LocalApicStats {
     Histogram timer_delay_ns;  // timer expiry -> dispatch of vector 0xEC
 };
 
-class LocalApic : public sc_core::sc_module {
+class LocalApic final : public sc_core::sc_module,
+                        public InterruptController,
+                        private Receiver<Vector> {
 public:
     SC_HAS_PROCESS(LocalApic);
     LocalApic(sc_core::sc_module_name name, const LocalApicParams& params, uint32_t apic_id);
 
-    // An interrupt message that reaches this APIC at absolute time `at`.
-    void deliver_at(const sc_core::sc_time& at, Vector vector);
-    // An interrupt message arriving now.
+    // Interrupt messages: each sender connects an OutPort<Vector> here; a
+    // message sent at `at` reaches this APIC then.
+    InPort<Vector>& messages_in() { return m_messages_in; }
+    // An interrupt message arriving now, for a testbench standing in for
+    // every sender: while no link is connected, the core never runs ahead.
     void accept(Vector vector);
 
-    // Called during elaboration by a core that calls accept_arrived() first
-    // thing each time it runs, and wakes on message_event() if core_accepts().
-    void let_core_accept() { m_core_accepts = true; }
-    // Whether only the core accepts: decided at the end of elaboration, once
-    // the observer is known.
-    bool core_accepts() const { return m_core_accepts; }
-    // Notified when the earliest message on its way arrives.
-    const sc_core::sc_event& message_event() const { return m_incoming.event(); }
-    // Accepts the messages that have arrived by now.
-    void accept_arrived() {
+    // InterruptController.
+    void let_core_accept() override { m_core_accepts = true; }
+    bool core_accepts() const override { return m_core_accepts; }
+    const sc_core::sc_event& message_event() const override { return m_incoming.event(); }
+    void accept_arrived() override {
         if (m_incoming.due_by(sim_now())) accept_messages();
     }
-
-    // The remapping unit answers when a message it has not sent yet could
-    // reach this LAPIC (without it: any time).
-    void attach_sender(const AccessHorizon& sender) { m_sender = &sender; }
+    int deliverable() const override;
+    Vector acknowledge(const sc_core::sc_time& at) override;
+    void end_of_interrupt() override { eoi(); }
+    void set_priority(uint8_t priority) override { set_tpr(priority); }
+    Promise& promise() override { return m_messages_in.promise(); }
     // No message is accepted and no timer expires before this (exact up to
-    // `needed`, as AccessHorizon's answers are).
-    sc_core::sc_time quiet_before(const sc_core::sc_time& needed) const;
+    // `needed`, as Lookahead answers are).
+    sc_core::sc_time earliest_next(const sc_core::sc_time& needed) const override;
 
-    // Highest vector the core would take now if interrupts were enabled, or -1.
-    int deliverable() const;
-    // INTA: moves the deliverable vector from IRR to ISR and returns it, as
-    // at time `at` (its core's, not before now; nothing accepted in between).
-    Vector acknowledge(const sc_core::sc_time& at);
+    // INTA: moves the deliverable vector from IRR to ISR and returns it.
     Vector acknowledge() { return acknowledge(sim_now()); }
     void eoi();
 
     // Notified whenever IRR gains a bit or ISR loses one.
-    const sc_core::sc_event& irq_event() const { return m_irq_event; }
+    const sc_core::sc_event& irq_event() const override { return m_irq_event; }
     uint32_t apic_id() const { return m_apic_id; }
     const VectorBits& irr() const { return m_irr; }
     const VectorBits& isr() const { return m_isr; }
@@ -98,11 +96,11 @@ public:
     // EOIs with an empty ISR over the whole run, warm-up included.
     const ViolationCount& empty_eoi_ever() const { return m_empty_eoi_ever; }
     void set_tpr(uint8_t tpr) { m_params.tpr = tpr; }
-    // Before the simulation starts: the observer decides who accepts messages.
     void set_observer(TraceObserver* obs);
 
 private:
     void before_end_of_elaboration() override;
+    void receive(const sc_core::sc_time& at, const Vector& vector) override;
     void on_message_due();
     // Sets IRR[v] (false: it was set already, the message merges).
     bool latch(Vector v);
@@ -117,7 +115,7 @@ private:
     sc_core::sc_event m_irq_event;
     sc_core::sc_time m_timer_expired_at;
     sc_core::sc_time m_next_expiry = never();  // the timer's
-    const AccessHorizon* m_sender = nullptr;
+    InPort<Vector> m_messages_in;
     bool m_core_accepts = false;
     LocalApicStats m_stats;
     ViolationCount m_empty_eoi_ever;

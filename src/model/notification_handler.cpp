@@ -1,6 +1,6 @@
 #include "model/notification_handler.h"
 
-#include "model/resumable.h"
+#include "kernel/resumable.h"
 
 namespace cidsim {
 

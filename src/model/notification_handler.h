@@ -3,7 +3,7 @@
 // loop of sysvec_posted_msi_notification (arch/x86/kernel/irq.c), over an
 // abstract PID accessor, so that the same code runs inside CpuCore (in
 // simulated time) and in unit tests (recording the access order). It is
-// resumable (model/resumable.h): an access may refuse until time has
+// resumable (kernel/resumable.h): an access may refuse until time has
 // passed, and the handler goes on from there when resumed, so that CpuCore
 // can be an SC_METHOD.
 //

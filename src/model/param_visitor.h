@@ -23,6 +23,10 @@ public:
     virtual void integer(const char* key, uint64_t& value, const char* unit, uint64_t min,
                          uint64_t max, const char* desc) = 0;
     virtual void flag(const char* key, bool& value, const char* desc) = 0;
+    // An execution option: how a run is computed, never what it computes,
+    // so it is read like a flag but left out of the effective config (a run
+    // with it and one without give the same result file).
+    virtual void option(const char* key, bool& value, const char* desc) { flag(key, value, desc); }
     // An enumeration stored as int: names[i] is the JSON spelling of value i.
     virtual void choice(const char* key, int& value, const char* const* names, int count,
                         const char* desc) = 0;

@@ -8,14 +8,14 @@
 // atomic clear of ON, each charged through the SharedLine cost model. An
 // optional access log records every access in order (tests, `explain`).
 // An access may be made ahead of the kernel's time when the other side
-// cannot touch the descriptor before it (see AccessHorizon): the same
+// cannot touch the descriptor before it (see Lookahead): the same
 // values and costs as at that time, without waiting for it.
 // Not modelled: the reserved bits (a PID is never malformed here), the
 // descriptor's memory address beyond identifying it.
 #include <cstdint>
 #include <vector>
 
-#include "model/run_ahead.h"
+#include "kernel/lookahead.h"
 #include "model/shared_line.h"
 #include "model/trace_observer.h"
 #include "model/vector_bits.h"
@@ -23,6 +23,13 @@
 namespace cidsim {
 
 enum class PidOp : int { Read, Xchg, ClearOn, Post };
+
+// The remapping hardware as the PID's other side: its lookahead, and its
+// posts due at the kernel's time made first when the CPU acts then.
+class Poster : public Lookahead {
+public:
+    virtual void act_due_now() = 0;
+};
 const char* to_string(PidOp op);
 
 struct PidAccess {
@@ -56,24 +63,24 @@ public:
     bool post(AgentId iommu, Vector vector, bool urgent, sc_core::sc_time& cost);
 
     // The two sides, for accesses ahead of the kernel's time. Until both are
-    // attached (and while a log or an observer wants every access at its own
-    // time) every access is made at the kernel's time.
-    void attach_cpu(const AccessHorizon& cpu) { m_cpu = &cpu; }
-    void attach_poster(AccessHorizon& poster) { m_poster = &poster; }
+    // attached (and while a log wants every access at its own time) every
+    // access is made at the kernel's time.
+    void attach_cpu(const Lookahead& cpu) { m_cpu = &cpu; }
+    void attach_poster(Poster& poster) { m_poster = &poster; }
     // Posts due at the kernel's time land before the CPU's accesses at it.
     void posts_due_now() {
         if (m_poster) m_poster->act_due_now();
     }
     // The CPU may access at any time before this (not before now) as if it
     // had waited until then; the answer holds until another process runs
-    // (AccessHorizon: exact up to `needed`).
+    // (Lookahead: exact up to `needed`).
     sc_core::sc_time cpu_horizon(const sc_core::sc_time& needed) const {
-        if (m_log || m_obs || !m_poster) return sc_core::SC_ZERO_TIME;
-        return std::min(run_ahead_limit(), m_poster->quiet_before(needed));
+        if (m_log || !m_poster) return sc_core::SC_ZERO_TIME;
+        return std::min(run_ahead_limit(), m_poster->earliest_next(needed));
     }
     // May the remapping unit post at `at` (not before now) already now?
     bool poster_may_access_at(const sc_core::sc_time& at) const {
-        return !m_log && !m_obs && m_cpu && may_run_ahead_to(at) && at < m_cpu->quiet_before(at);
+        return !m_log && m_cpu && may_run_ahead_to(at) && at < m_cpu->earliest_next(at);
     }
 
     // A software write that is not on the measured path (KVM vCPU put/load).
@@ -111,8 +118,8 @@ private:
     uint64_t m_notifications = 0;
     std::vector<PidAccess>* m_log = nullptr;
     TraceObserver* m_obs = nullptr;
-    const AccessHorizon* m_cpu = nullptr;
-    AccessHorizon* m_poster = nullptr;
+    const Lookahead* m_cpu = nullptr;
+    Poster* m_poster = nullptr;
 };
 
 }  // namespace cidsim

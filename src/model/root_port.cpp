@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "model/sim_clock.h"
+#include "kernel/sim_clock.h"
 
 namespace cidsim {
 

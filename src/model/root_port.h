@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "model/param_visitor.h"
-#include "model/sim_clock.h"
+#include "kernel/sim_clock.h"
 
 namespace cidsim {
 

@@ -11,7 +11,7 @@
 #include <systemc>
 
 #include "config/config_loader.h"
-#include "model/event_count.h"
+#include "kernel/event_count.h"
 #include "sim/system.h"
 
 namespace cidsim {

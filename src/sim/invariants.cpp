@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "model/violation.h"
+#include "kernel/violation.h"
 
 namespace cidsim {
 

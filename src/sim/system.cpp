@@ -3,7 +3,7 @@
 #include <stdexcept>
 
 #include "config/config_loader.h"
-#include "model/run_ahead.h"
+#include "kernel/lookahead.h"
 #include "workloads/bursty.h"
 #include "workloads/dsa.h"
 #include "workloads/nvme.h"
@@ -18,6 +18,8 @@ System::System(const SimConfig& config) : m_config(config) {
     // says why, so SystemC's own notice would only clutter stdout.
     sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
                                             sc_core::SC_DO_NOTHING);
+    set_stepwise(!config.run.run_ahead);
+    if (config.run.check_lookahead) set_lookahead_check(true);
     build_cpus();
     build_devices();
     build_workloads();
@@ -41,7 +43,7 @@ void System::build_cpus() {
             pid_address(c), kPostedMsiNotificationVector, c, line));
         m_cpus.push_back(std::make_unique<CpuCore>(cpu.c_str(), m_config.cpu, m_config.handler, c,
                                                    AgentId(c), *m_apics[c], *m_pids[c]));
-        m_iommu->attach_apic(*m_apics[c]);
+        connect(m_iommu->apic_port(c), m_apics[c]->messages_in());
         m_iommu->attach_descriptor(*m_pids[c]);
         m_view.cpus.push_back(m_cpus[c].get());
     }
@@ -95,7 +97,7 @@ void System::build_devices() {
             m_iommu->write_irte(r.irte_index, irte_for(r, cpu));
             const PostedDescriptor* pid =
                 m_config.mode == RemapMode::Posted ? m_pids[cpu].get() : nullptr;
-            m_iommu->add_source(dev, pid, dev.root_port(), *m_apics[cpu]);
+            m_iommu->add_source(dev, pid, dev.root_port(), m_apics[cpu]->apic_id());
             dev.program_msix(q, msi::remappable_address(uint16_t(r.irte_index), false), 0);
             m_cpus[cpu]->register_handler(Vector(v), dev, q);
         }
@@ -137,7 +139,10 @@ void System::build_workloads() {
     }
 }
 
+// A trace records every step at the kernel time it happens, so a traced
+// run is stepwise (which never changes a result).
 void System::attach_observer(TraceObserver* obs) {
+    if (obs) set_stepwise(true);
     m_iommu->set_observer(obs);
     for (auto& a : m_apics) a->set_observer(obs);
     for (auto& p : m_pids) p->set_observer(obs);
@@ -199,7 +204,7 @@ void System::warm_up() {
 
 void System::advance(const sc_time& t) {
     if (stopped_early()) return;
-    set_run_ahead_limit(sc_core::sc_time_stamp() + t);
+    set_run_ahead_window_end(sc_core::sc_time_stamp() + t);
     sc_core::sc_start(t);
 }
 

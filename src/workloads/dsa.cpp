@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "model/event_count.h"
-#include "model/sim_clock.h"
+#include "kernel/event_count.h"
+#include "kernel/sim_clock.h"
 
 namespace cidsim {
 

@@ -13,7 +13,7 @@
 // what the published single-CPU IRQ-rate tests measure.
 // Not modelled: batch descriptors, the completion record polling mode, the
 // engine's read side and its caches, shared work queues (ENQCMD retries).
-#include "model/timed_queue.h"
+#include "kernel/timed_queue.h"
 #include "workloads/workload.h"
 
 namespace cidsim {

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "model/event_count.h"
-#include "model/sim_clock.h"
+#include "kernel/event_count.h"
+#include "kernel/sim_clock.h"
 
 namespace cidsim {
 

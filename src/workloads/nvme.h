@@ -20,7 +20,7 @@
 // Not modelled: the block layer's tags and merges, polling, the NAND
 // internals behind the latency, submission-queue doorbell MMIO costs
 // beyond `per_io_cpu`.
-#include "model/timed_queue.h"
+#include "kernel/timed_queue.h"
 #include "workloads/workload.h"
 
 namespace cidsim {

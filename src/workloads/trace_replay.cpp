@@ -1,7 +1,7 @@
 #include "workloads/trace_replay.h"
 
-#include "model/event_count.h"
-#include "model/sim_clock.h"
+#include "kernel/event_count.h"
+#include "kernel/sim_clock.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -7,7 +7,7 @@
 
 #include <systemc>
 
-#include "model/sim_clock.h"
+#include "kernel/sim_clock.h"
 
 namespace cidsim {
 

@@ -11,9 +11,9 @@
 
 #include <systemc>
 
-#include "model/event_count.h"
-#include "model/sim_clock.h"
-#include "model/violation.h"
+#include "kernel/event_count.h"
+#include "kernel/sim_clock.h"
+#include "kernel/violation.h"
 
 namespace cidsim {
 
