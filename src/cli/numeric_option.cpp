@@ -37,6 +37,8 @@ double number_option(const boost::program_options::variables_map& vm, const std:
     const std::string text = vm[name].as<std::string>();
     const std::string expected = "--" + name + ": expected a number " + show_number(min) + ".." +
                                  show_number(max) + ", found '" + text + "'";
+    // Decimal only: strtod would also take hex ("0x10") and leading blanks.
+    if (text.find_first_not_of("0123456789.eE+-") != std::string::npos) throw BadInput(expected);
     char* end = nullptr;
     errno = 0;
     const double v = std::strtod(text.c_str(), &end);

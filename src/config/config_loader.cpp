@@ -555,7 +555,11 @@ json read_json_file(const std::string& path) {
 json read_config_file(const std::string& path, int depth) {
     if (depth > 8) throw ConfigError(path + ": includes nested too deeply (a cycle?)");
     json config = read_json_file(path);
-    if (!config.is_object() || !config.contains("include")) return config;
+    // Checked here, before any --set is applied to it, so that every
+    // command's message names the file.
+    if (!config.is_object())
+        throw ConfigError(path + ": config: expected an object, found " + json_type_name(config));
+    if (!config.contains("include")) return config;
     const json includes = config["include"];
     config.erase("include");
     const std::string dir = path.find('/') == std::string::npos

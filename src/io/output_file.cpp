@@ -36,6 +36,9 @@ std::string parent_of(const std::string& resolved) {
 // "" when `target` (symlinks resolved) may be replaced by a regular file.
 std::string type_problem(const std::string& target) {
     struct stat st;
+    // Still a link after resolve_path: a loop, or a chain too long to follow.
+    if (::lstat(target.c_str(), &st) == 0 && S_ISLNK(st.st_mode))
+        return std::string("cannot write here: ") + std::strerror(ELOOP);
     if (::stat(target.c_str(), &st) != 0) return "";
     if (S_ISREG(st.st_mode)) return "";
     if (S_ISDIR(st.st_mode)) return "is a directory; expected a file name";

@@ -107,9 +107,13 @@ std::string pad(const std::string& s, size_t n) {
 
 std::string find_scenario(const std::string& name) {
     struct stat st;
-    // A path that exists but is no regular file (a directory, a FIFO) is
-    // left to read_json_file, whose message says what it is.
-    if (is_file(name) || (name.find('/') != std::string::npos && ::stat(name.c_str(), &st) == 0))
+    if (name.empty()) throw ConfigError("an empty scenario name (cidsim explain --list)");
+    // A path that exists but is no regular file (a directory, a FIFO), or a
+    // name that can only be a file, is left to read_json_file, whose
+    // message says what it is.
+    const bool json_name = name.size() > 5 && name.substr(name.size() - 5) == ".json";
+    if (is_file(name) || ::lstat(name.c_str(), &st) == 0 || json_name ||
+        name.find('/') != std::string::npos)
         return name;
     if (name.find('/') == std::string::npos)
         for (const std::string& d : scenario_dirs())
