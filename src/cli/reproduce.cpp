@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -201,9 +203,12 @@ int cmd_reproduce(int argc, char** argv) {
             return kExitBadInput;
         }
     } else {
-        char tmpl[] = "/tmp/cidsim-reproduce.XXXXXX";
-        if (!::mkdtemp(tmpl)) {
-            std::cerr << "cidsim reproduce: cannot make a temporary directory\n";
+        // $TMPDIR when set, as mktemp does (and as the tests use).
+        const char* tmpdir = std::getenv("TMPDIR");
+        std::string tmpl = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/cidsim-reproduce.XXXXXX";
+        if (!::mkdtemp(tmpl.data())) {
+            std::cerr << "cidsim reproduce: cannot make a temporary directory in "
+                      << tmpl.substr(0, tmpl.rfind('/')) << ": " << std::strerror(errno) << "\n";
             return kExitFailure;
         }
         run_dir.path = tmpl;
