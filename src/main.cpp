@@ -7,6 +7,10 @@
 #include <systemc>
 
 #include "cli/commands.h"
+#include "io/bad_input.h"
+#include "io/cleanup.h"
+
+using namespace cidsim;
 
 namespace {
 
@@ -26,6 +30,23 @@ const Command kCommands[] = {
     {"bench", cidsim::cmd_bench, "simulation speed benchmark, side by side with the SystemC floor"},
 };
 
+// SystemC prints its reports (warnings, info) on stdout, where they would
+// mix with results; they go to stderr, the rest of its handling unchanged.
+void report_to_stderr(const sc_core::sc_report& report, const sc_core::sc_actions& actions) {
+    if (actions & sc_core::SC_DISPLAY)
+        std::cerr << sc_core::sc_report_compose_message(report) << std::endl;
+    sc_core::sc_report_handler::default_handler(report, actions & ~sc_core::SC_DISPLAY);
+}
+
+// The text of an exception without the library's internal tag
+// ("[json.exception.type_error.302] ...").
+std::string plain(const std::exception& e) {
+    std::string s = e.what();
+    if (s.rfind("[json.exception.", 0) == 0 && s.find("] ") != std::string::npos)
+        s = s.substr(s.find("] ") + 2);
+    return s;
+}
+
 void usage() {
     std::cerr << "usage: cidsim COMMAND [options]   (cidsim COMMAND --help for its options)\n"
                  "commands:\n";
@@ -43,8 +64,23 @@ int sc_main(int argc, char* argv[]) {
         std::cout << "cidsim " << cidsim::version() << "\n";
         return cidsim::kExitOk;
     }
+    sc_core::sc_report_handler::set_handler(report_to_stderr);
+    install_cleanup_handlers();
     for (const Command& c : kCommands)
-        if (!std::strcmp(argv[1], c.name)) return c.fn(argc - 1, argv + 1);
+        if (!std::strcmp(argv[1], c.name)) {
+            // The last line of defence: an exception a command did not
+            // expect is reported as that command's failure, not as
+            // SystemC's "(E549) uncaught exception".
+            try {
+                return c.fn(argc - 1, argv + 1);
+            } catch (const cidsim::BadInput& e) {
+                std::cerr << "cidsim " << c.name << ": " << e.what() << "\n";
+                return cidsim::kExitBadInput;
+            } catch (const std::exception& e) {
+                std::cerr << "cidsim " << c.name << ": failed: " << plain(e) << "\n";
+                return cidsim::kExitFailure;
+            }
+        }
     std::cerr << "cidsim: unknown command '" << argv[1] << "'\n";
     usage();
     return cidsim::kExitBadInput;

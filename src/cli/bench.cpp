@@ -17,6 +17,7 @@
 
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "cli/numeric_option.h"
 #include "config/config_loader.h"
 #include "report/results.h"
 #include "sim/bench.h"
@@ -45,10 +46,10 @@ struct Series {
 int cmd_bench(int argc, char** argv) {
     po::options_description opts("cidsim bench [options]");
     opts.add_options()("help,h", "this help")
-        ("reps", po::value<unsigned>()->default_value(3), "repetitions (medians are printed)")
-        ("duration-ns", po::value<double>()->default_value(20e6),
+        ("reps", po::value<std::string>()->default_value("3"), "repetitions (medians are printed)")
+        ("duration-ns", po::value<std::string>()->default_value("20000000"),
          "simulated time per model run (after the config's warm-up)")
-        ("floor-events", po::value<uint64_t>()->default_value(5000000),
+        ("floor-events", po::value<std::string>()->default_value("5000000"),
          "timed events per floor run")
         ("no-floor", "skip the SystemC floor runs")
         ("config", po::value<std::vector<std::string>>()->composing(),
@@ -57,7 +58,7 @@ int cmd_bench(int argc, char** argv) {
          "override a value in every model config: key.path=value")
         ("json", po::value<std::string>(), "also write every run's measurements here");
     po::options_description hidden;
-    hidden.add_options()("child", po::value<std::string>())("floor-child", po::value<uint64_t>());
+    hidden.add_options()("child", po::value<std::string>())("floor-child", po::value<std::string>());
     po::variables_map vm;
     if (const int status = parse_command_line("bench", argc, argv, opts, nullptr, vm, &hidden);
         status >= 0)
@@ -65,15 +66,33 @@ int cmd_bench(int argc, char** argv) {
     const std::vector<std::string> sets =
         vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
 
-    // Child modes: one measurement, one JSON line on stdout.
-    if (vm.count("floor-child")) {
-        std::cout << bench_floor(vm["floor-child"].as<uint64_t>()).to_json().dump() << "\n";
-        return kExitOk;
+    // Options first, with their ranges (no wrap-around of "-1").
+    unsigned reps = 0;
+    uint64_t floor_events = 0;
+    double duration_ns = 0;
+    std::string json_out;
+    try {
+        reps = unsigned(integer_option(vm, "reps", 1, 1000));
+        floor_events = integer_option(vm, "floor-events", 1, 1000000000000ull);
+        duration_ns = number_option(vm, "duration-ns", 1, 1e15);
+        if (vm.count("json")) json_out = path_option(vm, "json");
+        // Child modes: one measurement, one JSON line on stdout.
+        if (vm.count("floor-child")) {
+            const uint64_t n = integer_option(vm, "floor-child", 1, 1000000000000ull);
+            std::cout << bench_floor(n).to_json().dump() << "\n";
+            return kExitOk;
+        }
+    } catch (const BadInput& e) {
+        std::cerr << "cidsim bench: " << e.what() << "\n";
+        return kExitBadInput;
     }
     if (vm.count("child")) {
         try {
             std::cout << bench_model(vm["child"].as<std::string>(), sets).to_json().dump() << "\n";
-        } catch (const ConfigError& e) {
+        } catch (const BadInput& e) {
+            std::cerr << "cidsim bench: " << e.what() << "\n";
+            return kExitBadInput;
+        } catch (const std::invalid_argument& e) {  // what System rejects while building
             std::cerr << "cidsim bench: " << e.what() << "\n";
             return kExitBadInput;
         } catch (const std::exception& e) {
@@ -83,21 +102,26 @@ int cmd_bench(int argc, char** argv) {
         return kExitOk;
     }
 
-    const unsigned reps = vm["reps"].as<unsigned>();
     const bool floor = !vm.count("no-floor");
-    const uint64_t floor_events = vm["floor-events"].as<uint64_t>();
     std::vector<std::string> configs = vm.count("config")
                                            ? vm["config"].as<std::vector<std::string>>()
                                            : std::vector<std::string>{default_config("posted"),
                                                                       default_config("remappable")};
     char duration[64];
-    std::snprintf(duration, sizeof duration, "run.duration_ns=%.17g", vm["duration-ns"].as<double>());
-    for (const std::string& c : configs) try {
-            load_config(read_config_file(c), c);  // bad input fails here, not in a child
-        } catch (const ConfigError& e) {
-            std::cerr << "cidsim bench: " << e.what() << "\n";
-            return kExitBadInput;
+    std::snprintf(duration, sizeof duration, "run.duration_ns=%.17g", duration_ns);
+    try {
+        for (const std::string& c : configs) {
+            // Bad input fails here, not in a child: the config, --set, the duration.
+            nlohmann::json j = read_config_file(c);
+            apply_override(j, duration);  // first, as the child gets it
+            for (const std::string& s : sets) apply_override(j, s);
+            load_config(j, c);
         }
+        if (!json_out.empty()) claim_output("--json", json_out);
+    } catch (const BadInput& e) {
+        std::cerr << "cidsim bench: " << e.what() << "\n";
+        return kExitBadInput;
+    }
 
     std::vector<Series> series(configs.size());
     for (size_t i = 0; i < configs.size(); ++i) series[i].name = fs::path(configs[i]).stem().string();
@@ -152,7 +176,7 @@ int cmd_bench(int argc, char** argv) {
         std::printf("\n");
     }
     if (vm.count("json")) try {
-            write_file_atomically(vm["json"].as<std::string>(), log.dump(1) + "\n");
+            write_file_atomically(json_out, log.dump(1) + "\n");
         } catch (const std::exception& e) {
             std::cerr << "cidsim bench: " << e.what() << "\n";
             return kExitFailure;

@@ -5,6 +5,7 @@
 
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "cli/numeric_option.h"
 #include "config/config_loader.h"
 #include "report/results.h"
 #include "sweep/collect.h"
@@ -32,11 +33,17 @@ int cmd_collect(int argc, char** argv) {
 
     SweepTable table;
     try {
-        table = collect_sweep(vm["dir"].as<std::string>(),
+        // Outputs are claimed once every input (manifest, results) is read.
+        std::string csv, json;
+        if (vm.count("csv")) csv = path_option(vm, "csv");
+        if (vm.count("json")) json = path_option(vm, "json");
+        table = collect_sweep(path_option(vm, "dir"),
                               vm.count("metric") ? vm["metric"].as<std::vector<std::string>>()
                                                  : std::vector<std::string>{},
                               vm.count("aggregate-seeds") > 0);
-    } catch (const ConfigError& e) {
+        if (vm.count("csv")) claim_output("--csv", csv);
+        if (vm.count("json")) claim_output("--json", json);
+    } catch (const BadInput& e) {
         std::cerr << "cidsim collect: " << e.what() << "\n";
         return kExitBadInput;
     }

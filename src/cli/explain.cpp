@@ -13,6 +13,7 @@
 
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "cli/numeric_option.h"
 #include "config/config_loader.h"
 #include "report/explain.h"
 #include "report/results.h"
@@ -60,7 +61,7 @@ int cmd_explain(int argc, char** argv) {
     opts.add_options()("help,h", "this help")("list", "list the built-in scenarios")
         ("out,o", po::value<std::string>(), "also write every variant's result as JSON here");
     po::options_description hidden;
-    hidden.add_options()("variant", po::value<size_t>());  // a child running one variant
+    hidden.add_options()("variant", po::value<std::string>());  // a child running one variant
     po::variables_map vm;
     if (const int status = parse_command_line("explain", argc, argv, opts, "scenario", vm, &hidden);
         status >= 0) {
@@ -79,15 +80,16 @@ int cmd_explain(int argc, char** argv) {
     ExplainScenario scenario;
     try {
         scenario = load_scenario(find_scenario(name));
-    } catch (const ConfigError& e) {
+    } catch (const BadInput& e) {
         std::cerr << "cidsim explain: " << e.what() << "\n";
         return kExitBadInput;
     }
 
     if (vm.count("variant")) {  // child: one variant, result as JSON on stdout
         try {
-            std::cout << run_variant(scenario, vm["variant"].as<size_t>()).dump() << "\n";
-        } catch (const ConfigError& e) {
+            const uint64_t v = integer_option(vm, "variant", 0, scenario.variants.size() - 1);
+            std::cout << run_variant(scenario, size_t(v)).dump() << "\n";
+        } catch (const BadInput& e) {
             std::cerr << "cidsim explain: " << e.what() << "\n";
             return kExitBadInput;
         } catch (const std::invalid_argument& e) {
@@ -100,9 +102,17 @@ int cmd_explain(int argc, char** argv) {
         return kExitOk;
     }
 
-    const std::string out = vm.count("out") ? vm["out"].as<std::string>() : "";
+    std::string out;
     try {
-        if (!out.empty()) check_writable(out);
+        if (vm.count("out")) {
+            out = path_option(vm, "out");
+            claim_output("--out", out);
+        }
+    } catch (const BadInput& e) {
+        std::cerr << "cidsim explain: " << e.what() << "\n";
+        return kExitBadInput;
+    }
+    try {
         std::vector<nlohmann::json> results;
         for (size_t i = 0; i < scenario.variants.size(); ++i) {
             std::string text;

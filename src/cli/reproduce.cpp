@@ -10,15 +10,21 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 
 #include <boost/program_options.hpp>
 
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "cli/numeric_option.h"
+#include "io/cleanup.h"
+#include "io/input_file.h"
 #include "config/config_loader.h"
 #include "report/results.h"
 #include "report/tables.h"
@@ -107,10 +113,11 @@ int cmd_reproduce(int argc, char** argv) {
         ("format", po::value<std::string>()->default_value("text"), "text | json | csv")
         ("out,o", po::value<std::string>(), "write the output here instead of stdout")
         ("tables", po::value<std::string>()->default_value(default_tables()), "table definitions")
-        ("jobs,j", po::value<unsigned>()->default_value(available_cpus()), "parallel runs")
-        ("precision", po::value<double>()->default_value(0.01),
+        ("jobs,j", po::value<std::string>()->default_value(std::to_string(available_cpus())),
+         "parallel runs")
+        ("precision", po::value<std::string>()->default_value("0.01"),
          "largest relative 95% half-width accepted before a row is rerun longer")
-        ("max-reruns", po::value<unsigned>()->default_value(8),
+        ("max-reruns", po::value<std::string>()->default_value("8"),
          "most times a row is rerun longer (1.5 to 16 times) to reach --precision")
         ("keep", po::value<std::string>(), "keep every run's result JSON in this directory")
         ("verbose,v", "print each run's length and the figures that missed --precision");
@@ -123,10 +130,30 @@ int cmd_reproduce(int argc, char** argv) {
         return kExitBadInput;
     }
 
+    // Options first (before any file is read); --precision below 0.1% would
+    // ask for runs millions of times longer (the half-width shrinks as one
+    // over the square root of the run length), so it is refused.
+    unsigned jobs_width = 1, max_reruns = 0;
+    double precision = 0;
+    std::string out, keep;
+    try {
+        jobs_width = unsigned(integer_option(vm, "jobs", 1, 4096));
+        max_reruns = unsigned(integer_option(vm, "max-reruns", 0, 16));
+        precision = number_option(vm, "precision", 0.001, 1);
+        if (vm.count("out")) out = path_option(vm, "out");
+        if (vm.count("keep")) {
+            keep = path_option(vm, "keep");
+            check_directory_option("--keep", keep, false);
+        }
+    } catch (const BadInput& e) {
+        std::cerr << "cidsim reproduce: " << e.what() << "\n";
+        return kExitBadInput;
+    }
+
     std::vector<Table> tables;
     try {
-        tables = load_tables(vm["tables"].as<std::string>());
-    } catch (const ConfigError& e) {
+        tables = load_tables(path_option(vm, "tables"));
+    } catch (const BadInput& e) {
         std::cerr << "cidsim reproduce: " << e.what() << "\n";
         return kExitBadInput;
     }
@@ -140,54 +167,58 @@ int cmd_reproduce(int argc, char** argv) {
         std::cerr << " all\n";
         return kExitBadInput;
     }
-    const std::string out = vm.count("out") ? vm["out"].as<std::string>() : "";
+    // Every row's config (and its includes) is read before --out is
+    // claimed, so --out naming any input is refused.
+    std::vector<Pending> initial;
     try {
-        if (!out.empty()) check_writable(out);
-    } catch (const std::exception& e) {
-        std::cerr << "cidsim reproduce: --out " << e.what() << "\n";
+        for (size_t t = 0; t < chosen.size(); ++t)
+            for (size_t r = 0; r < chosen[t].rows.size(); ++r) {
+                const RunParams run = config_run(chosen[t].rows[r]);
+                initial.push_back({t, r, ns_of(run.duration), run.batches, 0, ""});
+            }
+        if (!out.empty()) claim_output("--out", out);
+    } catch (const BadInput& e) {
+        std::cerr << "cidsim reproduce: " << e.what() << "\n";
         return kExitBadInput;
     }
 
     // The runs' results go to --keep, or to a temporary directory removed on
-    // every way out.
+    // every way out: a normal return, an exception, and SIGINT/SIGTERM/SIGHUP
+    // (io/cleanup.h).
     struct RunDir {
         std::string path;
         bool temporary = false;
+        std::unique_ptr<CleanupGuard> on_signal;
         ~RunDir() {
             std::error_code ignored;
             if (temporary) fs::remove_all(path, ignored);
         }
     } run_dir;
-    if (vm.count("keep")) {
-        run_dir.path = vm["keep"].as<std::string>();
-        fs::create_directories(run_dir.path);
+    if (!keep.empty()) {
+        run_dir.path = keep;
+        std::error_code ec;
+        fs::create_directories(run_dir.path, ec);
+        if (ec) {
+            std::cerr << "cidsim reproduce: --keep " << keep << ": " << ec.message() << "\n";
+            return kExitBadInput;
+        }
     } else {
-        char tmpl[] = "/tmp/cidsim-reproduce.XXXXXX";
-        if (!::mkdtemp(tmpl)) {
-            std::cerr << "cidsim reproduce: cannot make a temporary directory\n";
+        // $TMPDIR when set, as mktemp does (and as the tests use).
+        const char* tmpdir = std::getenv("TMPDIR");
+        std::string tmpl = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/cidsim-reproduce.XXXXXX";
+        if (!::mkdtemp(tmpl.data())) {
+            std::cerr << "cidsim reproduce: cannot make a temporary directory in "
+                      << tmpl.substr(0, tmpl.rfind('/')) << ": " << std::strerror(errno) << "\n";
             return kExitFailure;
         }
         run_dir.path = tmpl;
         run_dir.temporary = true;
+        run_dir.on_signal = std::make_unique<CleanupGuard>(run_dir.path, true);
     }
     const std::string& dir = run_dir.path;
 
     std::vector<std::vector<json>> results(chosen.size());
-    std::vector<Pending> initial;
-    try {
-        for (size_t t = 0; t < chosen.size(); ++t) {
-            results[t].resize(chosen[t].rows.size());
-            for (size_t r = 0; r < chosen[t].rows.size(); ++r) {
-                const RunParams run = config_run(chosen[t].rows[r]);
-                initial.push_back({t, r, ns_of(run.duration), run.batches, 0, ""});
-            }
-        }
-    } catch (const ConfigError& e) {
-        std::cerr << "cidsim reproduce: " << e.what() << "\n";
-        return kExitBadInput;
-    }
-
-    const double precision = vm["precision"].as<double>();
+    for (size_t t = 0; t < chosen.size(); ++t) results[t].resize(chosen[t].rows.size());
     int status = kExitOk;
     // A row that must run longer is queued again as soon as it ends, so a
     // long row does not hold the others back.
@@ -207,8 +238,7 @@ int cmd_reproduce(int argc, char** argv) {
         pending.push_back(p);
     };
     for (const Pending& p : initial) submit(p);
-    const unsigned max_reruns = vm["max-reruns"].as<unsigned>();
-    run_pool_growing(jobs, vm["jobs"].as<unsigned>(), [&](size_t i, const PoolOutcome& o) {
+    run_pool_growing(jobs, jobs_width, [&](size_t i, const PoolOutcome& o) {
         const Pending p = pending[i];
         const Table& t = chosen[p.table];
         if (!o.ok()) {

@@ -6,6 +6,7 @@
 
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "cli/numeric_option.h"
 #include "config/config_loader.h"
 #include "report/results.h"
 #include "sim/invariants.h"
@@ -21,16 +22,16 @@ int cmd_run(int argc, char** argv) {
     opts.add_options()("help,h", "this help")
         ("set", po::value<std::vector<std::string>>()->composing(),
          "override a config value: key.path=value (repeatable), e.g. handler.loop_limit=5")
-        ("seed", po::value<uint64_t>(), "seed for stochastic workloads (overrides run.seed)")
+        ("seed", po::value<std::string>(), "seed for stochastic workloads (overrides run.seed)")
         ("stepwise", "every act at the kernel's time (run.run_ahead=false): the same result, slower")
         ("out,o", po::value<std::string>(), "write the JSON result here (whole or not at all)")
         ("quiet,q", "print nothing on success")
         ("timeline", "print the text timeline (MSIs, interrupts/notifications per CPU)")
         ("window-ns", po::value<std::string>(), "time window A:B in ns for the timeline and traces")
-        ("columns", po::value<unsigned>()->default_value(100), "timeline width in columns")
+        ("columns", po::value<std::string>()->default_value("100"), "timeline width in columns")
         ("trace-vcd", po::value<std::string>(), "write a VCD waveform (GTKWave) here")
         ("trace-perfetto", po::value<std::string>(), "write Chrome/Perfetto trace-event JSON here")
-        ("trace-limit", po::value<size_t>()->default_value(1000000),
+        ("trace-limit", po::value<std::string>()->default_value("1000000"),
          "most trace events in the Perfetto file")
         ("interrupts", "print a /proc/interrupts-style table at the end");
     po::variables_map vm;
@@ -41,8 +42,22 @@ int cmd_run(int argc, char** argv) {
         return kExitBadInput;
     }
 
-    const std::string out = vm.count("out") ? vm["out"].as<std::string>() : "";
     const std::string path = vm["config"].as<std::string>();
+    std::string out;
+    TraceOutputs trace;
+    uint64_t seed = 0;
+    try {
+        // Options first: a bad one is found before the config is read.
+        if (vm.count("seed")) seed = integer_option(vm, "seed", 0, UINT64_MAX);
+        trace.columns = unsigned(integer_option(vm, "columns", 10, 1000));
+        trace.perfetto_limit = integer_option(vm, "trace-limit", 0, 1000000000);
+        if (vm.count("out")) out = path_option(vm, "out");
+        if (vm.count("trace-vcd")) trace.vcd_path = path_option(vm, "trace-vcd");
+        if (vm.count("trace-perfetto")) trace.perfetto_path = path_option(vm, "trace-perfetto");
+    } catch (const BadInput& e) {
+        std::cerr << "cidsim run: " << e.what() << "\n";
+        return kExitBadInput;
+    }
     SimConfig config;
     try {
         nlohmann::json j = read_config_file(path);
@@ -51,7 +66,7 @@ int cmd_run(int argc, char** argv) {
                 apply_override(j, s);
         if (vm.count("seed")) {
             if (!j.is_object()) throw ConfigError(path + ": config: expected an object");
-            j["run"]["seed"] = vm["seed"].as<uint64_t>();
+            j["run"]["seed"] = seed;
         }
         if (vm.count("stepwise")) {
             if (!j.is_object()) throw ConfigError(path + ": config: expected an object");
@@ -62,26 +77,19 @@ int cmd_run(int argc, char** argv) {
         std::cerr << "cidsim run: " << e.what() << "\n";
         return kExitBadInput;
     }
+    // The config and its includes have been read: an output naming one of
+    // them, or another output, is refused before the run.
     try {
-        if (!out.empty()) check_writable(out);
-    } catch (const std::exception& e) {
-        std::cerr << "cidsim run: --out " << e.what() << "\n";
+        if (vm.count("out")) claim_output("--out", out);
+        if (vm.count("trace-vcd")) claim_output("--trace-vcd", trace.vcd_path);
+        if (vm.count("trace-perfetto")) claim_output("--trace-perfetto", trace.perfetto_path);
+    } catch (const BadInput& e) {
+        std::cerr << "cidsim run: " << e.what() << "\n";
         return kExitBadInput;
     }
-    TraceOutputs trace;
     trace.timeline = vm.count("timeline");
     if (vm.count("window-ns")) trace.window = vm["window-ns"].as<std::string>();
-    trace.columns = vm["columns"].as<unsigned>();
-    if (vm.count("trace-vcd")) trace.vcd_path = vm["trace-vcd"].as<std::string>();
-    if (vm.count("trace-perfetto")) trace.perfetto_path = vm["trace-perfetto"].as<std::string>();
-    trace.perfetto_limit = vm["trace-limit"].as<size_t>();
     trace.interrupts = vm.count("interrupts");
-    for (const std::string& path : {trace.vcd_path, trace.perfetto_path}) try {
-            if (!path.empty()) check_writable(path);
-        } catch (const std::exception& e) {
-            std::cerr << "cidsim run: " << e.what() << "\n";
-            return kExitBadInput;
-        }
 
     try {
         System system(config);
@@ -98,7 +106,7 @@ int cmd_run(int argc, char** argv) {
         if (!out.empty()) write_file_atomically(out, results.dump(2) + "\n");
         if (!vm.count("quiet")) std::cout << summary_text(results);
         session.finish(std::cout);
-    } catch (const ConfigError& e) {
+    } catch (const BadInput& e) {
         // Constraints only the built system can check (vector allocation).
         std::cerr << "cidsim run: " << path << ": " << e.what() << "\n";
         return kExitBadInput;

@@ -2,11 +2,14 @@
 #include <unistd.h>
 
 #include <iostream>
+#include <memory>
 
 #include <boost/program_options.hpp>
 
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "cli/numeric_option.h"
+#include "io/input_file.h"
 #include "config/config_loader.h"
 #include "report/results.h"
 #include "sweep/emit.h"
@@ -22,7 +25,7 @@ int cmd_sweep(int argc, char** argv) {
     po::options_description opts("cidsim sweep SPEC.json --out DIR [options]");
     opts.add_options()("help,h", "this help")
         ("out,o", po::value<std::string>(), "sweep directory: results, logs, manifest (required)")
-        ("jobs,j", po::value<unsigned>(), "points run at once (default: the number of CPUs)")
+        ("jobs,j", po::value<std::string>(), "points run at once (default: the number of CPUs)")
         ("emit-commands", "print one self-contained `cidsim run` command per point instead of "
                           "running them (for GNU parallel)")
         ("emit-slurm", po::value<std::string>(), "write a Slurm job-array script here (and its "
@@ -34,16 +37,23 @@ int cmd_sweep(int argc, char** argv) {
         std::cerr << "cidsim sweep: a sweep spec and --out DIR are required\n" << opts;
         return kExitBadInput;
     }
-    if (vm.count("jobs") && vm["jobs"].as<unsigned>() == 0) {
-        std::cerr << "cidsim sweep: --jobs: expected at least 1\n";
+    unsigned jobs = 0;
+    std::string out_dir, slurm;
+    try {
+        jobs = vm.count("jobs") ? unsigned(integer_option(vm, "jobs", 1, 4096)) : available_cpus();
+        out_dir = path_option(vm, "out");
+        if (vm.count("emit-slurm")) slurm = path_option(vm, "emit-slurm");
+        check_directory_option("--out", out_dir, false);
+    } catch (const BadInput& e) {
+        std::cerr << "cidsim sweep: " << e.what() << "\n";
         return kExitBadInput;
     }
 
     SweepSpec spec;
     std::vector<SweepPoint> points;
     try {
-        spec = read_sweep_spec(vm["spec"].as<std::string>());
-    } catch (const ConfigError& e) {
+        spec = read_sweep_spec(path_option(vm, "spec"));
+    } catch (const BadInput& e) {
         std::cerr << "cidsim sweep: " << e.what() << "\n";
         return kExitBadInput;
     }
@@ -58,8 +68,25 @@ int cmd_sweep(int argc, char** argv) {
         return kExitBadInput;
     }
 
+    // The spec and its base have been read: no output may be one of them,
+    // nor the Slurm script one of the sweep's own files.
+    std::unique_ptr<SweepDir> dir_owner;
     try {
-        const SweepDir dir(vm["out"].as<std::string>(), self_executable());
+        dir_owner = std::make_unique<SweepDir>(out_dir, self_executable());
+        dir_owner->claim_outputs(spec);
+        if (!slurm.empty()) {
+            claim_output("--emit-slurm", slurm);
+            claim_output("--emit-slurm's commands file", slurm_commands_path(slurm));
+        }
+    } catch (const BadInput& e) {
+        std::cerr << "cidsim sweep: " << e.what() << "\n";
+        return kExitBadInput;
+    } catch (const std::exception& e) {
+        std::cerr << "cidsim sweep: " << e.what() << "\n";
+        return kExitFailure;
+    }
+    try {
+        const SweepDir& dir = *dir_owner;
         dir.prepare(spec, points);
         if (vm.count("emit-commands")) std::cout << point_commands(dir, spec, points) << std::flush;
         if (vm.count("emit-slurm")) {
@@ -71,7 +98,7 @@ int cmd_sweep(int argc, char** argv) {
 
         const SweepLock lock(dir.dir());
         SweepOptions o;
-        o.jobs = vm.count("jobs") ? vm["jobs"].as<unsigned>() : available_cpus();
+        o.jobs = jobs;
         o.progress = ::isatty(STDERR_FILENO) ? &std::cerr : nullptr;
         o.report = &std::cerr;
         const SweepSummary s = run_sweep(dir, spec, points, o);

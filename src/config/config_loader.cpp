@@ -1,4 +1,5 @@
 #include "config/config_loader.h"
+#include "io/input_file.h"
 
 #include <algorithm>
 #include <cmath>
@@ -486,6 +487,8 @@ SimConfig load_unprefixed(const json& config) {
     top.allow("devices");
     top.allow("workloads");
     top.allow("comment");     // free text for the config's author
+    if (auto it = config.find("comment"); it != config.end() && !it->is_string())
+        throw ConfigError("comment: expected a string, found " + json_type_name(*it));
     top.allow("provenance");  // where fitted values came from (docs/calibration.md)
     top.allow("explain");     // cidsim explain's section; a run ignores it
     top.check_unknown();
@@ -506,6 +509,11 @@ SimConfig load_unprefixed(const json& config) {
             c.devices.push_back(d);
         }
     }
+    // The model has nothing to deliver without a device (and SystemC would
+    // fail elaborating the unbound IOMMU port): a missing or empty list is
+    // bad input, named here rather than as a SystemC error.
+    if (c.devices.empty())
+        throw ConfigError("devices: expected at least one device, found none");
     if (auto it = config.find("workloads"); it != config.end()) {
         if (!it->is_array())
             throw ConfigError("workloads: expected an array of workloads, found " +
@@ -542,30 +550,23 @@ SimConfig load_unprefixed(const json& config) {
 }  // namespace
 
 json read_json_file(const std::string& path) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const fs::file_status st = fs::status(path, ec);
-    if (!fs::exists(st)) throw ConfigError(path + ": no such file");
-    if (fs::is_directory(st))
-        throw ConfigError(path + ": is a directory; expected a JSON config file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw ConfigError(path + ": cannot open the config file for reading");
     std::string text;
-    char buf[65536];
-    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-        text.append(buf, size_t(in.gcount()));
-        if (text.size() > kMaxConfigBytes)
-            throw ConfigError(path + ": larger than the maximum config size of " +
-                              std::to_string(kMaxConfigBytes) + " bytes");
+    try {
+        text = read_input_file(path, "a JSON config file", kMaxConfigBytes);
+    } catch (const BadInput& e) {
+        throw ConfigError(e.what());
     }
-    if (in.bad()) throw ConfigError(path + ": read error");
     return parse_config_text(text, path);
 }
 
 json read_config_file(const std::string& path, int depth) {
     if (depth > 8) throw ConfigError(path + ": includes nested too deeply (a cycle?)");
     json config = read_json_file(path);
-    if (!config.is_object() || !config.contains("include")) return config;
+    // Checked here, before any --set is applied to it, so that every
+    // command's message names the file.
+    if (!config.is_object())
+        throw ConfigError(path + ": config: expected an object, found " + json_type_name(config));
+    if (!config.contains("include")) return config;
     const json includes = config["include"];
     config.erase("include");
     const std::string dir = path.find('/') == std::string::npos
@@ -662,6 +663,10 @@ void apply_override(json& config, const std::string& assignment) {
     std::string part, walked;
     std::vector<std::string> keys;
     while (std::getline(parts, part, '.')) keys.push_back(part);
+    // "a..b", ".a", "a." name no key: a typo, not a key called "".
+    if (path.front() == '.' || path.back() == '.' || path.find("..") != std::string::npos)
+        throw ConfigError("--set " + assignment + ": empty key in the path " + path +
+                          " (expected key.path=value, e.g. handler.loop_limit=5)");
     for (size_t i = 0; i < keys.size(); ++i) {
         const std::string& k = keys[i];
         walked += (walked.empty() ? "" : ".") + k;

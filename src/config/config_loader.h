@@ -11,12 +11,13 @@
 #include <nlohmann/json.hpp>
 
 #include "config/sim_config.h"
+#include "io/bad_input.h"
 
 namespace cidsim {
 
 // Bad input: the message names the key path and what was expected.
-struct ConfigError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+struct ConfigError : BadInput {
+    using BadInput::BadInput;
 };
 
 // Documented maxima: together with the Params ranges they bound the memory

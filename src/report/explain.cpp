@@ -106,7 +106,15 @@ std::string pad(const std::string& s, size_t n) {
 }  // namespace
 
 std::string find_scenario(const std::string& name) {
-    if (is_file(name)) return name;
+    struct stat st;
+    if (name.empty()) throw ConfigError("an empty scenario name (cidsim explain --list)");
+    // A path that exists but is no regular file (a directory, a FIFO), or a
+    // name that can only be a file, is left to read_json_file, whose
+    // message says what it is.
+    const bool json_name = name.size() > 5 && name.substr(name.size() - 5) == ".json";
+    if (is_file(name) || ::lstat(name.c_str(), &st) == 0 || json_name ||
+        name.find('/') != std::string::npos)
+        return name;
     if (name.find('/') == std::string::npos)
         for (const std::string& d : scenario_dirs())
             if (is_file(d + "/" + name + ".json")) return d + "/" + name + ".json";
@@ -136,7 +144,9 @@ std::vector<std::pair<std::string, std::string>> list_scenarios() {
     return out;
 }
 
-ExplainScenario load_scenario(const std::string& path) {
+namespace {
+
+ExplainScenario load_scenario_unnamed(const std::string& path) {
     ExplainScenario s;
     s.path = path;
     const size_t slash = path.rfind('/');
@@ -148,8 +158,19 @@ ExplainScenario load_scenario(const std::string& path) {
     const json& ex = explain_section(s.document);
     check_keys(ex, "explain", {"title", "variants", "window_ns", "columns", "narration_lines",
                                "narration_window_ns", "affinity_move"});
-    s.title = ex.value("title", s.name);
-    s.comment = s.document.value("comment", "");
+    // Free text, but text: value() would throw the library's own error on a
+    // number, naming neither the file nor the key.
+    const auto text = [&](const json& obj, const char* key, const std::string& at,
+                          const std::string& fallback) {
+        auto it = obj.find(key);
+        if (it == obj.end()) return fallback;
+        if (!it->is_string())
+            throw ConfigError(at + key + ": expected a string, found " +
+                              json_type_name(*it));
+        return it->get<std::string>();
+    };
+    s.title = text(ex, "title", "explain.", s.name);
+    s.comment = text(s.document, "comment", "", "");
     if (auto v = ex.find("variants"); v != ex.end()) {
         if (!v->is_array() || v->empty())
             throw ConfigError("explain.variants: expected a non-empty array");
@@ -157,7 +178,7 @@ ExplainScenario load_scenario(const std::string& path) {
             const std::string at = "explain.variants[" + std::to_string(i) + "]";
             check_keys((*v)[i], at, {"label", "set"});
             ExplainVariant var;
-            var.label = (*v)[i].value("label", "variant " + std::to_string(i));
+            var.label = text((*v)[i], "label", at + ".", "variant " + std::to_string(i));
             if ((*v)[i].contains("set")) {
                 var.set = (*v)[i]["set"];
                 if (!var.set.is_object()) throw ConfigError(at + ".set: expected an object of key.path: value");
@@ -165,7 +186,7 @@ ExplainScenario load_scenario(const std::string& path) {
             s.variants.push_back(var);
         }
     } else {
-        s.variants.push_back({s.document.value("mode", "posted"), json::object()});
+        s.variants.push_back({text(s.document, "mode", "", "posted"), json::object()});
     }
     // Every variant's config must load: bad input is found before anything runs.
     for (const ExplainVariant& var : s.variants) {
@@ -174,6 +195,19 @@ ExplainScenario load_scenario(const std::string& path) {
         if (ex.contains("affinity_move")) affinity_params(ex["affinity_move"]);
     }
     return s;
+}
+
+}  // namespace
+
+// Every message names the scenario file (read_json_file's already do).
+ExplainScenario load_scenario(const std::string& path) {
+    try {
+        return load_scenario_unnamed(path);
+    } catch (const ConfigError& e) {
+        const std::string what = e.what();
+        if (what.rfind(path + ":", 0) == 0) throw;
+        throw ConfigError(path + ": " + what);
+    }
 }
 
 json run_variant(const ExplainScenario& s, size_t index) {

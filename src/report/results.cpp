@@ -294,32 +294,4 @@ std::string summary_text(const json& r) {
     return buf;
 }
 
-void check_writable(const std::string& path) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw std::runtime_error(path + ": is a directory; expected a file name");
-    const std::string probe = path + ".cidsim-probe";
-    std::ofstream out(probe);
-    if (!out) throw std::runtime_error(path + ": cannot write here");
-    out.close();
-    std::remove(probe.c_str());
-}
-
-void write_file_atomically(const std::string& path, const std::string& text) {
-    const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-    {
-        std::ofstream out(tmp, std::ios::binary);
-        out << text;
-        out.flush();
-        if (!out) {
-            std::remove(tmp.c_str());
-            throw std::runtime_error(path + ": write failed");
-        }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        std::remove(tmp.c_str());
-        throw std::runtime_error(path + ": cannot rename the result into place");
-    }
-}
-
 }  // namespace cidsim

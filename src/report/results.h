@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/output_file.h"  // write_file_atomically, for every writer of results
 #include "sim/system.h"
 
 namespace cidsim {
@@ -19,10 +20,5 @@ nlohmann::json collect_results(const System& system);
 nlohmann::json run_and_collect(System& system);
 std::string summary_text(const nlohmann::json& results);
 
-// Writes `text` to a temporary file beside `path` and renames it into place,
-// so a reader never sees a partial file. Throws on failure.
-void write_file_atomically(const std::string& path, const std::string& text);
-// Fails early (before a long run) when `path` cannot be written.
-void check_writable(const std::string& path);
 
 }  // namespace cidsim

@@ -27,6 +27,39 @@ std::string csv_cell(const json& v) {
     return q + "\"";
 }
 
+// The manifest is read back from disk, where anyone may have edited it:
+// every field is checked before use, and a problem names the file and key.
+struct ManifestReader {
+    std::string file;
+    [[noreturn]] void fail(const std::string& key, const std::string& what, const json& found) const {
+        throw ConfigError(file + ": " + key + ": expected " + what + ", found " +
+                          json_type_name(found));
+    }
+    const json& member(const json& obj, const std::string& at, const char* key) const {
+        auto it = obj.find(key);
+        if (it == obj.end())
+            throw ConfigError(file + ": " + (at.empty() ? "" : at + ".") + key +
+                              ": missing (not a sweep manifest written by `cidsim sweep`?)");
+        return *it;
+    }
+    std::vector<std::string> strings(const json& obj, const char* key) const {
+        const json& v = member(obj, "", key);
+        if (!v.is_array()) fail(key, "an array of strings", v);
+        std::vector<std::string> out;
+        for (size_t i = 0; i < v.size(); ++i) {
+            if (!v[i].is_string())
+                fail(std::string(key) + "[" + std::to_string(i) + "]", "a string", v[i]);
+            out.push_back(v[i].get<std::string>());
+        }
+        return out;
+    }
+    std::string string_at(const json& obj, const std::string& at, const char* key) const {
+        const json& v = member(obj, at, key);
+        if (!v.is_string()) fail(at + "." + key, "a string", v);
+        return v.get<std::string>();
+    }
+};
+
 // A parameter's value as a table cell: strings as they are, lists as JSON.
 json param_cell(const json& v) { return v.is_string() || v.is_number() || v.is_boolean() ? v : json(v.dump()); }
 
@@ -56,13 +89,20 @@ const json* json_at_path(const json& j, const std::string& path) {
 SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metrics,
                          bool aggregate_seeds) {
     const std::string manifest_path = dir + "/sweep.json";
-    std::ifstream in(manifest_path);
-    if (!in) throw ConfigError(manifest_path + ": no sweep manifest (run `cidsim sweep` with --out " + dir + " first)");
-    const json manifest = json::parse(in, nullptr, false);
-    if (manifest.is_discarded() || !manifest.contains("points") || !manifest.contains("parameters"))
-        throw ConfigError(manifest_path + ": not a sweep manifest");
-    if (metrics.empty()) metrics = manifest["metrics"].get<std::vector<std::string>>();
-    const std::vector<std::string> params = manifest["parameters"].get<std::vector<std::string>>();
+    std::error_code ec;
+    if (!std::filesystem::exists(std::filesystem::status(dir, ec)))
+        throw ConfigError(dir + ": no such directory");
+    if (!std::filesystem::is_directory(std::filesystem::status(dir, ec)))
+        throw ConfigError(dir + ": not a directory; expected a sweep directory");
+    if (!std::filesystem::exists(std::filesystem::symlink_status(manifest_path, ec)))
+        throw ConfigError(manifest_path + ": no sweep manifest (run `cidsim sweep` with --out " + dir + " first)");
+    const json manifest = read_json_file(manifest_path);
+    const ManifestReader mr{manifest_path};
+    if (!manifest.is_object()) mr.fail("(top level)", "an object", manifest);
+    if (metrics.empty()) metrics = mr.strings(manifest, "metrics");
+    const std::vector<std::string> params = mr.strings(manifest, "parameters");
+    const json& point_list = mr.member(manifest, "", "points");
+    if (!point_list.is_array()) mr.fail("points", "an array of points", point_list);
 
     SweepTable t;
     t.columns.push_back("point");
@@ -76,21 +116,36 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
         std::vector<json> values;
     };
     std::vector<Row> rows;
-    for (const json& pt : manifest["points"]) {
-        Row r{pt["name"], pt["group"], {}, pt["seed"].get<uint64_t>(), {}};
-        for (const std::string& p : params) r.params.push_back(param_cell(pt["params"][p]));
-        const std::string path = dir + "/" + pt["result"].get<std::string>();
+    for (size_t i = 0; i < point_list.size(); ++i) {
+        const json& pt = point_list[i];
+        const std::string at = "points[" + std::to_string(i) + "]";
+        if (!pt.is_object()) mr.fail(at, "an object", pt);
+        const json& seed = mr.member(pt, at, "seed");
+        if (!seed.is_number_unsigned()) mr.fail(at + ".seed", "an integer 0 or more", seed);
+        const json& pparams = mr.member(pt, at, "params");
+        if (!pparams.is_object()) mr.fail(at + ".params", "an object of key.path: value", pparams);
+        Row r{mr.string_at(pt, at, "name"), mr.string_at(pt, at, "group"), {},
+              seed.get<uint64_t>(), {}};
+        for (const std::string& p : params) {
+            auto v = pparams.find(p);
+            if (v == pparams.end())
+                throw ConfigError(manifest_path + ": " + at + ".params: no value for \"" + p +
+                                  "\", which parameters lists");
+            r.params.push_back(param_cell(*v));
+        }
+        const std::string path = dir + "/" + mr.string_at(pt, at, "result");
         std::error_code ec;
-        if (!std::filesystem::is_regular_file(path, ec)) {
+        if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) {
             t.missing.push_back(r.name);
             continue;
         }
         json result = read_result_json(path);  // not const: result["config"] may be absent
-        if (result.is_discarded() || !result.contains("metrics"))
+        if (result.is_discarded() || !result.is_object() || !result.contains("metrics"))
             throw ConfigError(path + ": not a cidsim result");
         // A result left by an earlier, different spec must not pass for this point.
-        bool matches = result.value("seed", json()) == pt["seed"];
-        for (auto it = pt["params"].begin(); it != pt["params"].end() && matches; ++it) {
+        bool matches = result.value("seed", json()) == seed;
+        if (!result.contains("config") || !result["config"].is_object()) matches = false;
+        for (auto it = pparams.begin(); it != pparams.end() && matches; ++it) {
             const json* v = json_at_path(result["config"], it.key());
             matches = v && *v == it.value();
         }

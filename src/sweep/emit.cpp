@@ -15,11 +15,17 @@ std::string point_commands(const SweepDir& dir, const SweepSpec& spec,
     return out;
 }
 
-std::string write_slurm_script(const std::string& script_path, const SweepDir& dir,
-                               const SweepSpec& spec, const std::vector<SweepPoint>& points) {
+std::string slurm_commands_path(const std::string& script_path) {
     const fs::path script = fs::absolute(script_path).lexically_normal();
     std::string commands = fs::path(script).replace_extension(".commands").string();
     if (commands == script.string()) commands += ".commands";
+    return commands;
+}
+
+std::string write_slurm_script(const std::string& script_path, const SweepDir& dir,
+                               const SweepSpec& spec, const std::vector<SweepPoint>& points) {
+    const fs::path script = fs::absolute(script_path).lexically_normal();
+    const std::string commands = slurm_commands_path(script_path);
     const std::string n = std::to_string(points.size());
     // Commands first: a script never points at a commands file that is not there.
     write_file_atomically(commands, point_commands(dir, spec, points));

@@ -16,6 +16,8 @@ std::string point_commands(const SweepDir& dir, const SweepSpec& spec,
 
 // Writes SCRIPT and its commands file (SCRIPT's name with .commands in place
 // of its extension), both whole or not at all. Returns the commands path.
+// The commands file write_slurm_script writes beside SCRIPT.
+std::string slurm_commands_path(const std::string& script_path);
 std::string write_slurm_script(const std::string& script_path, const SweepDir& dir,
                                const SweepSpec& spec, const std::vector<SweepPoint>& points);
 

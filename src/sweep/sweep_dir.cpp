@@ -11,6 +11,8 @@
 #include <stdexcept>
 
 #include "config/config_loader.h"
+#include "io/output_file.h"
+#include "io/input_file.h"
 #include "report/results.h"
 
 namespace cidsim {
@@ -25,6 +27,8 @@ SweepDir::SweepDir(const std::string& dir, std::string binary)
 
 void SweepDir::prepare(const SweepSpec& spec, const std::vector<SweepPoint>& points) const {
     std::error_code ec;
+    if (fs::exists(m_dir, ec) && !fs::is_directory(m_dir, ec))
+        throw BadInput("--out " + m_dir + ": is a file; expected a sweep directory");
     for (const char* sub : {"points", "logs"}) {
         fs::create_directories(m_dir + "/" + sub, ec);
         if (ec) throw std::runtime_error(m_dir + "/" + sub + ": " + ec.message());
@@ -49,6 +53,18 @@ void SweepDir::prepare(const SweepSpec& spec, const std::vector<SweepPoint>& poi
                            {"metrics", spec.metrics},
                            {"points", list}};
     write_file_atomically(manifest_path(), manifest.dump(2) + "\n");
+}
+
+void SweepDir::claim_outputs(const SweepSpec& spec) const {
+    std::error_code ec;
+    if (fs::exists(m_dir, ec) && !fs::is_directory(m_dir, ec))
+        throw BadInput("--out " + m_dir + ": is a file; expected a sweep directory");
+    // Created now, so every output in it can be checked (and compared with
+    // --emit-slurm) before anything is written.
+    fs::create_directories(m_dir, ec);
+    if (ec) throw BadInput("--out " + m_dir + ": " + ec.message());
+    claim_output("the sweep manifest", manifest_path());
+    if (spec.base_path.empty()) claim_output("the sweep's base.json", config_path(spec));
 }
 
 std::string SweepDir::result_path(const SweepPoint& p) const {
@@ -114,9 +130,10 @@ size_t remove_stale_temp_files(const std::string& points_dir) {
 
 json read_result_json(const std::string& path) {
     try {
-        std::ifstream in(path);
-        return json::parse(in, nullptr, false);
-    } catch (const std::exception&) {  // a read error, not a parse error
+        // A result is written by cidsim run: 256 MiB is far beyond any.
+        return json::parse(read_input_file(path, "a cidsim result", size_t(256) << 20), nullptr,
+                           false);
+    } catch (const std::exception&) {  // not a regular file, a read error
         return json(json::value_t::discarded);
     }
 }

@@ -27,6 +27,11 @@ public:
     // manifest. Throws std::runtime_error when DIR cannot be written.
     void prepare(const SweepSpec& spec, const std::vector<SweepPoint>& points) const;
 
+    // Creates DIR and claims (io/output_file.h) the files prepare() writes:
+    // the manifest, and base.json for an inline base. BadInput when DIR is
+    // a file or cannot be made, or when one of them is an input.
+    void claim_outputs(const SweepSpec& spec) const;
+
     std::string result_path(const SweepPoint& p) const;
     std::string log_path(const SweepPoint& p) const;
     std::string manifest_path() const { return m_dir + "/sweep.json"; }

@@ -131,6 +131,8 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
         if (std::find(kSpecKeys.begin(), kSpecKeys.end(), it.key()) == kSpecKeys.end())
             throw ConfigError(it.key() + ": unknown key; valid keys here: " + join_keys(kSpecKeys));
 
+    if (auto c = spec.find("comment"); c != spec.end() && !c->is_string())
+        throw ConfigError("comment: expected a string, found " + json_type_name(*c));
     SweepSpec s;
     auto base = spec.find("base");
     if (base == spec.end())

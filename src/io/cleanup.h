@@ -1,0 +1,33 @@
+#pragma once
+// What cidsim removes when it is interrupted: the temporary files of writes
+// in progress (io/output_file.h) and scratch directories (cidsim reproduce).
+// SIGINT, SIGTERM and SIGHUP remove them, then end the process by the same
+// signal (so the caller still sees "killed by SIGINT"). The handler does
+// only async-signal-safe work: the paths live in fixed slots, and a scratch
+// directory (flat: files only) is emptied with getdents64/unlinkat.
+#include <string>
+
+namespace cidsim {
+
+void install_cleanup_handlers();
+
+// A slot for `path` (a file, or with `directory` a flat directory), removed
+// on a signal until released; -1 when every slot is taken or the path is
+// too long (it is then only removed on a normal exit).
+int register_cleanup(const std::string& path, bool directory);
+void release_cleanup(int slot);
+
+// RAII: registers a path for removal on a signal while it lives.
+class CleanupGuard {
+public:
+    CleanupGuard(const std::string& path, bool directory)
+        : m_slot(register_cleanup(path, directory)) {}
+    ~CleanupGuard() { release_cleanup(m_slot); }
+    CleanupGuard(const CleanupGuard&) = delete;
+    CleanupGuard& operator=(const CleanupGuard&) = delete;
+
+private:
+    int m_slot;
+};
+
+}  // namespace cidsim

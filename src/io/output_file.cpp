@@ -1,0 +1,132 @@
+#include "io/output_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <stdexcept>
+#include <vector>
+
+#include "io/bad_input.h"
+#include "io/cleanup.h"
+#include "io/file_identity.h"
+#include "io/input_file.h"
+
+namespace cidsim {
+
+namespace {
+
+struct Claimed {
+    std::string role;
+    FileId id;
+};
+std::mutex g_mutex;
+std::vector<Claimed> g_outputs;
+
+std::string parent_of(const std::string& resolved) {
+    const std::string dir = std::filesystem::path(resolved).parent_path().string();
+    return dir.empty() ? "." : dir;
+}
+
+// "" when `target` (symlinks resolved) may be replaced by a regular file.
+std::string type_problem(const std::string& target) {
+    struct stat st;
+    // Still a link after resolve_path: a loop, or a chain too long to follow.
+    if (::lstat(target.c_str(), &st) == 0 && S_ISLNK(st.st_mode))
+        return std::string("cannot write here: ") + std::strerror(ELOOP);
+    if (::stat(target.c_str(), &st) != 0) return "";
+    if (S_ISREG(st.st_mode)) return "";
+    if (S_ISDIR(st.st_mode)) return "is a directory; expected a file name";
+    if (S_ISFIFO(st.st_mode)) return "is a FIFO; cidsim writes only regular files";
+    if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+        return "is a device; cidsim writes only regular files";
+    return "is not a regular file; cidsim writes only regular files";
+}
+
+// An input of this command (BadInput naming it), checked again at write
+// time for inputs read after the claim.
+void refuse_inputs(const std::string& role, const std::string& path, const FileId& id) {
+    for (const FileId& in : inputs_so_far())
+        if (same_file(in, id))
+            throw BadInput(role + " " + path + ": this file is an input of this command (" +
+                           in.resolved + "); refusing to overwrite it");
+}
+
+}  // namespace
+
+void claim_output(const std::string& role, const std::string& path) {
+    if (path.empty()) throw BadInput(role + ": expected a file name, found an empty string");
+    const FileId id = identify(path);
+    if (const std::string p = type_problem(id.resolved); !p.empty())
+        throw BadInput(role + " " + path + ": " + p);
+    refuse_inputs(role, path, id);
+    {
+        std::lock_guard<std::mutex> lock(g_mutex);
+        for (const Claimed& c : g_outputs)
+            if (same_file(c.id, id))
+                throw BadInput(role + " " + path + ": this file is also written as " + c.role +
+                               "; give each output its own file");
+    }
+    // Can a file be created beside the target? Only trying tells (read-only
+    // mounts, ACLs); the probe is removed at once, or on a signal.
+    const std::string dir = parent_of(id.resolved);
+    struct stat st;
+    if (::stat(dir.c_str(), &st) != 0)
+        throw BadInput(role + " " + path + ": cannot write here: " + dir + ": " + std::strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        throw BadInput(role + " " + path + ": cannot write here: " + dir + " is not a directory");
+    const std::string probe = id.resolved + ".cidsim-probe";
+    {
+        CleanupGuard guard(probe, false);
+        const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd < 0 && errno != EEXIST)
+            throw BadInput(role + " " + path + ": cannot write here: " + std::strerror(errno));
+        if (fd >= 0) {
+            ::close(fd);
+            ::unlink(probe.c_str());
+        }
+    }
+    std::lock_guard<std::mutex> lock(g_mutex);
+    g_outputs.push_back({role, id});
+}
+
+void write_file_atomically(const std::string& path, const std::string& text) {
+    if (path.empty()) throw BadInput("an output with an empty file name");
+    const FileId id = identify(path);
+    const std::string& target = id.resolved;
+    if (const std::string p = type_problem(target); !p.empty()) throw BadInput(path + ": " + p);
+    refuse_inputs("the output", path, id);
+
+    const std::string tmp = target + ".tmp." + std::to_string(::getpid());
+    const auto fail = [&](const std::string& what) -> std::runtime_error {
+        const std::string why = std::strerror(errno);
+        ::unlink(tmp.c_str());
+        return std::runtime_error(path + ": " + what + ": " + why);
+    };
+    CleanupGuard guard(tmp, false);
+    ::unlink(tmp.c_str());  // left by an earlier process with this pid
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0) throw fail("cannot write");
+    // A file written over keeps its permissions, as an in-place write would.
+    struct stat st;
+    if (id.exists && ::stat(target.c_str(), &st) == 0) (void)::fchmod(fd, st.st_mode & 07777);
+    for (size_t done = 0; done < text.size();) {
+        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            const std::runtime_error e = fail("write failed");
+            ::close(fd);
+            throw e;
+        }
+        done += size_t(n);
+    }
+    if (::close(fd) != 0) throw fail("write failed");
+    if (std::rename(tmp.c_str(), target.c_str()) != 0) throw fail("cannot rename the file into place");
+}
+
+}  // namespace cidsim

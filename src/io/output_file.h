@@ -1,0 +1,25 @@
+#pragma once
+// The one output layer: every file cidsim writes goes through
+// write_file_atomically, the only code that renames a file into place.
+//
+// claim_output, called for each output before any work, refuses with
+// BadInput (exit status 2) an empty name, a directory, a device node, FIFO
+// or socket, a place that cannot be written (with the system's reason), and
+// a file that is an input of this command (io/input_file.h) or another
+// output of it: "the same file" is the same path after symlinks, or the same
+// device and inode.
+//
+// write_file_atomically writes through symlinks: it resolves the final path,
+// writes a temporary file beside the target and renames it onto the target,
+// so the link stays a link and a reader never sees a partial file. The
+// temporary file is removed if the write fails or the process is
+// interrupted (io/cleanup.h).
+#include <string>
+
+namespace cidsim {
+
+// `role` names the output in messages: "--out", "the sweep manifest".
+void claim_output(const std::string& role, const std::string& path);
+void write_file_atomically(const std::string& path, const std::string& text);
+
+}  // namespace cidsim

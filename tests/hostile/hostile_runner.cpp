@@ -1,0 +1,228 @@
+// Runs the hostile-input cases of cases.json against the real cidsim
+// binary, each invocation in its own process and scratch directory, and
+// checks, per case: the exit status, that stderr holds the expected
+// message fragment(s) and no internal text (library exception tags,
+// "filesystem error", SystemC's uncaught-exception report), that every
+// file the case set up is unchanged (same type, bytes, link target) unless
+// the case lists it under "changes", that the files under "creates" exist,
+// and that no temporary file (".tmp.", ".cidsim-probe") is left behind.
+//
+//   hostile_runner CASES.json CIDSIM FIXTURES_DIR [GROUP]
+//
+// A case: {"name", "group" (default: the first argument), "files": [setup],
+// "args": [...], "status", "message": "fragment" | ["f1", "f2"],
+// "stdout_lacks": [...], "changes": [...], "creates": [...]}. A setup entry
+// is {"path": P} plus one of "copy" (a fixture's name), "text", "json",
+// "dir": true, "fifo": true, "symlink": TARGET, "hardlink": EXISTING.
+// In args and messages "{dir}" is the scratch directory (also the cwd).
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr int kTimeoutSeconds = 30;  // a hang (a FIFO opened for reading) fails the case
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream os;
+    os << in.rdbuf();
+    return os.str();
+}
+
+std::string subst(std::string s, const std::string& dir) {
+    for (size_t at; (at = s.find("{dir}")) != std::string::npos;) s.replace(at, 5, dir);
+    return s;
+}
+
+// Type and content of every entry under `root`, by relative path.
+std::map<std::string, std::string> snapshot(const fs::path& root) {
+    std::map<std::string, std::string> out;
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::none, ec);
+         it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        const fs::path& p = it->path();
+        const std::string rel = p.lexically_relative(root).string();  // relative() follows links
+        const fs::file_status st = fs::symlink_status(p);
+        if (fs::is_symlink(st)) out[rel] = "symlink " + fs::read_symlink(p).string();
+        else if (fs::is_directory(st)) out[rel] = "dir";
+        else if (fs::is_fifo(st)) out[rel] = "fifo";
+        else if (fs::is_regular_file(st)) out[rel] = "file " + slurp(p);
+        else out[rel] = "other";
+    }
+    return out;
+}
+
+struct Outcome {
+    int status = -1;  // -2: timed out
+    std::string out, err;
+};
+
+Outcome run(const std::string& binary, const std::vector<std::string>& args, const fs::path& dir) {
+    const fs::path out = dir.parent_path() / (dir.filename().string() + ".stdout");
+    const fs::path err = dir.parent_path() / (dir.filename().string() + ".stderr");
+    std::vector<std::string> all{binary};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (std::string& a : all) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::setpgid(0, 0);  // its children are killed with it on a timeout
+        if (::chdir(dir.c_str()) != 0) ::_exit(126);
+        const int in = ::open("/dev/null", O_RDONLY);
+        const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        ::dup2(in, 0);
+        ::dup2(o, 1);
+        ::dup2(e, 2);
+        ::execv(binary.c_str(), argv.data());
+        ::_exit(127);
+    }
+    Outcome r;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kTimeoutSeconds);
+    int status = 0;
+    while (::waitpid(pid, &status, WNOHANG) == 0) {
+        if (std::chrono::steady_clock::now() > deadline) {
+            ::kill(-pid, SIGKILL);
+            ::waitpid(pid, &status, 0);
+            r.status = -2;
+            break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    if (r.status != -2) r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = slurp(out);
+    r.err = slurp(err);
+    fs::remove(out);
+    fs::remove(err);
+    return r;
+}
+
+void setup(const json& files, const fs::path& dir, const fs::path& fixtures) {
+    for (const json& f : files) {
+        const fs::path p = dir / f.at("path").get<std::string>();
+        fs::create_directories(p.parent_path());
+        if (f.contains("copy")) fs::copy_file(fixtures / f["copy"].get<std::string>(), p);
+        else if (f.contains("text")) std::ofstream(p, std::ios::binary) << f["text"].get<std::string>();
+        else if (f.contains("json")) std::ofstream(p) << f["json"].dump(1);
+        else if (f.contains("dir")) fs::create_directories(p);
+        else if (f.contains("fifo")) {
+            if (::mkfifo(p.c_str(), 0644) != 0) throw std::runtime_error("mkfifo " + p.string());
+        } else if (f.contains("symlink")) fs::create_symlink(f["symlink"].get<std::string>(), p);
+        else if (f.contains("hardlink")) fs::create_hard_link(dir / f["hardlink"].get<std::string>(), p);
+        else throw std::runtime_error("setup entry without a kind: " + f.dump());
+    }
+}
+
+std::vector<std::string> strings(const json& c, const char* key) {
+    std::vector<std::string> out;
+    if (!c.contains(key)) return out;
+    if (c[key].is_string()) return {c[key].get<std::string>()};
+    for (const json& s : c[key]) out.push_back(s.get<std::string>());
+    return out;
+}
+
+// "" when the case passes, else what went wrong.
+std::string check_case(const json& c, const std::string& binary, const fs::path& fixtures,
+                       const fs::path& dir) {
+    fs::create_directories(dir);
+    setup(c.value("files", json::array()), dir, fixtures);
+    const auto before = snapshot(dir);
+    std::vector<std::string> args;
+    for (const json& a : c.at("args")) args.push_back(subst(a.get<std::string>(), dir.string()));
+    const Outcome o = run(binary, args, dir);
+    const auto after = snapshot(dir);
+
+    std::string problems;
+    if (o.status == -2) problems += "hung: killed after " + std::to_string(kTimeoutSeconds) + " s\n";
+    else if (o.status != c.at("status").get<int>())
+        problems += "exit status " + std::to_string(o.status) + ", expected " +
+                    std::to_string(c["status"].get<int>()) + "\n";
+    for (const std::string& m : strings(c, "message"))
+        if (o.err.find(subst(m, dir.string())) == std::string::npos)
+            problems += "stderr lacks: " + subst(m, dir.string()) + "\n";
+    for (const char* leak : {"json.exception", "filesystem error", "filesystem_error", "E549",
+                             "uncaught exception", "terminate called", "what():"})
+        if (o.err.find(leak) != std::string::npos) problems += "stderr leaks internal text: " + std::string(leak) + "\n";
+    for (const std::string& s : strings(c, "stdout_lacks"))
+        if (o.out.find(s) != std::string::npos) problems += "stdout holds: " + s + "\n";
+    const std::vector<std::string> changes = strings(c, "changes");
+    for (const auto& [path, state] : before) {
+        if (std::find(changes.begin(), changes.end(), path) != changes.end()) continue;
+        auto it = after.find(path);
+        if (it == after.end()) problems += "input removed: " + path + "\n";
+        else if (it->second != state) problems += "input changed: " + path + "\n";
+    }
+    for (const std::string& path : strings(c, "creates"))
+        if (!after.count(path)) problems += "not created: " + path + "\n";
+    for (const auto& [path, state] : after)
+        if (path.find(".tmp.") != std::string::npos || path.find(".cidsim-probe") != std::string::npos)
+            problems += "temporary file left: " + path + "\n";
+    if (!problems.empty()) {
+        std::string cmd = binary;
+        for (const std::string& a : args) cmd += " '" + a + "'";
+        problems += "command (in " + dir.string() + "): " + cmd + "\nstderr:\n" + o.err;
+    }
+    return problems;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 4) {
+        std::cerr << "usage: hostile_runner CASES.json CIDSIM FIXTURES_DIR [GROUP]\n";
+        return 2;
+    }
+    const json cases = json::parse(slurp(argv[1]));
+    const std::string binary = fs::absolute(argv[2]).string();  // the cases run in their own cwd
+    const fs::path fixtures = fs::absolute(argv[3]);
+    const std::string group = argc > 4 ? argv[4] : "";
+    const char* tmp = std::getenv("TMPDIR");
+    const fs::path root = fs::path(tmp ? tmp : "/tmp") / ("cidsim-hostile-" + std::to_string(::getpid()));
+    fs::remove_all(root);
+    size_t ran = 0, failed = 0;
+    for (size_t i = 0; i < cases.size(); ++i) {
+        const json& c = cases[i];
+        const std::string g = c.value("group", c.at("args").empty() ? "" : c["args"][0].get<std::string>());
+        if (!group.empty() && g != group) continue;
+        ++ran;
+        std::string problems;
+        try {
+            problems = check_case(c, binary, fixtures, root / std::to_string(i));
+        } catch (const std::exception& e) {
+            problems = std::string("setup failed: ") + e.what() + "\n";
+        }
+        if (!problems.empty()) {
+            ++failed;
+            std::cout << "FAILED " << c.at("name").get<std::string>() << ":\n" << problems << "\n";
+        }
+        // Made read-only by a case? Scratch must still go.
+        std::error_code ec;
+        fs::remove_all(root / std::to_string(i), ec);
+    }
+    fs::remove_all(root);
+    std::cout << "hostile inputs" << (group.empty() ? "" : " (" + group + ")") << ": " << ran
+              << " cases, " << failed << " failed\n";
+    return failed || ran == 0 ? 1 : 0;
+}

@@ -1,0 +1,88 @@
+// Interrupted commands leave nothing behind (issue 19): `cidsim reproduce`
+// killed by SIGTERM or SIGINT while its runs are going removes its scratch
+// directory (in $TMPDIR) and still ends by that signal.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "cli_runner.h"
+
+namespace fs = std::filesystem;
+using cidsim_test::Scratch;
+
+namespace {
+
+size_t scratch_dirs(const fs::path& tmp) {
+    size_t n = 0;
+    for (const fs::directory_entry& e : fs::directory_iterator(tmp))
+        if (e.path().filename().string().rfind("cidsim-reproduce.", 0) == 0) ++n;
+    return n;
+}
+
+// Starts a reproduce whose one row runs for a long while, waits for its
+// scratch directory, sends `sig`; returns the signal that ended it.
+int interrupt_reproduce(const Scratch& s, int sig) {
+    const fs::path tmp = s.dir / "tmp";
+    fs::create_directories(tmp);
+    const std::string tables = s / "tables.json";
+    std::ofstream(tables) << R"({"tables": [{"name": "long", "title": "t", "set": "prediction",
+        "metrics": ["irq_rate_M"], "rows": [{"key": {"a": 1}, "config": ")"
+                          << CIDSIM_SOURCE_DIR << R"(/configs/rfc/p2-dsa-1wq.json",
+        "set": ["run.duration_ns=100000000000"]}]}]})";
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::setenv("TMPDIR", tmp.c_str(), 1);
+        ::freopen("/dev/null", "w", stdout);
+        ::freopen("/dev/null", "w", stderr);
+        ::execl(CIDSIM_BINARY, CIDSIM_BINARY, "reproduce", "long", "--tables", tables.c_str(),
+                "--jobs", "1", (char*)nullptr);
+        ::_exit(127);
+    }
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (scratch_dirs(tmp) == 0 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    REQUIRE(scratch_dirs(tmp) == 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the run has started
+    ::kill(pid, sig);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    CHECK(scratch_dirs(tmp) == 0);
+    return WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+}
+
+}  // namespace
+
+TEST_CASE("reproduce removes its scratch directory on SIGTERM", "[signals]") {
+    Scratch s;
+    CHECK(interrupt_reproduce(s, SIGTERM) == SIGTERM);
+}
+
+TEST_CASE("reproduce removes its scratch directory on SIGINT", "[signals]") {
+    Scratch s;
+    CHECK(interrupt_reproduce(s, SIGINT) == SIGINT);
+}
+
+TEST_CASE("reproduce removes its scratch directory when it ends normally", "[signals]") {
+    Scratch s;
+    const fs::path tmp = s.dir / "tmp";
+    fs::create_directories(tmp);
+    std::ofstream(s / "tables.json") << R"({"tables": [{"name": "short", "title": "t",
+        "set": "prediction", "metrics": ["irq_rate_M"], "rows": [{"key": {"a": 1}, "config": ")"
+                                     << CIDSIM_SOURCE_DIR << R"(/configs/rfc/p2-dsa-1wq.json",
+        "set": ["run.duration_ns=100000", "run.warmup_ns=10000"]}]}]})";
+    ::setenv("TMPDIR", tmp.c_str(), 1);  // inherited by the cidsim the shell starts
+    const cidsim_test::Run r = cidsim_test::run_cidsim(
+        s, "reproduce short --max-reruns 0 --tables '" + (s / "tables.json") + "'");
+    ::unsetenv("TMPDIR");
+    CHECK(r.status == 0);
+    CHECK(scratch_dirs(tmp) == 0);
+}
