@@ -25,6 +25,7 @@
 
 #include "model/param_visitor.h"
 #include "model/run_ahead.h"
+#include "model/stat_visitor.h"
 #include "model/stats.h"
 #include "model/timed_queue.h"
 #include "model/violation.h"
@@ -48,6 +49,8 @@ struct LocalApicStats {
     uint64_t eoi_with_empty_isr = 0;  // a software bug if non-zero
     uint64_t timer_expiries = 0;
     Histogram timer_delay_ns;  // timer expiry -> dispatch of vector 0xEC
+
+    void describe(StatVisitor& v) const;
 };
 
 class LocalApic : public sc_core::sc_module {
