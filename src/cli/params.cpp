@@ -105,7 +105,7 @@ int print_metrics(const po::variables_map& vm) {
     for (auto section = metrics.begin(); section != metrics.end(); ++section) {
         std::cout << section.key() << "\n";
         for (const auto& m : section.value())
-            std::printf("  %-36s %-10s %-12s %s\n    %s\n", m["key"].get<std::string>().c_str(),
+            std::printf("  %-36s %-12s %-14s %s\n    %s\n", m["key"].get<std::string>().c_str(),
                         m["type"].get<std::string>().c_str(),
                         m["unit"].get<std::string>().c_str(),
                         m["source"].get<std::string>().c_str(),

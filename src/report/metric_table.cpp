@@ -44,7 +44,7 @@ const ReportMetric kReportMetrics[] = {
      "handler_invocations over the window"},
     {kMetrics, "notification_rate_mps", "number", "1e6/s",
      "notifications_handled over the window"},
-    {kMetrics, "interrupt_messages_per_msi", "number", "fraction",
+    {kMetrics, "interrupt_messages_per_msi", "number", "1/MSI",
      "(notifications_sent + remapped_messages) / msis: interrupt messages the remapping unit "
      "sent per MSI (below 1 when posting coalesces)"},
     {kMetrics, "pid_line.cpu_misses", "integer", "count",
