@@ -65,6 +65,8 @@ void LocalApicStats::describe(StatVisitor& v) const {
                 "acknowledge by the core");
 }
 
+static_assert(Iommu::kFaultLog == 16, "iommu_faults.first's description gives the log's size");
+
 void IommuStats::describe(StatVisitor& v) const {
     v.count(unreported("requests"), requests, "count",
             "MSI writes that reached the remapping unit, well-formed or not");
