@@ -44,6 +44,7 @@
 #include "model/ring_buffer.h"
 #include "kernel/sim_clock.h"
 #include "kernel/violation.h"
+#include "model/stat_visitor.h"
 #include "model/stats.h"
 #include "model/trace_observer.h"
 
@@ -101,6 +102,8 @@ struct CpuCoreStats {
     sc_core::sc_time busy;                // interrupt + work time
     sc_core::sc_time irq_time;            // part of busy spent in interrupts
     uint64_t work_items = 0;
+
+    void describe(StatVisitor& v) const;
 };
 
 class CpuCore : public sc_core::sc_module, private PirAccessor, private Lookahead {

@@ -21,6 +21,7 @@
 #include "model/msi.h"
 #include "model/ring_buffer.h"
 #include "model/root_port.h"
+#include "model/stat_visitor.h"
 #include "model/stats.h"
 #include "kernel/violation.h"
 #include "model/trace_observer.h"
@@ -72,6 +73,8 @@ struct DeviceStats {
     uint64_t drained = 0;             // completions handled
     uint64_t max_queue_depth = 0;     // most completions waiting in one queue
     Histogram msi_to_handler_ns;      // MSI issue -> drained by the handler
+
+    void describe(StatVisitor& v) const;
 };
 
 class Device : public sc_core::sc_module, public IrqHandler, public MsiSource, public PortWriter {

@@ -59,6 +59,7 @@
 #include "model/root_port.h"
 #include "kernel/sim_clock.h"
 #include "kernel/timed_queue.h"
+#include "model/stat_visitor.h"
 #include "model/stats.h"
 #include "model/trace_observer.h"
 
@@ -99,6 +100,8 @@ struct IommuStats {
     std::array<uint64_t, size_t(IommuFault::Count)> faults{};
     std::vector<IommuFaultRecord> first_faults;  // at most kFaultLog
     Histogram fetch_to_post_ns;                   // pipeline wait + IRTE fetch
+
+    void describe(StatVisitor& v) const;
 };
 
 class Iommu : public sc_core::sc_module {

@@ -27,6 +27,7 @@
 #include "model/interrupt_controller.h"
 #include "model/param_visitor.h"
 #include "kernel/link.h"
+#include "model/stat_visitor.h"
 #include "model/stats.h"
 #include "kernel/timed_queue.h"
 #include "kernel/violation.h"
@@ -50,6 +51,8 @@ struct LocalApicStats {
     uint64_t eoi_with_empty_isr = 0;  // a software bug if non-zero
     uint64_t timer_expiries = 0;
     Histogram timer_delay_ns;  // timer expiry -> dispatch of vector 0xEC
+
+    void describe(StatVisitor& v) const;
 };
 
 class LocalApic final : public sc_core::sc_module,

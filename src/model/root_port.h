@@ -27,6 +27,7 @@
 
 #include "model/param_visitor.h"
 #include "kernel/sim_clock.h"
+#include "model/stat_visitor.h"
 
 namespace cidsim {
 
@@ -50,6 +51,8 @@ struct RootPortStats {
     uint64_t dma_bytes = 0;
     uint64_t drains = 0;
     sc_core::sc_time busy;  // time the write path was occupied
+
+    void describe(StatVisitor& v) const;
 };
 
 class RootPort {

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "model/param_visitor.h"
+#include "model/stat_visitor.h"
 
 namespace cidsim {
 
@@ -45,6 +46,8 @@ struct SharedLineStats {
     uint64_t misses = 0;         // requester had no valid copy
     uint64_t upgrades = 0;       // requester had a shared copy and needed ownership
     uint64_t invalidations = 0;  // copies in other agents invalidated by an access
+
+    void describe(StatVisitor& v) const;
 };
 
 class SharedLine {

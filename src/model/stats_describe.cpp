@@ -1,0 +1,141 @@
+// The describe(StatVisitor&) of every block's Stats: where each statistic
+// goes in a result file, its unit and what it counts. Kept apart from the
+// blocks' behaviour, which increments the fields on the per-event path;
+// this runs only when results are written or listed.
+#include "model/cpu_core.h"
+#include "model/device.h"
+#include "model/iommu.h"
+#include "model/local_apic.h"
+#include "model/root_port.h"
+#include "model/shared_line.h"
+#include "model/stat_visitor.h"
+
+namespace cidsim {
+
+void CpuCoreStats::describe(StatVisitor& v) const {
+    v.count(in_block_and_total("interrupts", "interrupts"), interrupts, "count",
+            "interrupts taken through the IDT, of any vector (device, posted-MSI notification, "
+            "local timer)");
+    v.count(in_block_and_total("notifications_handled", "notifications_handled"), notifications,
+            "count", "interrupts taken on the posted-MSI notification vector (each one harvests "
+            "the PIR)");
+    v.per_vector(in_block("handler_calls"), handler_calls,
+                 "device handler calls (generic_handle_irq) for the vector on its CPU, as "
+                 "/proc/interrupts counts them");
+    v.count(unreported("unhandled_vector_calls"), unhandled_vector_calls, "count",
+            "handler calls for a vector with no handler registered");
+    v.count(in_block_and_total("stranded", "stranded_interrupts"), stranded, "count",
+            "notifications after whose handler the PIR still had a bit set with ON clear: an "
+            "interrupt stranded until a later notification");
+    v.time(unreported("first_stranded_at"), first_stranded_at,
+           "when the first stranded interrupt was found (0 when none was)");
+    v.count(in_block_and_total("pid_reads", "pid_line.cpu_reads"), pid_reads, "count",
+            "plain loads of a PIR word by the notification handler");
+    v.count(in_block_and_total("pid_xchgs", "pid_line.cpu_xchgs"), pid_xchgs, "count",
+            "locked exchanges of a PIR word with 0 (take and clear) by the notification handler");
+    v.count(unreported("pid_clear_on"), pid_clear_on, "count",
+            "atomic clears of the PID's ON bit by the notification handler");
+    v.histogram(in_block_and_total("harvest_passes", "harvest_passes_per_notification"),
+                harvest_passes, "passes",
+                "PIR harvest passes the notification handler made, per notification (the one "
+                "after clearing ON included)");
+    v.histogram(in_total("irq_disabled_span_ns"), irq_off_ns, "ns",
+                "per interrupt, from its acknowledge to iret: the span with interrupts disabled");
+    v.time(unreported("busy"), busy,
+           "time spent in interrupts and in task work (busy_fraction is it over the window)");
+    v.time(unreported("irq_time"), irq_time,
+           "the part of busy spent in interrupts (irq_fraction is it over the window)");
+    v.count(unreported("work_items"), work_items, "count", "task work items finished");
+}
+
+void LocalApicStats::describe(StatVisitor& v) const {
+    v.per_vector(unreported("accepted"), accepted,
+                 "interrupt messages accepted into IRR (set the bit or merged into it)");
+    v.per_vector(unreported("merged"), merged,
+                 "accepted messages that found the IRR bit already set (coalesced)");
+    v.per_vector(in_block("lapic_deliveries"), dispatched,
+                 "acknowledges (INTA) that moved the vector from IRR to ISR on its CPU");
+    v.count(unreported("eois"), eois, "count", "EOI writes");
+    v.count(in_total("eoi_with_empty_isr"), eoi_with_empty_isr, "count",
+            "EOI writes with no vector in service: a software bug if non-zero");
+    v.count(unreported("timer_expiries"), timer_expiries, "count",
+            "local timer expiries (each raises vector 0xEC)");
+    v.histogram(in_block_and_total("timer_delay_ns", "timer_delay_ns"), timer_delay_ns, "ns",
+                "per local timer interrupt, from the expiry (the first still pending) to its "
+                "acknowledge by the core");
+}
+
+static_assert(Iommu::kFaultLog == 16, "iommu_faults.first's description gives the log's size");
+
+void IommuStats::describe(StatVisitor& v) const {
+    v.count(unreported("requests"), requests, "count",
+            "MSI writes that reached the remapping unit, well-formed or not");
+    v.count(in_block("remapped_messages"), remapped_messages, "count",
+            "interrupt messages sent for remappable IRTEs (IM=0)");
+    v.count(in_block("pid_line.iommu_posts"), posts, "count",
+            "posted IRTEs (IM=1) served: PIR bits set by an atomic update of the descriptor");
+    v.count(in_block("notifications_sent"), notifications, "count",
+            "posts that sent a notification event (ON was clear, and URG or SN clear)");
+    v.count(in_block("notifications_suppressed"), suppressed, "count",
+            "posts that sent no notification (ON already set, or SN set without URG)");
+    v.count(in_block("iec.hits"), iec_hits, "count",
+            "IRTE lookups served by the Interrupt Entry Cache");
+    v.count(in_block("iec.misses"), iec_misses, "count",
+            "IRTE lookups that read the entry from memory");
+    v.count(unreported("iec_invalidations"), iec_invalidations, "count",
+            "IEC invalidation descriptors processed (one entry or all)");
+    v.by_reason(in_block("iommu_faults.by_reason"), faults.data(), faults.size(),
+                [](size_t f) { return to_string(IommuFault(f)); },
+                "interrupt-remapping faults (the MSI is dropped), by reason");
+    v.fault_log(in_block("iommu_faults.first"), first_faults,
+                "the first faults of the window (at most 16): at_ns, reason, irte_index, "
+                "source_id");
+    v.histogram(unreported("fetch_to_post_ns"), fetch_to_post_ns, "ns",
+                "per request, from its arrival to its post or message: pipeline wait and IRTE "
+                "fetch");
+}
+
+void DeviceStats::describe(StatVisitor& v) const {
+    v.count(in_block_and_total("completions", "completions"), completions, "count",
+            "completions posted to the device's queues (data and entry written by DMA)");
+    v.count(in_block_and_total("msis", "msis"), msis, "count",
+            "MSI writes issued, one per completion");
+    v.count(in_block_and_total("handler_invocations", "handler_invocations"),
+            handler_invocations, "count", "runs of the driver's handler for one of its queues");
+    v.count(in_block("empty_handler_invocations"), empty_invocations, "count",
+            "handler runs that found no completion to drain");
+    v.count(in_block_and_total("completions_drained", "completions_handled"), drained, "count",
+            "completions drained by the handler");
+    v.count(in_block("max_queue_depth"), max_queue_depth, "count",
+            "most completions waiting in one queue at once");
+    v.histogram(in_block_and_total("msi_to_handler_ns", "msi_to_handler_ns"), msi_to_handler_ns,
+                "ns",
+                "per completion, from its MSI (data and entry visible) to the handler draining "
+                "it");
+}
+
+void RootPortStats::describe(StatVisitor& v) const {
+    v.count(unreported("dma_writes"), dma_writes, "count",
+            "DMA writes through the port (a completion's data and entry)");
+    v.count(in_block("dma_bytes"), dma_bytes, "bytes", "bytes written by DMA through the port");
+    v.count(in_block("drains"), drains, "count",
+            "remapped interrupt messages ordered behind the port's earlier writes");
+    v.time(unreported("busy"), busy,
+           "time the write path was held: writes, drains and message back-pressure "
+           "(utilization is it over the window)");
+}
+
+void SharedLineStats::describe(StatVisitor& v) const {
+    v.count(unreported("loads"), loads, "count", "loads of the line by a CPU, hits included");
+    v.count(unreported("locked_rmws"), locked_rmws, "count", "locked RMWs of the line by a CPU");
+    v.count(unreported("device_rmws"), device_rmws, "count",
+            "atomic RMWs of the line by the remapping unit (posts)");
+    v.count(unreported("misses"), misses, "count",
+            "CPU accesses that found no valid copy in the requester's cache");
+    v.count(unreported("upgrades"), upgrades, "count",
+            "locked RMWs by a CPU holding a shared copy (ownership request)");
+    v.count(unreported("invalidations"), invalidations, "count",
+            "copies in other caches invalidated by an access");
+}
+
+}  // namespace cidsim

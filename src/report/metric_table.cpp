@@ -1,0 +1,228 @@
+#include "report/metric_table.h"
+
+#include <algorithm>
+#include <string>
+
+#include "model/cpu_core.h"
+#include "model/device.h"
+#include "model/iommu.h"
+#include "model/local_apic.h"
+#include "model/root_port.h"
+#include "model/shared_line.h"
+#include "model/stat_visitor.h"
+
+namespace cidsim {
+
+using nlohmann::ordered_json;
+
+namespace {
+
+const char* const kMetrics = "metrics";
+const char* const kPerCpu = "per_cpu[]";
+const char* const kPerVector = "per_vector[]";
+const char* const kPerDevice = "per_device[]";
+const char* const kRootPorts = "root_ports[]";
+const char* const kUnreported = "not in result files";
+
+// What the report layer computes (or takes from a block that has no Stats)
+// rather than copying a statistic: results.cpp and the workloads' report()
+// write these keys.
+struct ReportMetric {
+    const char* section;
+    const char* key;
+    const char* type;
+    const char* unit;
+    const char* description;
+};
+
+const ReportMetric kReportMetrics[] = {
+    {kMetrics, "simulated_seconds", "number", "s",
+     "length of the measured window (after the warm-up)"},
+    {kMetrics, "msi_rate_mps", "number", "1e6/s", "msis over the window"},
+    {kMetrics, "completion_rate_mps", "number", "1e6/s", "completions_handled over the window"},
+    {kMetrics, "handler_invocation_rate_mps", "number", "1e6/s",
+     "handler_invocations over the window"},
+    {kMetrics, "notification_rate_mps", "number", "1e6/s",
+     "notifications_handled over the window"},
+    {kMetrics, "interrupt_messages_per_msi", "number", "1/MSI",
+     "(notifications_sent + remapped_messages) / msis: interrupt messages the remapping unit "
+     "sent per MSI (below 1 when posting coalesces)"},
+    {kMetrics, "pid_line.cpu_misses", "integer", "count",
+     "PID cache-line misses and upgrades paid by the CPUs, summed over every CPU"},
+    {kMetrics, "pid_line.cpu_misses_per_notification", "number", "1/notification",
+     "pid_line.cpu_misses / notifications_handled"},
+    {kMetrics, "cpu_busy_fraction_mean", "number", "fraction",
+     "busy_fraction averaged over the CPUs"},
+    {kMetrics, "iommu_faults.total", "integer", "count",
+     "interrupt-remapping faults of every reason (the sum of iommu_faults.by_reason)"},
+    {kMetrics, "stranded_at_end", "integer", "count",
+     "CPUs whose PIR had a bit set with ON clear at the end of the run (stranded_at_end of "
+     "per_cpu, summed)"},
+    {kMetrics, "in_flight_completions_at_end", "integer", "count",
+     "completions posted but not yet drained at the end of the run, over every device"},
+    {kMetrics, "lost_completions", "integer", "count",
+     "completions posted but neither drained nor waiting, over the whole run (must be 0)"},
+
+    {kPerCpu, "cpu", "integer", "index", "the CPU"},
+    {kPerCpu, "posts", "integer", "count", "posts by the remapping unit to this CPU's PID"},
+    {kPerCpu, "notifications_sent", "integer", "count",
+     "posts to this CPU's PID that sent it a notification event"},
+    {kPerCpu, "notifications_suppressed", "integer", "count",
+     "posts to this CPU's PID that sent no notification (posts - notifications_sent)"},
+    {kPerCpu, "busy_fraction", "number", "fraction",
+     "time in interrupts and task work over the window"},
+    {kPerCpu, "irq_fraction", "number", "fraction", "time in interrupts over the window"},
+    {kPerCpu, "pid_line_misses", "integer", "count",
+     "misses and upgrades this CPU paid on its PID's cache line"},
+    {kPerCpu, "stranded_at_end", "boolean", "",
+     "the PIR had a bit set with ON clear at the end of the run: an interrupt left stranded"},
+
+    {kPerVector, "device", "string", "", "the device whose queue the vector serves"},
+    {kPerVector, "queue", "integer", "index", "the device's queue (MSI-X entry)"},
+    {kPerVector, "cpu", "integer", "index", "the CPU the vector is routed to"},
+    {kPerVector, "vector", "integer", "vector", "the vector on that CPU"},
+    {kPerVector, "irte_index", "integer", "index", "the IRTE the queue's MSI names"},
+
+    {kPerDevice, "name", "string", "", "the device"},
+    {kPerDevice, "completion_rate_mps", "number", "1e6/s", "completions over the window"},
+    {kPerDevice, "in_flight_at_end", "integer", "count",
+     "completions posted but not yet drained at the end of the run"},
+
+    {kRootPorts, "root_port", "integer", "index", "the root port"},
+    {kRootPorts, "dma_gbps", "number", "1e9 bytes/s", "dma_bytes over the window"},
+    {kRootPorts, "utilization", "number", "fraction",
+     "time the write path was held (writes, drains, message back-pressure) over the window"},
+
+    {"workloads[] (type bursty)", "completions", "integer", "count",
+     "completions the workload made in the window"},
+    {"workloads[] (type bursty)", "bursts", "integer", "count", "on-periods begun in the window"},
+    {"workloads[] (type bursty)", "completion_rate_mps", "number", "1e6/s",
+     "completions over the window"},
+
+    {"workloads[] (type nvme)", "type", "string", "", "\"nvme\""},
+    {"workloads[] (type nvme)", "device", "string", "", "the disk's device"},
+    {"workloads[] (type nvme)", "submitted", "integer", "count", "I/Os submitted in the window"},
+    {"workloads[] (type nvme)", "reaped", "integer", "count",
+     "I/Os reaped by the jobs in the window"},
+    {"workloads[] (type nvme)", "iops_m", "number", "1e6/s", "reaped over the window"},
+    {"workloads[] (type nvme)", "outstanding_at_end", "integer", "count",
+     "I/Os submitted but not yet reaped at the end of the run, over every job"},
+    {"workloads[] (type nvme)", "max_outstanding_per_job", "integer", "count",
+     "most I/Os one job had outstanding at once, over the whole run"},
+
+    {"workloads[] (type dsa)", "type", "string", "", "\"dsa\""},
+    {"workloads[] (type dsa)", "device", "string", "", "the DSA device"},
+    {"workloads[] (type dsa)", "completed", "integer", "count",
+     "descriptors whose completion the handler drained in the window"},
+    {"workloads[] (type dsa)", "descriptor_rate_m", "number", "1e6/s",
+     "completed over the window"},
+    {"workloads[] (type dsa)", "fill_mbps", "number", "1e6 bit/s",
+     "completed x fill_bytes x 8 over the window"},
+    {"workloads[] (type dsa)", "outstanding_at_end", "integer", "count",
+     "descriptors submitted but not yet completed at the end of the run"},
+
+    {"workloads[] (type trace)", "events", "integer", "count", "completions the trace lists"},
+    {"workloads[] (type trace)", "replayed", "integer", "count",
+     "of them, made by the end of the run"},
+};
+
+// Lists a block's statistics in the sections they appear in: under the
+// block's key in `block_section`, under the total key in metrics (summed or
+// merged over every block of the kind), per-vector counters in per_vector.
+class Lister : public StatVisitor {
+public:
+    Lister(ordered_json& out, const char* block_section, const char* source, const char* plural)
+        : m_out(out), m_section(block_section), m_source(source), m_plural(plural) {}
+
+    void count(const StatKey& k, uint64_t, const char* unit, const char* desc) override {
+        add(k, "integer", unit, desc, "summed over every ");
+    }
+    void time(const StatKey& k, const sc_core::sc_time&, const char* desc) override {
+        add(k, "time", "ns", desc, "summed over every ");
+    }
+    void histogram(const StatKey& k, const Histogram&, const char* unit,
+                   const char* desc) override {
+        add(k, "histogram", unit, desc, "merged over every ");
+    }
+    void per_vector(const StatKey& k, const std::array<uint64_t, 256>&,
+                    const char* desc) override {
+        if (k.key) {
+            entry(kPerVector, k.key, "integer", "count", desc);
+        } else {
+            entry(kUnreported, k.name, "integer[256]", "count", desc);
+        }
+    }
+    void by_reason(const StatKey& k, const uint64_t*, size_t count,
+                   const char* (*name)(size_t), const char* desc) override {
+        std::string d = desc;
+        d += "; keys:";
+        for (size_t i = 0; i < count; ++i) d += std::string(i ? ", " : " ") + name(i);
+        add(k, "object", "count", d.c_str(), "summed over every ");
+    }
+    void fault_log(const StatKey& k, const std::vector<IommuFaultRecord>&,
+                   const char* desc) override {
+        add(k, "array", "records", desc, "");
+    }
+
+private:
+    void add(const StatKey& k, const char* type, const char* unit, const char* desc,
+             const char* how) {
+        if (k.key) entry(m_section, k.key, type, unit, desc);
+        if (k.total)
+            entry(kMetrics, k.total, type, unit, std::string(desc) + "; " + how + m_plural);
+        if (!k.key && !k.total) entry(kUnreported, k.name, type, unit, desc);
+    }
+    void entry(const char* section, const char* key, const char* type, const char* unit,
+               const std::string& desc) {
+        m_out[section].push_back({{"key", key},
+                                  {"type", type},
+                                  {"unit", unit},
+                                  {"source", m_source},
+                                  {"description", desc}});
+    }
+
+    ordered_json& m_out;
+    const char* m_section;
+    const char* m_source;
+    const char* m_plural;
+};
+
+template <class Stats>
+void list(ordered_json& out, const char* section, const char* source, const char* plural) {
+    Lister l(out, section, source, plural);
+    Stats{}.describe(l);
+}
+
+}  // namespace
+
+ordered_json describe_metrics() {
+    ordered_json out = ordered_json::object();
+    for (const char* s : {kMetrics, kPerCpu, kPerVector, kPerDevice, kRootPorts})
+        out[s] = ordered_json::array();
+    list<IommuStats>(out, kMetrics, "IommuStats", "");
+    list<CpuCoreStats>(out, kPerCpu, "CpuCoreStats", "CPU");
+    list<LocalApicStats>(out, kPerCpu, "LocalApicStats", "CPU");
+    list<DeviceStats>(out, kPerDevice, "DeviceStats", "device");
+    list<RootPortStats>(out, kRootPorts, "RootPortStats", "root port");
+    list<SharedLineStats>(out, nullptr, "SharedLineStats (a PID's line)", "");
+    ordered_json unreported = out[kUnreported];
+    out.erase(kUnreported);  // last, after the workloads
+    for (const ReportMetric& r : kReportMetrics)
+        out[r.section].push_back({{"key", r.key},
+                                  {"type", r.type},
+                                  {"unit", r.unit},
+                                  {"source", "report"},
+                                  {"description", r.description}});
+    // Sorted as the result file's own objects are, so a listing reads
+    // alongside a result.
+    for (auto section = out.begin(); section != out.end(); ++section) {
+        std::stable_sort(section->begin(), section->end(),
+                         [](const ordered_json& a, const ordered_json& b) {
+                             return a["key"].get<std::string>() < b["key"].get<std::string>();
+                         });
+    }
+    out[kUnreported] = unreported;
+    return out;
+}
+
+}  // namespace cidsim

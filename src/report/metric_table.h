@@ -1,0 +1,17 @@
+#pragma once
+// Every metric a result file can hold, with its unit and meaning: the raw
+// statistics from the blocks' own descriptions (model/stat_visitor.h) and
+// the figures the report layer computes from them, from one table.
+// `cidsim params --metrics` prints it; docs/metrics.md is its markdown.
+#include <nlohmann/json.hpp>
+
+namespace cidsim {
+
+// {section: [{"key", "type", "unit", "source", "description"}, ...]} in
+// result-file order: "metrics", "per_cpu[]", "per_vector[]", "per_device[]",
+// "root_ports[]", "workloads[] (type T)", then "not in result files". A key
+// with dots nests ("iec.hits" is metrics.iec.hits); a histogram's key
+// holds its summary object.
+nlohmann::ordered_json describe_metrics();
+
+}  // namespace cidsim

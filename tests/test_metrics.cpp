@@ -1,0 +1,134 @@
+// Every metric a result file holds is described by `cidsim params
+// --metrics`, with a unit and a meaning: checked on results of the real
+// binary, so a key added to the writer without a description fails here.
+#include <catch2/catch.hpp>
+
+#include <set>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.h"
+
+using namespace cidsim_test;
+using nlohmann::json;
+
+namespace {
+
+const std::string kShort = " -q --set run.duration_ns=200000 --set run.warmup_ns=20000";
+
+json listing(const Scratch& s) {
+    const Run r = run_cidsim(s, "params --metrics --format json");
+    REQUIRE(r.status == 0);
+    return json::parse(r.out);
+}
+
+std::set<std::string> keys_of(const json& list, const std::string& section) {
+    std::set<std::string> keys;
+    if (list.contains(section))
+        for (const json& m : list[section]) keys.insert(m["key"].get<std::string>());
+    return keys;
+}
+
+// The keys of `o` (dotted when nested) that `described` does not cover; a
+// described key covers everything under it (a histogram's summary, the
+// fault records).
+void undescribed(const json& o, const std::string& prefix, const std::set<std::string>& described,
+                 std::set<std::string>& missing) {
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        const std::string key = prefix + it.key();
+        if (described.count(key)) continue;
+        if (it->is_object())
+            undescribed(*it, key + ".", described, missing);
+        else
+            missing.insert(key);
+    }
+}
+
+// "iec.hits" -> /iec/hits
+json::json_pointer pointer(std::string dotted) {
+    for (char& c : dotted)
+        if (c == '.') c = '/';
+    return json::json_pointer("/" + dotted);
+}
+
+json run_result(const Scratch& s, const std::string& config, const std::string& extra = "") {
+    const Run r = run_cidsim(s, "run " + config + kShort + extra + " -o " + s / "r.json");
+    REQUIRE(r.status == 0);
+    return json::parse(slurp(s / "r.json"));
+}
+
+void check_entries(const json& result, const json& list, const char* array,
+                   const std::string& section) {
+    const std::set<std::string> described = keys_of(list, section);
+    REQUIRE(!result[array].empty());
+    for (const json& entry : result[array]) {
+        std::set<std::string> missing;
+        undescribed(entry, "", described, missing);
+        INFO(array << " keys not described in section '" << section << "'");
+        CHECK(missing == std::set<std::string>{});
+    }
+}
+
+}  // namespace
+
+TEST_CASE("every key of a result's metrics object is described by the listing") {
+    Scratch s;
+    const json list = listing(s);
+    const json r = run_result(s, example("posted-bursty.json"));
+    std::set<std::string> missing;
+    undescribed(r["metrics"], "", keys_of(list, "metrics"), missing);
+    CHECK(missing == std::set<std::string>{});
+    // And the other way round: nothing listed for metrics that is not there.
+    std::set<std::string> absent;
+    for (const std::string& key : keys_of(list, "metrics"))
+        if (!r["metrics"].contains(pointer(key))) absent.insert(key);
+    CHECK(absent == std::set<std::string>{});
+}
+
+TEST_CASE("every key of a result's per-block entries is described by the listing") {
+    Scratch s;
+    const json list = listing(s);
+    for (const char* mode : {"posted", "remappable"}) {
+        const json r = run_result(s, example("posted-bursty.json"), std::string(" --set mode=") + mode);
+        check_entries(r, list, "per_cpu", "per_cpu[]");
+        check_entries(r, list, "per_vector", "per_vector[]");
+        check_entries(r, list, "per_device", "per_device[]");
+        check_entries(r, list, "root_ports", "root_ports[]");
+    }
+}
+
+TEST_CASE("every key of each kind of workload's report is described by the listing") {
+    Scratch s;
+    const json list = listing(s);
+    const std::string rfc = std::string("'" CIDSIM_SOURCE_DIR "/configs/rfc/");
+    const std::pair<std::string, const char*> runs[] = {
+        {example("posted-bursty.json"), "bursty"},
+        {example("rfc-burst-posted.json"), "trace"},
+        {rfc + "c1-nvme-2disks.json'", "nvme"},
+        {rfc + "c2-dsa-2wq.json'", "dsa"},
+    };
+    for (const auto& [config, type] : runs) {
+        const json r = run_result(s, config);
+        check_entries(r, list, "workloads", std::string("workloads[] (type ") + type + ")");
+    }
+}
+
+TEST_CASE("every listed metric has its type and source and meaning (and a unit if numeric)") {
+    Scratch s;
+    const json list = listing(s);
+    for (auto section = list.begin(); section != list.end(); ++section) {
+        std::set<std::string> seen;
+        for (const json& m : *section) {
+            const std::string key = m["key"].get<std::string>();
+            INFO(section.key() << ": " << key);
+            CHECK(!m["type"].get<std::string>().empty());
+            CHECK(!m["source"].get<std::string>().empty());
+            CHECK(m["description"].get<std::string>().size() > 3);
+            const std::string type = m["type"].get<std::string>();
+            if (type != "string" && type != "boolean") CHECK(!m["unit"].get<std::string>().empty());
+            // The unreported list may name a field of two blocks alike.
+            if (section.key() != "not in result files") CHECK(seen.insert(key).second);
+        }
+    }
+}
