@@ -41,6 +41,7 @@ public:
     // No message of a connected sender arrives before this (exact up to
     // `needed`, as Lookahead answers are); never() with no sender.
     sc_core::sc_time earliest_next(const sc_core::sc_time& needed) const {
+        if (m_only) return m_only->earliest_next(needed);
         sc_core::sc_time t = never();
         for (const Sender& s : m_senders)
             t = std::min(t, s.lookahead ? s.lookahead->earliest_next(needed)
@@ -64,6 +65,7 @@ private:
     std::string m_name;
     Promise m_promise;
     std::vector<Sender> m_senders;
+    const Lookahead* m_only = nullptr;  // the one sender, when it is alone and declares one
 };
 
 template <class Msg>
@@ -109,6 +111,7 @@ void connect(OutPort<Msg>& out, InPort<Msg>& in,
     out.m_peer = &in;
     out.m_min_latency = min_latency;
     in.m_senders.push_back({out.m_lookahead, min_latency});
+    in.m_only = in.m_senders.size() == 1 ? out.m_lookahead : nullptr;
 }
 
 }  // namespace cidsim

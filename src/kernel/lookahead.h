@@ -36,8 +36,15 @@ namespace cidsim {
 
 namespace run_ahead_policy {
 inline bool stepwise = false;
-inline bool windowed = false;   // false: a testbench that runs to its own end
+inline bool windowed = false;  // false: a testbench that runs to its own end
 inline sc_core::sc_time window_end;
+// run_ahead_limit()'s answer, kept ready: it is asked several times per MSI.
+inline bool limited = false;
+inline sc_core::sc_time limit;
+inline void update_limit() {
+    limited = stepwise || windowed;
+    limit = stepwise ? sc_core::SC_ZERO_TIME : window_end;
+}
 #ifdef CIDSIM_CHECK_LOOKAHEAD_DEFAULT
 inline bool check = true;
 #else
@@ -47,7 +54,10 @@ inline bool check = false;
 
 // Run-ahead on (the default) or off (stepwise), for the whole simulation.
 // Set before elaboration ends: some blocks choose their processes by it.
-inline void set_stepwise(bool stepwise) { run_ahead_policy::stepwise = stepwise; }
+inline void set_stepwise(bool stepwise) {
+    run_ahead_policy::stepwise = stepwise;
+    run_ahead_policy::update_limit();
+}
 inline bool stepwise() { return run_ahead_policy::stepwise; }
 // Abort when a message breaks a lookahead already relied on.
 inline void set_lookahead_check(bool on) { run_ahead_policy::check = on; }
@@ -59,12 +69,12 @@ inline bool lookahead_checked() { return run_ahead_policy::check; }
 inline void set_run_ahead_window_end(const sc_core::sc_time& end) {
     run_ahead_policy::windowed = true;
     run_ahead_policy::window_end = end;
+    run_ahead_policy::update_limit();
 }
 
 // Acts due before this may be made before the kernel reaches them.
 inline sc_core::sc_time run_ahead_limit() {
-    if (run_ahead_policy::stepwise) return sc_core::SC_ZERO_TIME;
-    return run_ahead_policy::windowed ? run_ahead_policy::window_end : never();
+    return run_ahead_policy::limited ? run_ahead_policy::limit : never();
 }
 
 // May an act due at `at` be made before the kernel reaches it?
@@ -117,8 +127,9 @@ private:
 class KeptLookahead {
 public:
     void forget() { m_known = false; }
-    // What the asker relies on is recorded in `promise` (nullptr: nothing).
-    void record_into(Promise* promise) { m_promise = promise; }
+    // What the asker relies on is recorded in `promise` when the lookahead
+    // check is on (set before elaboration ends, as the policy is).
+    void record_into(Promise* promise) { m_promise = lookahead_checked() ? promise : nullptr; }
     // Does `t` come before the lookahead? ask(needed) gives it.
     template <class Ask>
     bool is_before(const sc_core::sc_time& t, Ask&& ask) {
@@ -128,7 +139,7 @@ public:
             m_known = true;
         }
         const bool before = t < m_at;
-        if (before && m_promise && lookahead_checked()) m_promise->relied_on(t);
+        if (before && m_promise) m_promise->relied_on(t);
         return before;
     }
 

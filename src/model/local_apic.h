@@ -55,8 +55,9 @@ struct LocalApicStats {
     void describe(StatVisitor& v) const;
 };
 
-class LocalApic final : public sc_core::sc_module,
-                        public InterruptController,
+// The controller interface is the first base: its calls need no adjustment.
+class LocalApic final : public InterruptController,
+                        public sc_core::sc_module,
                         private Receiver<Vector> {
 public:
     SC_HAS_PROCESS(LocalApic);
