@@ -37,6 +37,8 @@ void CpuCore::end_of_elaboration() {
     if (m_apic.core_accepts()) m_interrupt_wake |= m_apic.message_event();
     m_wake |= m_interrupt_wake;
     m_wake |= m_work_queued;
+    m_before_me.add(m_apic, 0);
+    if (Participant* poster = m_pid.poster()) m_before_me.add(*poster, 1);
 }
 
 void CpuCore::register_handler(Vector vector, IrqHandler& handler, uint32_t cookie) {
@@ -58,8 +60,7 @@ void CpuCore::queue_task(const Work& w) {
 
 void CpuCore::step() {
     forget_lookaheads();  // other processes have run since
-    m_apic.accept_arrived();
-    m_pid.posts_due_now();
+    m_before_me.catch_up_before(nullptr);
     if (m_activity == Activity::Work) {
         if (sim_now() < m_work_start) {
             // An interrupt arrived during the last one's tail: it is taken
@@ -115,14 +116,6 @@ bool CpuCore::sync_for_pid() {
     if (m_clock.synced() || pid_quiet_at(m_clock.now())) return true;
     m_clock.wait_out();
     return false;
-}
-
-// In an interrupt the core acts next when its wait ends (or now, if it is
-// about to run); outside one, an interrupt's entry comes before any access.
-sc_time CpuCore::earliest_next(const sc_time&) const {
-    const sc_time now = sim_now();
-    if (m_in_interrupt) return std::max(m_clock.waiting_until(), now);
-    return now + m_params.irq_entry;
 }
 
 bool CpuCore::interrupt() {

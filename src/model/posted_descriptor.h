@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "kernel/lookahead.h"
+#include "kernel/tie_order.h"
 #include "model/shared_line.h"
 #include "model/trace_observer.h"
 #include "model/vector_bits.h"
@@ -24,12 +25,10 @@ namespace cidsim {
 
 enum class PidOp : int { Read, Xchg, ClearOn, Post };
 
-// The remapping hardware as the PID's other side: its lookahead, and its
-// posts due at the kernel's time made first when the CPU acts then.
-class Poster : public Lookahead {
-public:
-    virtual void act_due_now() = 0;
-};
+// The remapping hardware as the PID's other side: its lookahead, and, as a
+// Participant, its posts due at the kernel's time made when the CPU is to
+// act then (kernel/tie_order.h).
+class Poster : public Lookahead, public Participant {};
 const char* to_string(PidOp op);
 
 struct PidAccess {
@@ -67,10 +66,9 @@ public:
     // access is made at the kernel's time.
     void attach_cpu(const Lookahead& cpu) { m_cpu = &cpu; }
     void attach_poster(Poster& poster) { m_poster = &poster; }
-    // Posts due at the kernel's time land before the CPU's accesses at it.
-    void posts_due_now() {
-        if (m_poster) m_poster->act_due_now();
-    }
+    // The poster, whose posts due at the kernel's time land before the
+    // CPU's accesses at it (nullptr: none attached).
+    Participant* poster() const { return m_poster; }
     // The CPU may access at any time before this (not before now) as if it
     // had waited until then; the answer holds until another process runs
     // (Lookahead: exact up to `needed`).
