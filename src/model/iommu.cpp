@@ -38,9 +38,9 @@ const char* to_string(IommuFault f) {
 
 Iommu::Iommu(sc_core::sc_module_name name, const IommuParams& params, AgentId agent)
     : sc_module(name), msi_socket("msi_socket"), m_params(params), m_agent(agent),
-      m_table(params.irte_entries) {
+      m_table(params.irte_entries),
+      m_iec(params.iec_entries) {
     msi_socket.register_b_transport(this, &Iommu::b_transport);
-    m_iec.reserve(params.iec_entries);
     SC_METHOD(on_fetch_due);
     sensitive << m_to_fetch.event();
     dont_initialize();
@@ -76,14 +76,12 @@ void Iommu::write_irte(uint32_t index, const Irte& e) {
 void Iommu::invalidate_iec(uint32_t index) {
     ++m_stats.iec_invalidations;
     if (m_obs) m_obs->iec_invalidated(index);
-    m_iec.erase(std::remove_if(m_iec.begin(), m_iec.end(),
-                               [index](const IecEntry& c) { return c.index == index; }),
-                m_iec.end());
+    m_iec.invalidate(index);
 }
 
 void Iommu::invalidate_iec_all() {
     ++m_stats.iec_invalidations;
-    m_iec.clear();
+    m_iec.invalidate_all();
 }
 
 uint64_t Iommu::faults_total() const {
@@ -147,41 +145,14 @@ Iommu::Resolved Iommu::resolve(uint32_t index) const {
 }
 
 const Iommu::Resolved& Iommu::lookup(uint32_t index, bool& hit) {
-    ++m_iec_clock;
-    // Back-to-back MSIs from one queue hit the entry used last: try it first.
-    if (m_iec_last < m_iec.size() && m_iec[m_iec_last].index == index) {
-        m_iec[m_iec_last].last_use = m_iec_clock;
+    if (const Resolved* cached = m_iec.find(index)) {
         hit = true;
-        return m_iec[m_iec_last].entry;
+        return *cached;
     }
-    for (IecEntry& c : m_iec)
-        if (c.index == index) {
-            c.last_use = m_iec_clock;
-            m_iec_last = size_t(&c - m_iec.data());
-            hit = true;
-            return c.entry;
-        }
     hit = false;
-    if (m_params.iec_entries == 0) {
-        m_uncached = resolve(index);
-        return m_uncached;
-    }
-    IecEntry fill{index, m_iec_clock, resolve(index)};
+    const Resolved r = resolve(index);
     // Only present entries are cached [6.4].
-    if (!fill.entry.irte.present) {
-        m_uncached = fill.entry;
-        return m_uncached;
-    }
-    if (m_iec.size() < m_params.iec_entries) {
-        m_iec.push_back(fill);
-        return m_iec.back().entry;
-    }
-    auto victim = std::min_element(m_iec.begin(), m_iec.end(), [](const IecEntry& a,
-                                                                  const IecEntry& b) {
-        return a.last_use < b.last_use;
-    });
-    *victim = fill;
-    return victim->entry;
+    return r.irte.present ? m_iec.fill(index, r) : m_iec.pass_through(r);
 }
 
 void Iommu::on_fetch_due() {

@@ -52,6 +52,7 @@
 
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
+#include "model/interrupt_entry_cache.h"
 #include "model/iommu_lookahead.h"
 #include "model/irte.h"
 #include "kernel/link.h"
@@ -174,11 +175,6 @@ private:
         Vector vector;
         RootPort* held;  // remappable: the root port held until the message leaves
     };
-    struct IecEntry {
-        uint32_t index;
-        uint64_t last_use;
-        Resolved entry;
-    };
 
     void b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
     void on_fetch_due();  // pipeline start: IRTE fetch
@@ -256,10 +252,7 @@ private:
     IommuParams m_params;
     AgentId m_agent;
     std::vector<IrteBits> m_table;
-    std::vector<IecEntry> m_iec;
-    uint64_t m_iec_clock = 0;
-    size_t m_iec_last = 0;  // where the last hit was (a hint, checked by index)
-    Resolved m_uncached;  // the last IRTE read when there is no IEC
+    InterruptEntryCache<Resolved> m_iec;
     std::unordered_map<uint64_t, PostedDescriptor*> m_pids;
     sc_core::sc_time m_pipeline_free;
     sc_core::sc_time m_message_port_free;
