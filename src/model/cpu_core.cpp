@@ -29,6 +29,7 @@ CpuCore::CpuCore(sc_core::sc_module_name name, const CpuCoreParams& params,
     m_pid.attach_cpu(*this);
     m_apic.let_core_accept();
     m_irq_lookahead.record_into(&m_apic.promise());
+    m_pid_lookahead.record_into(&m_pid.cpu_relied());
     SC_METHOD(step);  // initialised: runs at time 0 to pick up work queued at elaboration
 }
 
@@ -73,7 +74,7 @@ void CpuCore::step() {
         return;
     }
     for (;;) {
-        // The last interrupt's tail may still be to run (m_pending): the
+        // The last interrupt's tail may still be to run (the clock is ahead): the
         // next interrupt, a zero-cost work item or sleep come after it.
         if (m_apic.deliverable() >= 0) {
             if (!may_take_interrupt_ahead() && !settle()) return;
@@ -103,7 +104,7 @@ bool CpuCore::irq_quiet_until(const sc_time& t) {
 }
 
 bool CpuCore::pid_quiet_at(const sc_time& t) {
-    return m_pid_lookahead.is_before(t, [this](const sc_time& n) { return m_pid.cpu_horizon(n); });
+    return m_pid_lookahead.is_before(t, [this](const sc_time& n) { return m_pid.cpu_lookahead(n); });
 }
 
 bool CpuCore::settle() {
@@ -223,6 +224,7 @@ void CpuCore::finish_work(const sc_time& at) {
 template <class Access>
 bool CpuCore::access_pid(uint64_t& count, Access access) {
     if (!sync_for_pid()) return false;
+    if (lookahead_checked()) m_pid.check_cpu_access_at(m_clock.now());
     sc_time cost;
     access(cost);
     ++count;

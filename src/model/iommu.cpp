@@ -261,6 +261,7 @@ void Iommu::post(const Fetched& f, const sc_time& at) {
     ++m_stats.posts;
     sc_time rmw;
     PostedDescriptor& pid = *f.entry.pid;
+    if (lookahead_checked()) pid.check_post_at(at);
     if (pid.post(m_agent, irte.vector, irte.urgent, rmw)) {
         ++m_stats.notifications;
         // NV and NDST as the post finds them [9.12]; fixed while the routes are.

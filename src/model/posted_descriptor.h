@@ -13,6 +13,7 @@
 // Not modelled: the reserved bits (a PID is never malformed here), the
 // descriptor's memory address beyond identifying it.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "kernel/lookahead.h"
@@ -43,7 +44,13 @@ struct PidAccess {
 class PostedDescriptor {
 public:
     PostedDescriptor(uint64_t address, Vector nv, uint32_t ndst, const SharedLine& line)
-        : m_address(address), m_nv(nv), m_ndst(ndst), m_line(line) {}
+        : m_address(address),
+          m_nv(nv),
+          m_ndst(ndst),
+          m_line(line),
+          m_cpu_relied("PID of APIC " + std::to_string(ndst) + ", posts seen by its CPU"),
+          m_poster_relied("PID of APIC " + std::to_string(ndst) +
+                          ", CPU accesses seen by the remapping unit") {}
 
     // CPU side. Each returns the access latency in `cost`.
     // (read_word is inline: a CPU's PIR scan reads several words per MSI.)
@@ -72,13 +79,23 @@ public:
     // The CPU may access at any time before this (not before now) as if it
     // had waited until then; the answer holds until another process runs
     // (Lookahead: exact up to `needed`).
-    sc_core::sc_time cpu_horizon(const sc_core::sc_time& needed) const {
+    sc_core::sc_time cpu_lookahead(const sc_core::sc_time& needed) const {
         if (m_log || !m_poster) return sc_core::SC_ZERO_TIME;
         return std::min(run_ahead_limit(), m_poster->earliest_next(needed));
     }
     // May the remapping unit post at `at` (not before now) already now?
-    bool poster_may_access_at(const sc_core::sc_time& at) const {
-        return !m_log && m_cpu && may_run_ahead_to(at) && at < m_cpu->earliest_next(at);
+    bool poster_may_access_at(const sc_core::sc_time& at) {
+        const bool ahead = !m_log && m_cpu && may_run_ahead_to(at) && at < m_cpu->earliest_next(at);
+        if (ahead && lookahead_checked()) m_poster_relied.relied_on(at);
+        return ahead;
+    }
+    // The lookahead check (kernel/lookahead.h): what the CPU relied on when
+    // it accessed ahead, and the posts and accesses checked against what
+    // the other side relied on.
+    Promise& cpu_relied() { return m_cpu_relied; }
+    void check_post_at(const sc_core::sc_time& at) const { m_cpu_relied.check(at); }
+    void check_cpu_access_at(const sc_core::sc_time& at) const {
+        m_poster_relied.check_not_before(at);
     }
 
     // A software write that is not on the measured path (KVM vCPU put/load).
@@ -118,6 +135,8 @@ private:
     TraceObserver* m_obs = nullptr;
     const Lookahead* m_cpu = nullptr;
     Poster* m_poster = nullptr;
+    Promise m_cpu_relied;
+    Promise m_poster_relied;
 };
 
 }  // namespace cidsim
