@@ -1,0 +1,437 @@
+#include "model/vmx_cpu.h"
+
+namespace cidsim {
+
+using sc_core::sc_time;
+using sc_core::SC_ZERO_TIME;
+
+const char* const kHostHandlerNames[3] = {"hard", "threaded", "bypass_inject"};
+const char* const kGuestIdleNames[2] = {"run", "halt"};
+const char* const kKvmExitTraceNames[2] = {"after_irq", "at_exit"};
+
+const char* to_string(ExitReason r) {
+    switch (r) {
+        case ExitReason::ExternalInterrupt: return "EXTERNAL_INTERRUPT";
+        case ExitReason::Hlt: return "HLT";
+        case ExitReason::EoiInduced: return "EOI_INDUCED";
+        case ExitReason::ApicWrite: return "APIC_WRITE";
+        case ExitReason::MsrWrite: return "MSR_WRITE";
+        case ExitReason::Count: break;
+    }
+    return "?";
+}
+
+// Every cost names its source; "guess" gives a plausible range.
+void VmxCpuParams::describe(ParamVisitor& v) {
+    v.time("vmexit_hw_ns", vmexit_hw, 0, 1e5,
+           "hardware VM exit (state save, VMCS exit fields). Source: assumed, a few hundred "
+           "cycles per round trip on Haswell (kvm-unit-tests x86/vmexit.c); range 50-300 ns");
+    v.time("vmentry_hw_ns", vmentry_hw, 0, 1e5,
+           "hardware VM entry (VMRESUME, state load). Source: assumed as vmexit_hw_ns; "
+           "range 50-300 ns");
+    v.time("exit_dispatch_ns", exit_dispatch, 0, 1e6,
+           "vmx_handle_exit dispatch, the vcpu_run loop and re-entry preparation between the "
+           "kvm_exit and kvm_entry tracepoints (tracepoints included). Source: FITTED to E3's "
+           "calibration figure, non-threaded EXTERNAL_INTERRUPT exit handling 2.2 us "
+           "(systems.md B)");
+    v.time("host_irq_entry_ns", host_irq_entry, 0, 1e5,
+           "KVM's call of the host IDT handler (handle_external_intr) and irq_enter. Source: "
+           "guess, as cpu.irq_entry_ns; range 50-300 ns");
+    v.time("edge_irq_ns", edge_irq, 0, 1e5,
+           "handle_edge_irq: desc lock, ack, handle_irq_event. Source: guess from instruction "
+           "count (kernel/irq/chip.c); range 30-150 ns");
+    v.time("host_eoi_ns", host_eoi, 0, 1e5,
+           "host x2APIC EOI MSR write. Source: guess, as cpu.eoi_ns; range 20-100 ns");
+    v.time("host_irq_exit_ns", host_irq_exit, 0, 1e5,
+           "irq_exit (no softirq) and return to KVM. Source: guess, as cpu.irq_exit_ns; "
+           "range 40-200 ns");
+    v.time("eventfd_signal_ns", eventfd_signal, 0, 1e5,
+           "vfio_msihandler's eventfd_signal: wait-queue lock, count+1, wake_up_locked_poll, "
+           "irqfd_wakeup's dispatch (fs/eventfd.c, virt/kvm/eventfd.c). Source: assumed, half "
+           "of eventfd -> irqfd -> injection 0.3-0.5 us (systems.md B); range 100-300 ns");
+    v.time("msi_inject_ns", msi_inject, 0, 1e5,
+           "kvm_set_msi_inatomic -> __apic_accept_irq -> vmx_deliver_posted_interrupt (PID "
+           "line costs apart). Source: assumed, the other half of 0.3-0.5 us (systems.md B); "
+           "range 100-300 ns");
+    v.time("vcpu_kick_ns", vcpu_kick, 0, 1e5,
+           "kvm_vcpu_kick of a vCPU not in guest mode on this CPU (no IPI). Source: guess; "
+           "range 20-200 ns");
+    v.time("fifo_wakeup_ns", fifo_wakeup, 0, 1e5,
+           "__irq_wake_thread -> wake_up_process of the SCHED_FIFO IRQ thread, NEED_RESCHED "
+           "(kernel/sched/core.c try_to_wake_up). Source: assumed, not fitted; range 0.2-1 us");
+    v.time("context_switch_ns", context_switch, 0, 1e6,
+           "one context switch between pinned threads (__schedule, switch_mm, switch_to). "
+           "Source: assumed, about 1 us on Haswell (tools/perf/bench/sched-pipe.c, "
+           "systems.md B); range 0.5-3 us");
+    v.time("vcpu_put_ns", vcpu_put, 0, 1e6,
+           "kvm_sched_out -> kvm_arch_vcpu_put -> vmx_vcpu_put (host state, pi put). Source: "
+           "assumed (arch/x86/kvm/vmx); range 0.1-0.5 us");
+    v.time("vcpu_load_ns", vcpu_load, 0, 1e6,
+           "kvm_sched_in -> kvm_arch_vcpu_load -> vmx_vcpu_load (same pCPU: no VMPTRLD; pi "
+           "load). Source: assumed (arch/x86/kvm/vmx); range 0.1-0.8 us");
+    v.time("irq_thread_ns", irq_thread, 0, 1e6,
+           "irq_thread loop and irq_forced_thread_fn around the handler (local_bh_disable, "
+           "oneshot finalize). Source: guess from kernel/irq/manage.c; range 50-400 ns");
+    v.time("pir_sync_ns", pir_sync, 0, 1e5,
+           "vmx_sync_pir_to_irr before entry, besides the PID line accesses. Source: guess; "
+           "range 20-150 ns");
+    v.time("event_inject_ns", event_inject, 0, 1e5,
+           "without APICv: KVM_REQ_EVENT handling and VM-entry event injection. Source: guess; "
+           "range 50-300 ns");
+    v.time("pi_processing_ns", pi_processing, 0, 1e5,
+           "the CPU's posted-interrupt processing in guest mode (ack 0xF2, PIR -> vIRR, EOI), "
+           "besides PID line accesses. Source: assumed 0.1-0.2 us (systems.md A)");
+    v.time("eoi_exit_ns", eoi_exit, 0, 1e6,
+           "handling a trapped guest EOI (APIC_WRITE or MSR_WRITE exit: kvm_lapic_reg_write, "
+           "apic_set_eoi) between exit and entry. Source: assumed 0.5-1 us for exit + entry "
+           "(systems.md C) less the hardware costs; range 0.2-0.8 us");
+    v.time("hlt_exit_ns", hlt_exit, 0, 1e6,
+           "HLT exit: kvm_emulate_halt to kvm_vcpu_block's schedule(). Source: guess; "
+           "range 0.1-1 us");
+    v.time("wakeup_handler_ns", wakeup_handler, 0, 1e6,
+           "pi_wakeup_handler: blocked-list lock and walk, kvm_vcpu_kick -> wake_up_process. "
+           "Source: assumed, part of the several-us wake-up path (systems.md A); range "
+           "0.1-1 us");
+    v.time("guest_irq_entry_ns", guest_irq_entry, 0, 1e5,
+           "the guest's interrupt entry (virtual IDT delivery, irq_enter). Source: guess, as "
+           "cpu.irq_entry_ns; range 50-300 ns");
+    v.time("guest_irq_exit_ns", guest_irq_exit, 0, 1e5,
+           "the guest's irq_exit and iret. Source: guess, as cpu.irq_exit_ns; range 40-200 ns");
+    v.time("guest_eoi_ns", guest_eoi, 0, 1e5,
+           "a virtualised guest EOI (VID: no exit). Source: guess; range 5-50 ns");
+    visit_choice(v, "kvm_exit_trace", kvm_exit_trace, kKvmExitTraceNames,
+                 "where perf kvm stat's kvm_exit tracepoint sits: after_irq (4.x: opens "
+                 "vmx_handle_exit, after the host IRQ handler and preempt_enable) | at_exit "
+                 "(5.12: in vmx_vcpu_run, right after the exit). Source: 4.x arch/x86/kvm/vmx.c, "
+                 "5.12 vmx/vmx.c");
+    v.flag("preempt_full",
+           preempt_full,
+           "CONFIG_PREEMPT: a woken IRQ thread preempts at preempt_enable(), before kvm_exit "
+           "(false: at the vcpu_run loop's cond_resched(), after it). Source: systems.md B");
+    v.flag("irq_posting", irq_posting,
+           "VT-d posting to guests: IRQ_POSTING_CAP and the irq-bypass pairing (pi_update_irte); "
+           "an assigned device's IRTE is posted when its vCPU has APICv. Source: systems.md A");
+}
+
+void VcpuConfig::describe(ParamVisitor& v) {
+    v.flag("apicv", apicv,
+           "APICv: posted-interrupt processing and APIC-register virtualisation (false: "
+           "injection through the vIRR, KVM_REQ_EVENT and event injection; EOIs exit as "
+           "MSR_WRITE). Source: SDM 29; systems.md B (\"HSW\" may be a client part)");
+    v.flag("vid", vid,
+           "virtual-interrupt delivery: edge-MSI EOIs virtualised, no exit (false: each guest "
+           "EOI exits as APIC_WRITE). Needs apicv. Source: SDM 29.1.2");
+    visit_choice(v, "guest_idle", guest_idle, kGuestIdleNames,
+                 "what the guest does between interrupts: run (stays in guest mode) | halt "
+                 "(HLT exit, the vCPU blocks; halt_poll_ns = 0)");
+}
+
+VmxCpu::VmxCpu(sc_core::sc_module_name name, const VmxCpuParams& params,
+               const VcpuConfig& vcpu, unsigned index, AgentId agent, LocalApic& apic,
+               PostedDescriptor& pid)
+    : sc_module(name), m_params(params), m_vcpu(vcpu), m_index(index), m_agent(agent),
+      m_apic(apic), m_gpid(pid, agent) {
+    if (!m_vcpu.apicv) m_vcpu.vid = false;
+    HostThread t;
+    t.name = "vcpu";
+    t.notifier = this;
+    m_vcpu_thread = m_sched.add(t);
+    SC_THREAD(run);
+}
+
+void VmxCpu::assign(Vector host_vector, Vector guest_vector, HostHandler handler,
+                    IrqHandler& guest_handler, uint32_t cookie) {
+    Route& r = m_routes[host_vector];
+    r.used = true;
+    r.guest_vector = guest_vector;
+    r.handler = handler;
+    if (handler == HostHandler::Threaded) {
+        HostThread t;
+        t.name = "irq/" + std::to_string(host_vector) + "-vfio";
+        t.policy = SchedPolicy::Fifo;
+        t.rt_priority = 50;  // kernel/irq/manage.c: MAX_USER_RT_PRIO/2
+        r.irq_thread = m_sched.add(t);
+        m_thread_vector.resize(size_t(r.irq_thread) + 1);
+        m_thread_vector[size_t(r.irq_thread)] = host_vector;
+    }
+    m_guest_slots[guest_vector] = {&guest_handler, cookie};
+}
+
+void VmxCpu::assign_posted(Vector guest_vector, IrqHandler& guest_handler, uint32_t cookie) {
+    m_guest_slots[guest_vector] = {&guest_handler, cookie};
+}
+
+void VmxCpu::reset_stats() {
+    m_stats = {};
+    m_sched.reset_stats();
+    m_mode_since = sim_now();
+}
+
+void VmxCpu::set_mode(Mode m) {
+    const sc_time d = sim_now() - m_mode_since;
+    (m_mode == Mode::Guest ? m_stats.guest_time
+     : m_mode == Mode::Root ? m_stats.root_time : m_stats.idle_time) += d;
+    m_mode = m;
+    m_mode_since = sim_now();
+}
+
+void VmxCpu::sched_out(bool preempted) {
+    sc_time c;
+    m_gpid.put(preempted, c);
+    m_notifier_cost += m_params.vcpu_put + c;
+    m_loaded = false;
+}
+
+void VmxCpu::sched_in() {
+    sc_time c;
+    m_gpid.load(m_apic.apic_id(), c);
+    m_notifier_cost += m_params.vcpu_load + c;
+    m_loaded = true;
+}
+
+void VmxCpu::run() {
+    // The vCPU thread is running and loaded; it enters the guest.
+    m_mode_since = sim_now();
+    m_sched.wake(m_vcpu_thread);
+    m_sched.switch_to(m_vcpu_thread);
+    spend(m_notifier_cost);
+    m_notifier_cost = SC_ZERO_TIME;
+    prepare_entry();
+    enter(sim_now(), sim_now(), false);
+    for (;;) {
+        const ExitReason r = guest();
+        if (r == ExitReason::ExternalInterrupt) external_interrupt_exit();
+        else if (r == ExitReason::Hlt) hlt_exit();
+        else eoi_exit(r);
+    }
+}
+
+ExitReason VmxCpu::guest() {
+    for (;;) {
+        settle_inputs();
+        const int v = m_apic.deliverable();
+        if (v >= 0) {
+            if (v == kPostedIntrVector && m_vcpu.apicv) {
+                posted_interrupt_processing();
+                continue;
+            }
+            return ExitReason::ExternalInterrupt;  // pin-based external-interrupt exiting
+        }
+        if (m_vapic.deliverable() >= 0) {
+            guest_interrupt();
+            if (!m_vcpu.vid) return m_vcpu.apicv ? ExitReason::ApicWrite : ExitReason::MsrWrite;
+            continue;
+        }
+        if (m_vcpu.guest_idle == GuestIdle::Halt) return ExitReason::Hlt;
+        wait(m_apic.irq_event());
+    }
+}
+
+void VmxCpu::posted_interrupt_processing() {
+    // SDM 29.6: the notification vector is acknowledged, ON cleared, the
+    // local APIC's EOI written, PIR ORed into the vIRR; then delivery.
+    m_apic.acknowledge();
+    ++m_stats.posted_in_guest;
+    sc_time c;
+    m_gpid.sync_to(m_vapic.irr, c);
+    m_apic.eoi();
+    spend(m_params.pi_processing + c);
+}
+
+void VmxCpu::guest_interrupt() {
+    const Vector v = m_vapic.acknowledge();
+    ++m_stats.guest_interrupts;
+    ++m_stats.guest_handler_calls[v];
+    spend(m_params.guest_irq_entry);
+    const GuestSlot& s = m_guest_slots[v];
+    if (s.handler) spend(s.handler->handle(s.cookie, m_index, sim_now()));
+    // The EOI: virtualised with VID (an EOI-exit-bitmap vector exits);
+    // without it the write traps and is completed in eoi_exit().
+    if (m_vcpu.vid) {
+        if (m_vapic.eoi_exit_bitmap.test(v)) ++m_stats.exits[size_t(ExitReason::EoiInduced)];
+        m_vapic.end_of_interrupt();
+        spend(m_params.guest_eoi);
+    }
+    spend(m_params.guest_irq_exit);
+}
+
+void VmxCpu::eoi_exit(ExitReason reason) {
+    const sc_time hw_exit = sim_now();
+    ++m_stats.exits[size_t(reason)];
+    set_mode(Mode::Root);
+    spend(m_params.vmexit_hw);
+    const sc_time trace = sim_now();
+    m_vapic.end_of_interrupt();
+    spend(m_params.eoi_exit);
+    prepare_entry();
+    enter(trace, hw_exit, false);
+}
+
+void VmxCpu::external_interrupt_exit() {
+    const sc_time hw_exit = sim_now();
+    ++m_stats.exits[size_t(ExitReason::ExternalInterrupt)];
+    set_mode(Mode::Root);
+    spend(m_params.vmexit_hw);
+    sc_time trace = sim_now();  // 5.12: trace_kvm_exit in vmx_vcpu_run
+    host_irq();                 // IRQs off, in vcpu_enter_guest
+    // local_irq_enable(); preempt_enable(): with full preemption a woken
+    // IRQ thread runs here, before 4.x's kvm_exit.
+    if (m_params.preempt_full && m_sched.need_resched()) schedule_from_vcpu(true);
+    if (m_params.kvm_exit_trace == KvmExitTrace::AfterIrq) trace = sim_now();
+    spend(m_params.exit_dispatch);
+    // vcpu_run's loop: cond_resched() before the next entry.
+    if (m_sched.need_resched()) schedule_from_vcpu(true);
+    prepare_entry();
+    enter(trace, hw_exit, true);
+}
+
+void VmxCpu::hlt_exit() {
+    const sc_time hw_exit = sim_now();
+    ++m_stats.exits[size_t(ExitReason::Hlt)];
+    set_mode(Mode::Root);
+    spend(m_params.vmexit_hw);
+    const sc_time trace = sim_now();
+    spend(m_params.hlt_exit);
+    // kvm_vcpu_block: pi_pre_block refuses when ON is set; a pending vIRR
+    // vector (no APICv) keeps the vCPU runnable too.
+    settle_inputs();
+    bool block = m_vapic.deliverable() < 0;
+    if (block && m_vcpu.apicv) {
+        sc_time c;
+        block = m_gpid.pre_block(m_blocked, m_apic.apic_id(), c);
+        spend(c);
+    }
+    if (block) {
+        schedule_from_vcpu(false);
+        if (m_vcpu.apicv) {
+            sc_time c;
+            m_gpid.post_block(m_blocked, c);
+            spend(c);
+        }
+    }
+    prepare_entry();
+    enter(trace, hw_exit, false);
+}
+
+void VmxCpu::host_irq() {
+    settle_inputs();
+    if (m_apic.deliverable() < 0) return;
+    const Vector v = m_apic.acknowledge();
+    spend(m_params.host_irq_entry);
+    if (v == kPostedIntrVector) {
+        ++m_stats.pin;  // sysvec_kvm_posted_intr_ipi: only the EOI; PIR synced at entry
+    } else if (v == kPostedIntrWakeupVector) {
+        ++m_stats.piw;
+        spend(m_params.wakeup_handler);
+        settle_inputs();
+        for (GuestPid* g : m_blocked.vcpus)
+            if (g->pid().on() && m_sched.wake(m_vcpu_thread)) spend(m_params.vcpu_kick);
+    } else if (m_routes[v].used) {
+        Route& r = m_routes[v];
+        ++m_stats.host_device_irqs;
+        spend(m_params.edge_irq);
+        switch (r.handler) {
+            case HostHandler::Hard:
+                spend(m_params.eventfd_signal);
+                inject(r.guest_vector);
+                break;
+            case HostHandler::BypassInject: inject(r.guest_vector); break;
+            case HostHandler::Threaded:
+                // irq_default_primary_handler -> __irq_wake_thread
+                spend(m_params.fifo_wakeup);
+                r.irq_pending = true;
+                m_sched.wake(r.irq_thread);
+                break;
+        }
+    }
+    spend(m_params.host_eoi);
+    m_apic.eoi();
+    spend(m_params.host_irq_exit);
+}
+
+void VmxCpu::inject(Vector gv) {
+    ++m_stats.injections;
+    spend(m_params.msi_inject);
+    settle_inputs();
+    if (m_vcpu.apicv) {
+        sc_time c;
+        m_gpid.deliver(gv, c);  // PIR, ON; the vCPU is not in guest mode: no IPI
+        spend(c);
+    } else {
+        m_vapic.irr.set(gv);
+        m_req_event = true;
+    }
+    // kvm_vcpu_kick: wakes a blocked vCPU thread (same CPU, no IPI).
+    if (!m_sched.thread(m_vcpu_thread).runnable) {
+        m_sched.wake(m_vcpu_thread);
+        spend(m_params.vcpu_kick);
+    }
+}
+
+void VmxCpu::schedule_from_vcpu(bool preempted) {
+    if (!preempted) m_sched.sleep_current();
+    for (;;) {
+        const int next = m_sched.pick();
+        if (next != m_sched.current()) {
+            m_notifier_cost = SC_ZERO_TIME;
+            m_sched.switch_to(next);
+            ++m_stats.context_switches;
+            set_mode(next == HostScheduler::kIdle ? Mode::Idle : Mode::Root);
+            spend(m_params.context_switch + m_notifier_cost);
+            if (next == HostScheduler::kIdle) set_mode(Mode::Idle);
+        }
+        if (m_sched.current() == m_vcpu_thread) {
+            set_mode(Mode::Root);
+            return;
+        }
+        if (m_sched.current() == HostScheduler::kIdle) idle_until_irq();
+        else irq_thread_run(m_sched.current());
+    }
+}
+
+void VmxCpu::irq_thread_run(int thread) {
+    Route& r = m_routes[m_thread_vector[size_t(thread)]];
+    if (r.irq_pending) {
+        r.irq_pending = false;
+        // irq_forced_thread_fn -> vfio_msihandler -> eventfd_signal -> irqfd
+        spend(m_params.irq_thread + m_params.eventfd_signal);
+        inject(r.guest_vector);
+    }
+    settle_inputs();
+    if (m_apic.deliverable() >= 0) {
+        host_irq();  // IRQs are on in the thread
+        return;
+    }
+    if (!r.irq_pending) m_sched.sleep_current();
+}
+
+void VmxCpu::idle_until_irq() {
+    set_mode(Mode::Idle);
+    settle_inputs();
+    while (m_apic.deliverable() < 0) {
+        wait(m_apic.irq_event());
+        settle_inputs();
+    }
+    set_mode(Mode::Root);
+    host_irq();
+}
+
+void VmxCpu::prepare_entry() {
+    settle_inputs();
+    if (m_vcpu.apicv) {
+        sc_time c;
+        if (m_gpid.sync_to(m_vapic.irr, c)) spend(m_params.pir_sync + c);
+    } else if (m_req_event) {
+        m_req_event = false;
+        spend(m_params.event_inject);
+    }
+}
+
+void VmxCpu::enter(const sc_time& exit_trace, const sc_time& hw_exit, bool timed) {
+    if (timed) m_stats.exit_handling_ns.record(whole_ns(sim_now() - exit_trace));  // kvm_entry
+    spend(m_params.vmentry_hw);
+    if (timed) m_stats.hw_exit_to_entry_ns.record(whole_ns(sim_now() - hw_exit));
+    set_mode(Mode::Guest);
+}
+
+}  // namespace cidsim
