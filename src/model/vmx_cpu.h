@@ -60,7 +60,7 @@ const char* to_string(ExitReason r);
 struct VmxCpuParams {
     sc_core::sc_time vmexit_hw = ns(120);
     sc_core::sc_time vmentry_hw = ns(100);
-    sc_core::sc_time exit_dispatch = ns(1900);
+    sc_core::sc_time exit_dispatch = ns(2132);  // fitted: scripts/calibrate_vm.sh
     sc_core::sc_time host_irq_entry = ns(120);
     sc_core::sc_time edge_irq = ns(60);
     sc_core::sc_time host_eoi = ns(40);

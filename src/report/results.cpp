@@ -232,6 +232,7 @@ json run_and_collect(System& system) {
         system.advance(end - sc_core::sc_time_stamp());
         result = collect_results(system);
         windows.push_back({{"metrics", result["metrics"]}, {"workloads", result["workloads"]}});
+        if (result.contains("per_vcpu")) windows.back()["per_vcpu"] = result["per_vcpu"];
         if (b + 1 < batches) system.reset_stats();
     }
     std::vector<const json*> samples;
