@@ -450,6 +450,14 @@ void check_references(const SimConfig& c) {
             throw ConfigError(at + "device: no device named '" + w.device() +
                               "' (devices: " + join_keys(name_list) + ")");
         if (w.type == "trace") check_trace(c, w, at);
+        // NVMe jobs and DSA submitters are host threads on host CPUs; the
+        // guest's own driver stack is not modelled.
+        if (w.type == "nvme" || w.type == "dsa")
+            for (const DeviceConfig& d : c.devices)
+                if (d.name == w.device() && !d.assigned_to.empty())
+                    throw ConfigError(at + "device: '" + d.name + "' is assigned to " +
+                                      d.assigned_to + ": only bursty, periodic and trace "
+                                      "workloads drive an assigned device");
     }
 }
 

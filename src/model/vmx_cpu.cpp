@@ -1,5 +1,8 @@
 #include "model/vmx_cpu.h"
 
+#include <cstdarg>
+#include <cstdio>
+
 namespace cidsim {
 
 using sc_core::sc_time;
@@ -175,9 +178,25 @@ void VmxCpu::set_mode(Mode m) {
     m_mode_since = sim_now();
 }
 
+void VmxCpu::note(const char* fmt, ...) {
+    if (!m_log) return;
+    char buf[256];
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    m_log->push_back({sim_now(), buf});
+}
+
+const char* VmxCpu::thread_name(int id) const {
+    return id == HostScheduler::kIdle ? "idle" : m_sched.thread(id).name.c_str();
+}
+
 void VmxCpu::sched_out(bool preempted) {
     sc_time c;
     m_gpid.put(preempted, c);
+    note("  kvm_sched_out -> vcpu_put: %s", preempted ? "preempted, SN=1 (posts now send nothing)"
+                                                      : "blocking, SN stays 0");
     m_notifier_cost += m_params.vcpu_put + c;
     m_loaded = false;
 }
@@ -185,6 +204,8 @@ void VmxCpu::sched_out(bool preempted) {
 void VmxCpu::sched_in() {
     sc_time c;
     m_gpid.load(m_apic.apic_id(), c);
+    note("  kvm_sched_in -> vcpu_load: SN=0, NDST=%u%s", m_apic.apic_id(),
+         m_gpid.pid().on() ? ", ON=1 (PIR not empty)" : "");
     m_notifier_cost += m_params.vcpu_load + c;
     m_loaded = true;
 }
@@ -215,6 +236,7 @@ ExitReason VmxCpu::guest() {
                 posted_interrupt_processing();
                 continue;
             }
+            note("vector 0x%02X pending in guest mode: VM exit EXTERNAL_INTERRUPT", v);
             return ExitReason::ExternalInterrupt;  // pin-based external-interrupt exiting
         }
         if (m_vapic.deliverable() >= 0) {
@@ -222,7 +244,10 @@ ExitReason VmxCpu::guest() {
             if (!m_vcpu.vid) return m_vcpu.apicv ? ExitReason::ApicWrite : ExitReason::MsrWrite;
             continue;
         }
-        if (m_vcpu.guest_idle == GuestIdle::Halt) return ExitReason::Hlt;
+        if (m_vcpu.guest_idle == GuestIdle::Halt) {
+            note("guest idle: HLT, VM exit HLT");
+            return ExitReason::Hlt;
+        }
         wait(m_apic.irq_event());
     }
 }
@@ -235,6 +260,8 @@ void VmxCpu::posted_interrupt_processing() {
     sc_time c;
     m_gpid.sync_to(m_vapic.irr, c);
     m_apic.eoi();
+    note("0xF2 arrives in guest mode: the CPU's posted-interrupt processing clears ON, moves "
+         "PIR into the vIRR (vector 0x%02X), EOIs the LAPIC: no VM exit", m_vapic.irr.highest());
     spend(m_params.pi_processing + c);
 }
 
@@ -242,9 +269,13 @@ void VmxCpu::guest_interrupt() {
     const Vector v = m_vapic.acknowledge();
     ++m_stats.guest_interrupts;
     ++m_stats.guest_handler_calls[v];
+    note("guest: virtual interrupt 0x%02X delivered, the guest driver's handler runs%s", v,
+         m_vcpu.vid ? "; EOI virtualised (VID), no exit"
+                    : m_vcpu.apicv ? "; its EOI traps (APIC_WRITE exit)" : "; its EOI traps (MSR_WRITE exit)");
     spend(m_params.guest_irq_entry);
     const GuestSlot& s = m_guest_slots[v];
-    if (s.handler) spend(s.handler->handle(s.cookie, m_index, sim_now()));
+    // The device sees the pCPU (its APIC id) as the CPU that ran the handler.
+    if (s.handler) spend(s.handler->handle(s.cookie, m_apic.apic_id(), sim_now()));
     // The EOI: virtualised with VID (an EOI-exit-bitmap vector exits);
     // without it the write traps and is completed in eoi_exit().
     if (m_vcpu.vid) {
@@ -278,6 +309,8 @@ void VmxCpu::external_interrupt_exit() {
     // IRQ thread runs here, before 4.x's kvm_exit.
     if (m_params.preempt_full && m_sched.need_resched()) schedule_from_vcpu(true);
     if (m_params.kvm_exit_trace == KvmExitTrace::AfterIrq) trace = sim_now();
+    note("kvm_exit tracepoint (%s); vmx_handle_exit, the vcpu_run loop",
+         m_params.kvm_exit_trace == KvmExitTrace::AfterIrq ? "4.x: after the host IRQ" : "5.12: at the exit");
     spend(m_params.exit_dispatch);
     // vcpu_run's loop: cond_resched() before the next entry.
     if (m_sched.need_resched()) schedule_from_vcpu(true);
@@ -302,10 +335,13 @@ void VmxCpu::hlt_exit() {
         spend(c);
     }
     if (block) {
+        note("kvm_vcpu_block: pi_pre_block sets NV=0xF1 and puts the vCPU on pCPU%u's blocked list",
+             m_apic.apic_id());
         schedule_from_vcpu(false);
         if (m_vcpu.apicv) {
             sc_time c;
             m_gpid.post_block(m_blocked, c);
+            note("pi_post_block: NV=0xF2, off the blocked list");
             spend(c);
         }
     }
@@ -318,10 +354,13 @@ void VmxCpu::host_irq() {
     if (m_apic.deliverable() < 0) return;
     const Vector v = m_apic.acknowledge();
     spend(m_params.host_irq_entry);
+    note("host IDT: vector 0x%02X taken (%s)", v,
+         m_mode == Mode::Idle ? "the pCPU was idle" : "inside the exit, IRQs off");
     if (v == kPostedIntrVector) {
         ++m_stats.pin;  // sysvec_kvm_posted_intr_ipi: only the EOI; PIR synced at entry
     } else if (v == kPostedIntrWakeupVector) {
         ++m_stats.piw;
+        note("  pi_wakeup_handler: blocked-list lock, kick each vCPU with ON set");
         spend(m_params.wakeup_handler);
         settle_inputs();
         for (GuestPid* g : m_blocked.vcpus)
@@ -332,12 +371,19 @@ void VmxCpu::host_irq() {
         spend(m_params.edge_irq);
         switch (r.handler) {
             case HostHandler::Hard:
+                note("  handle_edge_irq -> vfio_msihandler (IRQF_NO_THREAD) -> eventfd_signal -> "
+                     "irqfd_wakeup");
                 spend(m_params.eventfd_signal);
                 inject(r.guest_vector);
                 break;
-            case HostHandler::BypassInject: inject(r.guest_vector); break;
+            case HostHandler::BypassInject:
+                note("  handle_edge_irq -> vfio_msihandler -> the bypass consumer's inject");
+                inject(r.guest_vector);
+                break;
             case HostHandler::Threaded:
                 // irq_default_primary_handler -> __irq_wake_thread
+                note("  handle_edge_irq -> irq_default_primary_handler: wakes %s (SCHED_FIFO), "
+                     "NEED_RESCHED", thread_name(r.irq_thread));
                 spend(m_params.fifo_wakeup);
                 r.irq_pending = true;
                 m_sched.wake(r.irq_thread);
@@ -356,10 +402,13 @@ void VmxCpu::inject(Vector gv) {
     if (m_vcpu.apicv) {
         sc_time c;
         m_gpid.deliver(gv, c);  // PIR, ON; the vCPU is not in guest mode: no IPI
+        note("  KVM injects guest vector 0x%02X: PIR bit and ON in the vCPU's PID (not in "
+             "guest mode: no IPI)", gv);
         spend(c);
     } else {
         m_vapic.irr.set(gv);
         m_req_event = true;
+        note("  KVM injects guest vector 0x%02X: vIRR and KVM_REQ_EVENT (no APICv)", gv);
     }
     // kvm_vcpu_kick: wakes a blocked vCPU thread (same CPU, no IPI).
     if (!m_sched.thread(m_vcpu_thread).runnable) {
@@ -373,6 +422,7 @@ void VmxCpu::schedule_from_vcpu(bool preempted) {
     for (;;) {
         const int next = m_sched.pick();
         if (next != m_sched.current()) {
+            note("context switch %s -> %s", thread_name(m_sched.current()), thread_name(next));
             m_notifier_cost = SC_ZERO_TIME;
             m_sched.switch_to(next);
             ++m_stats.context_switches;
@@ -394,6 +444,8 @@ void VmxCpu::irq_thread_run(int thread) {
     if (r.irq_pending) {
         r.irq_pending = false;
         // irq_forced_thread_fn -> vfio_msihandler -> eventfd_signal -> irqfd
+        note("%s: irq_forced_thread_fn -> vfio_msihandler -> eventfd_signal -> irqfd_wakeup",
+             thread_name(thread));
         spend(m_params.irq_thread + m_params.eventfd_signal);
         inject(r.guest_vector);
     }
@@ -402,7 +454,10 @@ void VmxCpu::irq_thread_run(int thread) {
         host_irq();  // IRQs are on in the thread
         return;
     }
-    if (!r.irq_pending) m_sched.sleep_current();
+    if (!r.irq_pending) {
+        note("%s sleeps", thread_name(thread));
+        m_sched.sleep_current();
+    }
 }
 
 void VmxCpu::idle_until_irq() {
@@ -420,7 +475,10 @@ void VmxCpu::prepare_entry() {
     settle_inputs();
     if (m_vcpu.apicv) {
         sc_time c;
-        if (m_gpid.sync_to(m_vapic.irr, c)) spend(m_params.pir_sync + c);
+        if (m_gpid.sync_to(m_vapic.irr, c)) {
+            note("vmx_sync_pir_to_irr: ON cleared, PIR -> vIRR");
+            spend(m_params.pir_sync + c);
+        }
     } else if (m_req_event) {
         m_req_event = false;
         spend(m_params.event_inject);
@@ -429,6 +487,11 @@ void VmxCpu::prepare_entry() {
 
 void VmxCpu::enter(const sc_time& exit_trace, const sc_time& hw_exit, bool timed) {
     if (timed) m_stats.exit_handling_ns.record(whole_ns(sim_now() - exit_trace));  // kvm_entry
+    if (timed)
+        note("kvm_entry tracepoint: %.0f ns after kvm_exit; VM entry",
+             ns_of(sim_now() - exit_trace));
+    else
+        note("VM entry");
     spend(m_params.vmentry_hw);
     if (timed) m_stats.hw_exit_to_entry_ns.record(whole_ns(sim_now() - hw_exit));
     set_mode(Mode::Guest);

@@ -34,6 +34,7 @@
 // handler runs is taken when it ends, the guest's own scheduler.
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "model/cpu_core.h"
@@ -117,6 +118,12 @@ struct VmxCpuStats {
     void describe(StatVisitor& v) const;
 };
 
+// One step of the pCPU, for `cidsim explain` (kept only when asked).
+struct VmStep {
+    sc_core::sc_time at;
+    std::string what;
+};
+
 class VmxCpu : public sc_core::sc_module, private PreemptNotifier {
 public:
     SC_HAS_PROCESS(VmxCpu);
@@ -139,6 +146,8 @@ public:
     const VirtualApic& vapic() const { return m_vapic; }
     bool in_guest() const { return m_mode == Mode::Guest; }
     bool vcpu_loaded() const { return m_loaded; }
+    // Records every step into `log` (nullptr stops); a narration, not a trace.
+    void record_steps_into(std::vector<VmStep>* log) { m_log = log; }
 
 private:
     enum class Mode : uint8_t { Guest, Root, Idle };
@@ -185,6 +194,9 @@ private:
     // PreemptNotifier (the vCPU thread's): kvm_sched_out / kvm_sched_in.
     void sched_out(bool preempted) override;
     void sched_in() override;
+    // A step for the log, printf-style; nothing without a log.
+    void note(const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+    const char* thread_name(int id) const;
 
     VmxCpuParams m_params;
     VcpuConfig m_vcpu;
@@ -205,6 +217,7 @@ private:
     bool m_req_event = false;  // KVM_REQ_EVENT: inject at the next entry (no APICv)
     sc_core::sc_time m_notifier_cost;  // put/load of the switch being made
     VmxCpuStats m_stats;
+    std::vector<VmStep>* m_log = nullptr;
 };
 
 }  // namespace cidsim

@@ -69,6 +69,7 @@ public:
     // id cpu_count() + i) with its own LAPIC and the vCPU's PID.
     unsigned vcpu_count() const { return unsigned(m_vmx.size()); }
     const VmxCpu& vmx_cpu(unsigned i) const { return *m_vmx[i]; }
+    VmxCpu& vmx_cpu(unsigned i) { return *m_vmx[i]; }
     const LocalApic& vcpu_apic(unsigned i) const { return *m_vcpu_apics[i]; }
     // Queues of assigned devices: those posted straight into a vCPU's PID.
     uint64_t posted_to_guest_queues() const { return m_posted_to_guest; }
