@@ -180,3 +180,36 @@ TEST_CASE("SN set while preempted: a post meanwhile sends nothing and is taken a
     CHECK(p.cpu->stats().guest_handler_calls[0x51] == 1);
     CHECK_FALSE(p.pid.sn());
 }
+
+TEST_CASE("where kvm_exit sits decides what the exit handling time shows", "[vmx_cpu]") {
+    // 4.x placement without full preemption: the threaded handler's two
+    // switches fall inside kvm_exit -> kvm_entry. With CONFIG_PREEMPT the
+    // IRQ thread runs at preempt_enable(), before kvm_exit, and the time is
+    // the hard one's (whose injection also comes before kvm_exit). 5.12's
+    // placement (at the exit) also counts the host IRQ handler.
+    VmxCpuParams full;
+    full.preempt_full = true;
+    VmxCpuParams at_exit;
+    at_exit.kvm_exit_trace = KvmExitTrace::AtExit;
+    Pcpu hard("hard", 1, VmxCpuParams{}, VcpuConfig{});
+    Pcpu preempt("preempt", 2, full, VcpuConfig{});
+    Pcpu early("early", 3, at_exit, VcpuConfig{});
+    hard.cpu->assign(kHostVector, kGuestVector, HostHandler::Hard, hard.driver, 0);
+    preempt.cpu->assign(kHostVector, kGuestVector, HostHandler::Threaded, preempt.driver, 0);
+    early.cpu->assign(kHostVector, kGuestVector, HostHandler::Hard, early.driver, 0);
+    At at("at", {ns(10000)}, [&] {
+        hard.remapped_msi();
+        preempt.remapped_msi();
+        early.remapped_msi();
+    });
+    sc_core::sc_start(ns(40000));
+    const VmxCpuParams d;
+    const double h = hard.cpu->stats().exit_handling_ns.mean();
+    CHECK(preempt.cpu->stats().context_switches == 2);
+    CHECK(preempt.cpu->stats().exit_handling_ns.mean() == Approx(h).margin(1));
+    CHECK(preempt.driver.calls.size() == 1);
+    const double irq = ns_of(d.host_irq_entry + d.edge_irq + d.eventfd_signal + d.msi_inject +
+                             d.host_eoi + d.host_irq_exit);
+    CHECK(early.cpu->stats().exit_handling_ns.mean() > h + irq);
+    CHECK(early.cpu->stats().exit_handling_ns.mean() < h + irq + 100);  // + PID line accesses
+}

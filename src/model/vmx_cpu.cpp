@@ -426,9 +426,8 @@ void VmxCpu::schedule_from_vcpu(bool preempted) {
             m_notifier_cost = SC_ZERO_TIME;
             m_sched.switch_to(next);
             ++m_stats.context_switches;
-            set_mode(next == HostScheduler::kIdle ? Mode::Idle : Mode::Root);
+            set_mode(Mode::Root);  // the switch is host CPU time, also into idle
             spend(m_params.context_switch + m_notifier_cost);
-            if (next == HostScheduler::kIdle) set_mode(Mode::Idle);
         }
         if (m_sched.current() == m_vcpu_thread) {
             set_mode(Mode::Root);
