@@ -106,3 +106,33 @@ TEST_CASE("E3: the fitted dispatch gives the calibration figure; threading adds 
     CHECK(p["posted_in_guest"].get<int>() == p["guest_interrupts"].get<int>());
     CHECK(p["msi_to_guest_ns"]["p50"].get<double>() < h["msi_to_guest_ns"]["p50"].get<double>());
 }
+
+TEST_CASE("a Perfetto trace of a VM run has the vCPU's pCPU track with the IRQ thread on it",
+          "[vm][trace]") {
+    Scratch s;
+    const std::string trace = s / "vm.json";
+    const Run r = run_cidsim(s, "run '" CIDSIM_SOURCE_DIR "/configs/explain/vm-delivery.json' -q "
+                                "--trace-perfetto '" + trace + "'");
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    const json doc = json::parse(slurp(trace));
+    int tid = -1;
+    for (const json& e : doc["traceEvents"])
+        if (e["ph"] == "M" && e["name"] == "thread_name" && e["args"]["name"] == "vcpu0 on CPU1")
+            tid = e["tid"].get<int>();
+    REQUIRE(tid >= 0);
+    std::vector<std::string> slices;
+    bool exit_step = false;
+    for (const json& e : doc["traceEvents"]) {
+        if (e["tid"] != tid) continue;
+        if (e["ph"] == "X") slices.push_back(e["name"].get<std::string>());
+        if (e["ph"] == "i" &&
+            e["name"].get<std::string>().find("VM exit EXTERNAL_INTERRUPT") != std::string::npos)
+            exit_step = true;
+    }
+    // The scenario's default is the threaded handler: guest, the exit, the
+    // IRQ thread preempting the vCPU thread, back, guest.
+    CHECK(slices == std::vector<std::string>{"guest", "root: vcpu", "root: irq/36-vfio",
+                                             "root: vcpu", "guest"});
+    CHECK(exit_step);
+}

@@ -176,6 +176,11 @@ void VmxCpu::set_mode(Mode m) {
      : m_mode == Mode::Root ? m_stats.root_time : m_stats.idle_time) += d;
     m_mode = m;
     m_mode_since = sim_now();
+    if (!m_states) return;
+    const std::string what = m == Mode::Guest ? "guest"
+                           : m == Mode::Idle  ? "idle"
+                                              : std::string("root: ") + thread_name(m_sched.current());
+    if (m_states->empty() || m_states->back().what != what) m_states->push_back({sim_now(), what});
 }
 
 void VmxCpu::note(const char* fmt, ...) {

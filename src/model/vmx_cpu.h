@@ -148,6 +148,9 @@ public:
     bool vcpu_loaded() const { return m_loaded; }
     // Records every step into `log` (nullptr stops); a narration, not a trace.
     void record_steps_into(std::vector<VmStep>* log) { m_log = log; }
+    // Records what the pCPU runs from each change on ("guest", "root: vcpu",
+    // "root: irq/36-vfio", "idle"), for trace tracks (nullptr stops).
+    void record_states_into(std::vector<VmStep>* log) { m_states = log; }
 
 private:
     enum class Mode : uint8_t { Guest, Root, Idle };
@@ -218,6 +221,7 @@ private:
     sc_core::sc_time m_notifier_cost;  // put/load of the switch being made
     VmxCpuStats m_stats;
     std::vector<VmStep>* m_log = nullptr;
+    std::vector<VmStep>* m_states = nullptr;
 };
 
 }  // namespace cidsim
