@@ -57,7 +57,8 @@ void VmxCpuParams::describe(ParamVisitor& v) {
            "line costs apart). Source: assumed, the other half of 0.3-0.5 us (systems.md B); "
            "range 100-300 ns");
     v.time("vcpu_kick_ns", vcpu_kick, 0, 1e5,
-           "kvm_vcpu_kick of a vCPU not in guest mode on this CPU (no IPI). Source: guess; "
+           "kvm_vcpu_kick after every injection (the vCPU is never in guest mode on its own "
+           "CPU then: no IPI; wakes it if blocked). Source: guess (virt/kvm/kvm_main.c); "
            "range 20-200 ns");
     v.time("fifo_wakeup_ns", fifo_wakeup, 0, 1e5,
            "__irq_wake_thread -> wake_up_process of the SCHED_FIFO IRQ thread, NEED_RESCHED "
@@ -415,11 +416,11 @@ void VmxCpu::inject(Vector gv) {
         m_req_event = true;
         note("  KVM injects guest vector 0x%02X: vIRR and KVM_REQ_EVENT (no APICv)", gv);
     }
-    // kvm_vcpu_kick: wakes a blocked vCPU thread (same CPU, no IPI).
-    if (!m_sched.thread(m_vcpu_thread).runnable) {
-        m_sched.wake(m_vcpu_thread);
-        spend(m_params.vcpu_kick);
-    }
+    // The vCPU is never in guest mode here (it runs on this CPU), so
+    // kvm_vcpu_trigger_posted_interrupt fails and KVM kicks it: a blocked
+    // vCPU thread is woken; a runnable one is left as it is (no IPI either way).
+    spend(m_params.vcpu_kick);
+    if (!m_sched.thread(m_vcpu_thread).runnable) m_sched.wake(m_vcpu_thread);
 }
 
 void VmxCpu::schedule_from_vcpu(bool preempted) {
