@@ -17,12 +17,12 @@ namespace cidsim {
 using nlohmann::json;
 
 const char* const kRemapModeNames[2] = {"remappable", "posted"};
-const char* const kWorkloadTypes[4] = {"bursty", "trace", "nvme", "dsa"};
+const char* const kWorkloadTypes[5] = {"bursty", "trace", "nvme", "dsa", "periodic"};
 
 const std::string& WorkloadConfig::device() const {
     static const std::string none;
     return type == "bursty" ? bursty.device : type == "nvme" ? nvme.device
-         : type == "dsa"    ? dsa.device    : none;
+         : type == "dsa"    ? dsa.device    : type == "periodic" ? periodic.device : none;
 }
 
 void RunParams::describe(ParamVisitor& v) {
@@ -52,6 +52,24 @@ void DeviceConfig::describe(ParamVisitor& v) {
     v.integer("first_vector", first_vector, "", 0x20, 0xEA,
               "first Linux vector allocated on each CPU for this device");
     params.describe(v);
+    if (!vm_keys) return;
+    v.text("assigned_to", assigned_to,
+           "the vCPU (\"vcpu0\", ...) this device is assigned to through VFIO, or \"\" for the "
+           "host; an assigned device's queues interrupt that vCPU's pCPU (irq_cpus is ignored) "
+           "and the guest vector is first_vector upward");
+    visit_choice(v, "host_handler", host_handler, kHostHandlerNames,
+                 "VFIO's MSI handler on the host: hard (IRQF_NO_THREAD) | threaded (forced "
+                 "threading, threadirqs) | bypass_inject (the hard handler injects through the "
+                 "irq-bypass consumer). Source: systems.md B, kernel/irq/manage.c");
+}
+
+int SimConfig::assigned_vcpu(const DeviceConfig& d) const {
+    if (d.assigned_to.size() < 5 || d.assigned_to.compare(0, 4, "vcpu") != 0) return -1;
+    const std::string n = d.assigned_to.substr(4);
+    if (n.empty() || n.size() > 2 || n.find_first_not_of("0123456789") != std::string::npos)
+        return -1;
+    const unsigned i = unsigned(std::stoul(n));
+    return i < vcpus.size() ? int(i) : -1;
 }
 
 std::string join_keys(const std::vector<std::string>& keys) {
@@ -347,8 +365,9 @@ void describe_top(SimConfig& c, ParamVisitor& v) {
 }
 
 void describe_workload(WorkloadConfig& w, ParamVisitor& v) {
-    v.text("type", w.type, "workload type: bursty | trace | nvme | dsa");
+    v.text("type", w.type, "workload type: bursty | trace | nvme | dsa | periodic");
     if (w.type == "bursty") w.bursty.describe(v);
+    if (w.type == "periodic") w.periodic.describe(v);
     if (w.type == "nvme") w.nvme.describe(v);
     if (w.type == "dsa") w.dsa.describe(v);
 }
@@ -412,6 +431,10 @@ void check_references(const SimConfig& c) {
             throw ConfigError(at + "root_port: " + std::to_string(d.root_port) +
                               " but topology.root_ports is " +
                               std::to_string(c.topology.root_ports));
+        if (!d.assigned_to.empty() && c.assigned_vcpu(d) < 0)
+            throw ConfigError(at + "assigned_to: " + show(json(d.assigned_to)) +
+                              " is not a vCPU: expected \"vcpu0\" .. \"vcpu" +
+                              std::to_string(c.vcpus.size() - 1) + "\" or \"\" (the host)");
         for (size_t k = 0; k < d.irq_cpus.size(); ++k)
             if (d.irq_cpus[k] >= c.topology.cpus)
                 throw ConfigError(at + "irq_cpus[" + std::to_string(k) + "]: CPU " +
@@ -427,11 +450,28 @@ void check_references(const SimConfig& c) {
             throw ConfigError(at + "device: no device named '" + w.device() +
                               "' (devices: " + join_keys(name_list) + ")");
         if (w.type == "trace") check_trace(c, w, at);
+        // NVMe jobs and DSA submitters are host threads on host CPUs; the
+        // guest's own driver stack is not modelled.
+        if (w.type == "nvme" || w.type == "dsa")
+            for (const DeviceConfig& d : c.devices)
+                if (d.name == w.device() && !d.assigned_to.empty())
+                    throw ConfigError(at + "device: '" + d.name + "' is assigned to " +
+                                      d.assigned_to + ": only bursty, periodic and trace "
+                                      "workloads drive an assigned device");
     }
 }
 
 // Settings that are each in range but cannot work together.
 void check_consistency(const SimConfig& c) {
+    for (size_t i = 0; i < c.vcpus.size(); ++i)
+        if (c.vcpus[i].vid && !c.vcpus[i].apicv)
+            throw ConfigError("vcpus[" + std::to_string(i) +
+                              "].vid: virtual-interrupt delivery needs apicv (vcpus[" +
+                              std::to_string(i) + "].apicv is false)");
+    if (c.topology.cpus + c.vcpus.size() > 63)
+        throw ConfigError("vcpus: " + std::to_string(c.vcpus.size()) +
+                          " vCPUs, each on its own pCPU after topology.cpus (" +
+                          std::to_string(c.topology.cpus) + "), exceed 63 CPUs");
     if (c.topology.sockets > c.topology.cpus)
         throw ConfigError("topology.sockets: " + std::to_string(c.topology.sockets) +
                           " sockets but only " + std::to_string(c.topology.cpus) +
@@ -484,6 +524,28 @@ SimConfig load_unprefixed(const json& config) {
         s.describe(c, r);
         r.check_unknown();
     }
+    top.allow("vm");
+    top.allow("vcpus");
+    if (auto it = config.find("vm"); it != config.end()) {
+        JsonReader r(object_at(*it, "vm"), "vm.");
+        c.vm.describe(r);
+        r.check_unknown();
+    }
+    if (auto it = config.find("vcpus"); it != config.end()) {
+        if (!it->is_array() || it->empty() || it->size() > kMaxVcpus)
+            throw ConfigError("vcpus: expected an array of 1 to " + std::to_string(kMaxVcpus) +
+                              " vCPUs, found " + show(*it));
+        for (size_t i = 0; i < it->size(); ++i) {
+            const std::string at = "vcpus[" + std::to_string(i) + "]";
+            VcpuConfig v;
+            JsonReader r(object_at((*it)[i], at), at + ".");
+            v.describe(r);
+            r.check_unknown();
+            c.vcpus.push_back(v);
+        }
+    } else if (config.contains("vm")) {
+        throw ConfigError("vm: the VM section needs vcpus (an array of at least one vCPU)");
+    }
     top.allow("devices");
     top.allow("workloads");
     top.allow("comment");     // free text for the config's author
@@ -503,6 +565,7 @@ SimConfig load_unprefixed(const json& config) {
             const std::string at = "devices[" + std::to_string(i) + "]";
             DeviceConfig d;
             d.name = "dev" + std::to_string(i);
+            d.vm_keys = c.has_vm();
             JsonReader r(object_at((*it)[i], at), at + ".");
             d.describe(r);
             r.check_unknown();
@@ -713,6 +776,19 @@ json effective_config(const SimConfig& config) {
         d.describe(w);
         out["devices"].push_back(dev);
     }
+    if (c.has_vm()) {
+        json vm = json::object();
+        JsonWriter w(vm);
+        c.vm.describe(w);
+        out["vm"] = vm;
+        out["vcpus"] = json::array();
+        for (VcpuConfig& v : c.vcpus) {
+            json o;
+            JsonWriter wv(o);
+            v.describe(wv);
+            out["vcpus"].push_back(o);
+        }
+    }
     out["workloads"] = json::array();
     for (WorkloadConfig& wl : c.workloads) {
         json o;
@@ -739,12 +815,24 @@ json describe_parameters() {
         s.describe(c, d);
         out[s.key] = list;
     }
+    {
+        json list = json::array();
+        Describer d(list);
+        c.vm.describe(d);
+        out["vm"] = list;
+        VcpuConfig v;
+        json vl = json::array();
+        Describer dv(vl);
+        v.describe(dv);
+        out["vcpus[]"] = vl;
+    }
     DeviceConfig dev;
+    dev.vm_keys = true;
     json devices = json::array();
     Describer dd(devices);
     dev.describe(dd);
     out["devices[]"] = devices;
-    for (const char* type : {"bursty", "nvme", "dsa"}) {
+    for (const char* type : {"bursty", "nvme", "dsa", "periodic"}) {
         WorkloadConfig w;
         w.type = type;
         json list = json::array();
@@ -761,6 +849,7 @@ json describe_parameters() {
     limit("json depth", size_t(kMaxJsonDepth), "nesting of arrays and objects");
     limit("devices", kMaxDevices, "entries of devices[]");
     limit("workloads", kMaxWorkloads, "entries of workloads[]");
+    limit("vcpus", kMaxVcpus, "entries of vcpus[] (each on its own pCPU after topology.cpus)");
     limit("trace events", kMaxTraceEvents, "events of one trace workload");
     limit("list length", kMaxListLength, "elements of an integer list (irq_cpus)");
     limit("name length", kMaxNameLength, "characters of a string value (device names)");

@@ -15,9 +15,11 @@
 #include "model/notification_handler.h"
 #include "model/root_port.h"
 #include "model/shared_line.h"
+#include "model/vmx_cpu.h"
 #include "workloads/bursty.h"
 #include "workloads/dsa.h"
 #include "workloads/nvme.h"
+#include "workloads/periodic.h"
 
 namespace cidsim {
 
@@ -49,6 +51,12 @@ struct DeviceConfig {
     std::vector<uint64_t> irq_cpus{0};  // queue q interrupts CPU irq_cpus[q % size]
     uint64_t first_vector = 0x24;       // vectors are allocated per CPU from here
     DeviceParams params;
+    // With vCPUs (systems.md A, B): "vcpuN" or "" (the host's); the host
+    // handler of an assigned device. Visited only when `vm_keys` is set (a
+    // config with vcpus), so host-only configs keep their keys.
+    std::string assigned_to;
+    HostHandler host_handler = HostHandler::Hard;
+    bool vm_keys = false;
 
     void describe(ParamVisitor& v);
 };
@@ -58,12 +66,13 @@ struct WorkloadConfig {
     BurstyParams bursty;
     NvmeParams nvme;
     DsaParams dsa;
+    PeriodicParams periodic;
     nlohmann::json events = nlohmann::json::array();  // trace: [[t_ns, "device", queue], ...]
 
     // The device the workload drives ("" for a trace, which names its own).
     const std::string& device() const;
 };
-extern const char* const kWorkloadTypes[4];
+extern const char* const kWorkloadTypes[5];
 
 struct SimConfig {
     RunParams run;
@@ -77,6 +86,14 @@ struct SimConfig {
     RootPortParams root_port;
     std::vector<DeviceConfig> devices;
     std::vector<WorkloadConfig> workloads;
+    // Guests (systems.md A, B): each vCPU on its own isolated pCPU, APIC id
+    // topology.cpus + its index; absent (and not in the effective config)
+    // for host-only configs.
+    VmxCpuParams vm;
+    std::vector<VcpuConfig> vcpus;
+    bool has_vm() const { return !vcpus.empty(); }
+    // The vCPU a device is assigned to, or -1.
+    int assigned_vcpu(const DeviceConfig& d) const;
 };
 
 }  // namespace cidsim

@@ -100,6 +100,16 @@ public:
 
     // A software write that is not on the measured path (KVM vCPU put/load).
     void set_sn(bool sn) { m_sn = sn; }
+    // KVM's other software writes of a vCPU's PID (vmx_vcpu_pi_load's
+    // pi_set_on, pi_pre_block/pi_post_block's NV and NDST switch, the
+    // cmpxchg64 of 5.12): made at the kernel's time by the vCPU's block
+    // (vmx_cpu.h), whose costs it charges itself.
+    void set_on(bool on) { m_on = on; }
+    void set_pir(Vector v) { m_pir.set(v); }  // KVM's pi_test_and_set_pir
+    // The line cost of one such write (a locked RMW by `cpu`).
+    sc_core::sc_time software_rmw(AgentId cpu) { return m_line.access(cpu, LineAccess::LockedRmw); }
+    void set_nv(Vector nv) { m_nv = nv; }
+    void set_ndst(uint32_t ndst) { m_ndst = ndst; }
 
     uint64_t address() const { return m_address; }
     Vector nv() const { return m_nv; }

@@ -9,6 +9,7 @@
 #include "model/root_port.h"
 #include "model/shared_line.h"
 #include "model/stat_visitor.h"
+#include "model/vmx_cpu.h"
 
 namespace cidsim {
 
@@ -136,6 +137,41 @@ void SharedLineStats::describe(StatVisitor& v) const {
             "locked RMWs by a CPU holding a shared copy (ownership request)");
     v.count(unreported("invalidations"), invalidations, "count",
             "copies in other caches invalidated by an access");
+}
+
+namespace {
+const char* exit_reason_name(size_t i) { return to_string(ExitReason(i)); }
+}  // namespace
+
+void VmxCpuStats::describe(StatVisitor& v) const {
+    v.by_reason(in_block("exits"), exits.data(), exits.size(), exit_reason_name,
+                "VM exits by basic exit reason (exits_per_s divides them by the window)");
+    v.histogram(in_block("exit_handling_ns"), exit_handling_ns, "ns",
+                "EXTERNAL_INTERRUPT exit handling time as perf kvm stat reports it: the "
+                "kvm_exit tracepoint (vm.kvm_exit_trace) to the next kvm_entry");
+    v.histogram(in_block("hw_exit_to_entry_ns"), hw_exit_to_entry_ns, "ns",
+                "EXTERNAL_INTERRUPT exits from the hardware exit to the end of the next VM entry");
+    v.count(in_block("posted_in_guest"), posted_in_guest, "count",
+            "posted-interrupt notifications (0xF2) processed by the CPU in guest mode, no exit");
+    v.count(in_block("pin"), pin, "count",
+            "PIN: posted-interrupt notifications (0xF2) taken by the host in root mode");
+    v.count(in_block("piw"), piw, "count",
+            "PIW: posted-interrupt wake-up notifications (0xF1) taken by the host");
+    v.count(in_block("host_device_irqs"), host_device_irqs, "count",
+            "device interrupts of assigned devices taken by the host (remapped IRTE)");
+    v.count(in_block("guest_interrupts"), guest_interrupts, "count",
+            "virtual interrupts delivered to the guest's handlers");
+    v.per_vector(unreported("guest_handler_calls"), guest_handler_calls,
+                 "guest handler calls per guest vector (the guest's /proc/interrupts)");
+    v.count(in_block("context_switches"), context_switches, "count",
+            "host context switches on the pCPU");
+    v.count(in_block("injections"), injections, "count",
+            "MSIs injected by KVM (irqfd or bypass_inject)");
+    v.time(unreported("guest_time"), guest_time, "time in guest mode");
+    v.time(unreported("root_time"), root_time,
+           "host CPU time on the pCPU: root mode and host threads (host_cpu_ns_per_interrupt "
+           "divides it by the device interrupts)");
+    v.time(unreported("idle_time"), idle_time, "time in the host's idle thread");
 }
 
 }  // namespace cidsim

@@ -224,7 +224,11 @@ json run_variant(const ExplainScenario& s, size_t index) {
         move_params = affinity_params(ex["affinity_move"]);
         move = std::make_unique<AffinityMove>("affinity_move", move_params, system, &recorder);
     }
+    std::vector<std::vector<VmStep>> vm_steps(system.vcpu_count());
+    for (unsigned i = 0; i < system.vcpu_count(); ++i)
+        system.vmx_cpu(i).record_steps_into(&vm_steps[i]);
     system.run();
+    for (unsigned i = 0; i < system.vcpu_count(); ++i) system.vmx_cpu(i).record_steps_into(nullptr);
     const json results = collect_results(system);
     const TraceContext ctx = TraceContext::of(system);
 
@@ -278,6 +282,32 @@ json run_variant(const ExplainScenario& s, size_t index) {
                 {"rows", rows},
                 {"narration", narrate(recorder.events(), ctx, told, lines, w.from)},
                 {"counts", counts}};
+    if (system.vcpu_count()) {
+        // The vCPUs' pCPUs, step by step (their own log: the host-side
+        // trace above covers the device, the remapping unit and host CPUs).
+        json vm_lines = json::array();
+        const size_t lines_max = lines;
+        for (unsigned i = 0; i < system.vcpu_count(); ++i)
+            for (const VmStep& st : vm_steps[i]) {
+                if (st.at < told.from || st.at > told.to) continue;
+                if (vm_lines.size() >= lines_max) break;
+                char t[48];
+                std::snprintf(t, sizeof t, "%10s ns  ", format_ns(st.at).c_str());
+                vm_lines.push_back(t + ("vcpu" + std::to_string(i)) + "  " + st.what);
+            }
+        out["vm_narration"] = vm_lines;
+        const json& v = results["per_vcpu"][0];
+        out["vm_counts"] = {{"ext_int_exits", v["exits"]["EXTERNAL_INTERRUPT"]},
+                            {"hlt_exits", v["exits"]["HLT"]},
+                            {"eoi_exits", v["exits"]["APIC_WRITE"].get<uint64_t>() +
+                                              v["exits"]["MSR_WRITE"].get<uint64_t>()},
+                            {"posted_in_guest", v["posted_in_guest"]},
+                            {"piw", v["piw"]},
+                            {"context_switches", v["context_switches"]},
+                            {"exit_handling_mean_ns", v["exit_handling_ns"]["mean"]},
+                            {"msi_to_guest_max_ns", v["msi_to_guest_ns"]["max"]},
+                            {"host_cpu_ns_per_interrupt", v["host_cpu_ns_per_interrupt"]}};
+    }
     if (move) {
         const AffinityMoveOutcome& o = move->outcome();
         out["affinity_move"] = {{"moved", o.moved},
@@ -320,6 +350,10 @@ std::string render_explain(const ExplainScenario& s, const std::vector<json>& re
         out += "\n-- " + r["label"].get<std::string>() + " (" + r["mode"].get<std::string>() +
                " mode): step by step --\n";
         for (const json& line : r["narration"]) out += line.get<std::string>() + "\n";
+        if (r.contains("vm_narration")) {
+            out += "-- " + r["label"].get<std::string>() + ": the vCPU's pCPU --\n";
+            for (const json& line : r["vm_narration"]) out += line.get<std::string>() + "\n";
+        }
         if (r.contains("affinity_move")) {
             const json& a = r["affinity_move"];
             char buf[512];
@@ -375,6 +409,33 @@ std::string render_explain(const ExplainScenario& s, const std::vector<json>& re
         }
         while (!line.empty() && line.back() == ' ') line.pop_back();
         out += line + "\n";
+    }
+    if (results[0].contains("vm_counts")) {
+        static const Count kVmCounts[] = {
+            {"ext_int_exits", "EXTERNAL_INTERRUPT exits"},
+            {"hlt_exits", "HLT exits"},
+            {"eoi_exits", "EOI exits (APIC_WRITE, MSR_WRITE)"},
+            {"posted_in_guest", "0xF2 processed in guest mode (no exit)"},
+            {"piw", "0xF1 wake-ups (PIW)"},
+            {"context_switches", "host context switches"},
+            {"exit_handling_mean_ns", "kvm_exit -> kvm_entry, mean (ns)"},
+            {"msi_to_guest_max_ns", "MSI -> guest handler, max (ns)"},
+            {"host_cpu_ns_per_interrupt", "host CPU per MSI (ns)"},
+        };
+        for (const Count& c : kVmCounts) {
+            std::string line = pad(std::string("  ") + c.label, 48);
+            for (const json& r : results) {
+                const json& v = r["vm_counts"][c.key];
+                char buf[32];
+                if (v.is_number_float())
+                    std::snprintf(buf, sizeof buf, "%.0f", v.get<double>());
+                else
+                    std::snprintf(buf, sizeof buf, "%llu", (unsigned long long)v.get<uint64_t>());
+                line += pad(buf, 18);
+            }
+            while (!line.empty() && line.back() == ' ') line.pop_back();
+            out += line + "\n";
+        }
     }
     return out;
 }

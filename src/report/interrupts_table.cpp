@@ -6,6 +6,8 @@
 
 namespace cidsim {
 
+std::string vcpu_interrupts_table(const System& sys);
+
 namespace {
 std::string cell(uint64_t v) {
     char buf[32];
@@ -54,6 +56,41 @@ std::string interrupts_table(const System& sys) {
         "Local timer interrupts");
     row(" SPU:", [&](unsigned c) { return sys.cpu(c).stats().unhandled_vector_calls; },
         "Spurious: a set vector with no handler");
+    if (sys.vcpu_count()) out += vcpu_interrupts_table(sys);
+    return out;
+}
+
+// The vCPUs' pCPUs as the host sees them (PIN, PIW, assigned devices'
+// host interrupts) and each guest's own /proc/interrupts (its vectors).
+std::string vcpu_interrupts_table(const System& sys) {
+    const unsigned n = sys.vcpu_count();
+    std::string out = "\nhost, the vCPUs' pCPUs:\n     ";
+    for (unsigned i = 0; i < n; ++i) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, " %10s", ("CPU" + std::to_string(sys.vmx_cpu(i).apic_id())).c_str());
+        out += buf;
+    }
+    out += "\n";
+    auto row = [&](const char* label, auto value, const char* what) {
+        out += label;
+        for (unsigned i = 0; i < n; ++i) out += cell(value(sys.vmx_cpu(i).stats()));
+        out += std::string("  ") + what + "\n";
+    };
+    row(" VFIO:", [](const VmxCpuStats& s) { return s.host_device_irqs; },
+        "assigned devices' MSIs taken by the host (remapped IRTE)");
+    row("  PIN:", [](const VmxCpuStats& s) { return s.pin; }, "Posted-interrupt notification event");
+    row("  PIW:", [](const VmxCpuStats& s) { return s.piw; }, "Posted-interrupt wakeup event");
+    row("  PMN:", [](const VmxCpuStats&) { return uint64_t(0); }, "Posted MSI notification event");
+    out += "guests (each vCPU's own count):\n";
+    for (unsigned i = 0; i < n; ++i)
+        for (unsigned v = kFirstExternalVector; v < kFirstSystemVector; ++v) {
+            const uint64_t calls = sys.vmx_cpu(i).stats().guest_handler_calls[v];
+            if (!calls) continue;
+            char buf[96];
+            std::snprintf(buf, sizeof buf, "  vcpu%u vector %s %10llu  guest MSI-X handler\n", i,
+                          hex_vector(v).c_str(), (unsigned long long)calls);
+            out += buf;
+        }
     return out;
 }
 

@@ -6,6 +6,8 @@
 // CPUs); PMN, posted-MSI notification events; LOC, local timer interrupts;
 // SPU, handler calls for a set vector with no handler (freed too early).
 // IRQ numbers are 24 + the route's index (Linux's are arbitrary too).
+// With vCPUs, the vCPUs' pCPUs follow (VFIO host interrupts, PIN, PIW,
+// PMN) and each guest's vectors with its own handler counts.
 #include <string>
 
 #include "sim/system.h"

@@ -10,6 +10,7 @@
 #include "model/root_port.h"
 #include "model/shared_line.h"
 #include "model/stat_visitor.h"
+#include "model/vmx_cpu.h"
 
 namespace cidsim {
 
@@ -22,6 +23,7 @@ const char* const kPerCpu = "per_cpu[]";
 const char* const kPerVector = "per_vector[]";
 const char* const kPerDevice = "per_device[]";
 const char* const kRootPorts = "root_ports[]";
+const char* const kPerVcpu = "per_vcpu[]";
 const char* const kUnreported = "not in result files";
 
 // What the report layer computes (or takes from a block that has no Stats)
@@ -98,6 +100,25 @@ const ReportMetric kReportMetrics[] = {
     {"workloads[] (type bursty)", "bursts", "integer", "count", "on-periods begun in the window"},
     {"workloads[] (type bursty)", "completion_rate_mps", "number", "1e6/s",
      "completions over the window"},
+
+    {"workloads[] (type periodic)", "completions", "integer", "count",
+     "completions the workload made in the window"},
+    {"workloads[] (type periodic)", "completion_rate_mps", "number", "1e6/s",
+     "completions over the window"},
+
+    {kPerVcpu, "vcpu", "integer", "index", "the vCPU (configs' vcpus[])"},
+    {kPerVcpu, "pcpu_apic_id", "integer", "id", "APIC id of its isolated pCPU"},
+    {kPerVcpu, "msi_to_guest_ns", "histogram", "ns",
+     "MSI issue to the guest driver's handler draining it, over the devices assigned to "
+     "the vCPU (their msi_to_handler_ns merged)"},
+    {kPerVcpu, "context_switches_per_s", "number", "1/s", "context_switches over the window"},
+    {kPerVcpu, "host_cpu_ns_per_interrupt", "number", "ns/MSI",
+     "host CPU time on the pCPU (root mode and host threads, root_time) per MSI of its "
+     "assigned devices"},
+    {kPerVcpu, "guest_fraction", "number", "fraction", "time in guest mode over the window"},
+    {kPerVcpu, "posted_notifications_suppressed", "integer", "count",
+     "posts into the vCPU's PID that sent no notification (ON set, or SN)"},
+    {kPerVcpu, "exits_per_s", "object", "1/s", "exits over the window, by exit reason"},
 
     {"workloads[] (type nvme)", "type", "string", "", "\"nvme\""},
     {"workloads[] (type nvme)", "device", "string", "", "the disk's device"},
@@ -197,13 +218,14 @@ void list(ordered_json& out, const char* section, const char* source, const char
 
 ordered_json describe_metrics() {
     ordered_json out = ordered_json::object();
-    for (const char* s : {kMetrics, kPerCpu, kPerVector, kPerDevice, kRootPorts})
+    for (const char* s : {kMetrics, kPerCpu, kPerVector, kPerDevice, kRootPorts, kPerVcpu})
         out[s] = ordered_json::array();
     list<IommuStats>(out, kMetrics, "IommuStats", "");
     list<CpuCoreStats>(out, kPerCpu, "CpuCoreStats", "CPU");
     list<LocalApicStats>(out, kPerCpu, "LocalApicStats", "CPU");
     list<DeviceStats>(out, kPerDevice, "DeviceStats", "device");
     list<RootPortStats>(out, kRootPorts, "RootPortStats", "root port");
+    list<VmxCpuStats>(out, kPerVcpu, "VmxCpuStats", "vCPU");
     list<SharedLineStats>(out, nullptr, "SharedLineStats (a PID's line)", "");
     ordered_json unreported = out[kUnreported];
     out.erase(kUnreported);  // last, after the workloads

@@ -22,6 +22,36 @@ namespace {
 double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
 }  // namespace
 
+// One entry per vCPU (systems.md E, E3): its pCPU's exits and switches,
+// with the guest-visible latency of the devices assigned to it.
+json vcpu_results(const System& sys, double secs) {
+    json list = json::array();
+    for (unsigned i = 0; i < sys.vcpu_count(); ++i) {
+        const VmxCpu& v = sys.vmx_cpu(i);
+        const VmxCpuStats& s = v.stats();
+        Histogram latency;
+        uint64_t msis = 0;
+        for (size_t d = 0; d < sys.config().devices.size(); ++d)
+            if (sys.config().assigned_vcpu(sys.config().devices[d]) == int(i)) {
+                latency.merge(sys.device(unsigned(d)).stats().msi_to_handler_ns);
+                msis += sys.device(unsigned(d)).stats().msis;
+            }
+        json o = {{"vcpu", i},
+                  {"pcpu_apic_id", v.apic_id()},
+                  {"msi_to_guest_ns", latency.summary("ns")},
+                  {"context_switches_per_s", per_second(double(s.context_switches), secs)},
+                  {"host_cpu_ns_per_interrupt", ratio(s.root_time.to_seconds() * 1e9, double(msis))},
+                  {"guest_fraction", ratio(s.guest_time.to_seconds(), secs)},
+                  {"posted_notifications_suppressed",
+                   v.pid().posts() - v.pid().notifications()}};
+        for (size_t r = 0; r < s.exits.size(); ++r)
+            o["exits_per_s"][to_string(ExitReason(r))] = per_second(double(s.exits[r]), secs);
+        write_block_stats(s, o);
+        list.push_back(o);
+    }
+    return list;
+}
+
 // Raw statistics go in through their own descriptions (stat_json.h); what
 // is computed here (rates, fractions, per-notification figures, the
 // route's identity) is described in metric_table.cpp.
@@ -126,7 +156,7 @@ json collect_results(const System& sys) {
         workloads.push_back(o);
     }
 
-    return {{"cidsim_version", version()},
+    json out = {{"cidsim_version", version()},
             {"seed", sys.config().run.seed},
             {"config", effective_config(sys.config())},
             {"metrics", m},
@@ -136,6 +166,8 @@ json collect_results(const System& sys) {
             {"root_ports", ports},
             {"workloads", workloads},
             {"invariants", check_invariants(sys).to_json()}};
+    if (sys.vcpu_count()) out["per_vcpu"] = vcpu_results(sys, secs);
+    return out;
 }
 
 namespace {
@@ -200,6 +232,7 @@ json run_and_collect(System& system) {
         system.advance(end - sc_core::sc_time_stamp());
         result = collect_results(system);
         windows.push_back({{"metrics", result["metrics"]}, {"workloads", result["workloads"]}});
+        if (result.contains("per_vcpu")) windows.back()["per_vcpu"] = result["per_vcpu"];
         if (b + 1 < batches) system.reset_stats();
     }
     std::vector<const json*> samples;

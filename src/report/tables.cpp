@@ -34,6 +34,16 @@ double mean_workloads(const json& window, const char* type, const char* field) {
 
 double metric(const json& w, const char* name) { return w["metrics"][name].get<double>(); }
 
+// A VM result's first vCPU (an empty object in a host-only result).
+const json& vcpu0(const json& w) {
+    static const json none = {{"exit_handling_ns", {{"mean", 0.0}, {"count", 0}}},
+                              {"exits_per_s", {{"EXTERNAL_INTERRUPT", 0.0}}},
+                              {"msi_to_guest_ns", {{"p50", 0.0}, {"p99", 0.0}, {"count", 0}}},
+                              {"context_switches_per_s", 0.0},
+                              {"host_cpu_ns_per_interrupt", 0.0}};
+    return w.contains("per_vcpu") && !w["per_vcpu"].empty() ? w["per_vcpu"][0] : none;
+}
+
 // Every metric a table may ask for, and how one window gives its value.
 using MetricFn = double (*)(const json& window);
 const std::vector<std::pair<std::string, MetricFn>>& table_metrics() {
@@ -54,6 +64,21 @@ const std::vector<std::pair<std::string, MetricFn>>& table_metrics() {
          [](const json& w) { return w["metrics"]["msi_to_handler_ns"]["p50"].get<double>(); }},
         {"latency_p99_ns",
          [](const json& w) { return w["metrics"]["msi_to_handler_ns"]["p99"].get<double>(); }},
+        // Experiment E3 (systems.md B, E): the first vCPU's figures.
+        {"exit_handling_us",
+         [](const json& w) { return vcpu0(w)["exit_handling_ns"]["mean"].get<double>() / 1e3; }},
+        {"ext_int_exits_per_s",
+         [](const json& w) {
+             return vcpu0(w)["exits_per_s"]["EXTERNAL_INTERRUPT"].get<double>();
+         }},
+        {"msi_to_guest_us_p50",
+         [](const json& w) { return vcpu0(w)["msi_to_guest_ns"]["p50"].get<double>() / 1e3; }},
+        {"msi_to_guest_us_p99",
+         [](const json& w) { return vcpu0(w)["msi_to_guest_ns"]["p99"].get<double>() / 1e3; }},
+        {"context_switches_per_s",
+         [](const json& w) { return vcpu0(w)["context_switches_per_s"].get<double>(); }},
+        {"host_cpu_us_per_interrupt",
+         [](const json& w) { return vcpu0(w)["host_cpu_ns_per_interrupt"].get<double>() / 1e3; }},
     };
     return metrics;
 }
@@ -96,13 +121,19 @@ std::pair<double, double> metric_parts(const std::string& m, const json& w) {
         return {metrics["pid_line"]["cpu_misses"].get<double>(),
                 metrics["notifications_handled"].get<double>()};
     }
+    if (m == "exit_handling_us") {
+        const json& h = vcpu0(w)["exit_handling_ns"];
+        const double n = h["count"].get<double>();
+        return {h["mean"].get<double>() * n / 1e3, n};
+    }
     return {table_metric(m, w), 1.0};
 }
 
 // The quantile level of a latency figure, 0 for any other figure.
 double quantile_level(const std::string& m) {
     if (m == "latency_p50_ns") return 0.5;
-    if (m == "latency_p99_ns") return 0.99;
+    if (m == "latency_p99_ns" || m == "msi_to_guest_us_p99") return 0.99;
+    if (m == "msi_to_guest_us_p50") return 0.5;
     return 0;
 }
 
@@ -113,9 +144,12 @@ Figure measure(const std::string& metric, const json& result) {
     Figure f;
     const double q = quantile_level(metric);
     const auto tail = [&](const json& w) {
-        if (q > 0)
-            f.tail_samples = std::min(
-                f.tail_samples, w["metrics"]["msi_to_handler_ns"]["count"].get<double>() * (1 - q));
+        if (q > 0) {
+            const bool guest = metric.compare(0, 12, "msi_to_guest") == 0;
+            const double n = guest ? vcpu0(w)["msi_to_guest_ns"]["count"].get<double>()
+                                   : w["metrics"]["msi_to_handler_ns"]["count"].get<double>();
+            f.tail_samples = std::min(f.tail_samples, n * (1 - q));
+        }
     };
     if (result.contains("batches"))
         for (const json& b : result["batches"]) {
@@ -164,6 +198,11 @@ std::vector<Table> load_tables(const std::string& path) {
                 row.config = cfg[0] == '/' ? cfg : dir + "/" + cfg;
                 row.overrides = r.value("set", std::vector<std::string>{});
                 row.published = r.value("published", json::object());
+                row.metrics = r.value("metrics", std::vector<std::string>{});
+                for (const std::string& m : row.metrics)
+                    if (std::find(names.begin(), names.end(), m) == names.end())
+                        throw ConfigError(at + ".rows[" + std::to_string(table.rows.size()) +
+                                          "].metrics: unknown metric '" + m + "'");
                 table.rows.push_back(row);
             }
         } catch (const json::exception& e) {
@@ -180,7 +219,7 @@ std::vector<Table> load_tables(const std::string& path) {
 json table_json(const Table& t, const std::vector<json>& results) {
     json rows = json::array();
     for (size_t r = 0; r < t.rows.size(); ++r)
-        for (const std::string& m : t.metrics) {
+        for (const std::string& m : row_metrics(t, r)) {
             const Figure f = measure(m, results[r]);
             const json& pub = t.rows[r].published;
             rows.push_back({{"key", t.rows[r].key},

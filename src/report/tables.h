@@ -15,6 +15,7 @@ struct TableRow {
     std::string config;                // run config, absolute path
     std::vector<std::string> overrides;  // --set assignments
     nlohmann::json published;          // metric -> number (absent: not published)
+    std::vector<std::string> metrics;  // this row's own metrics (empty: the table's)
 };
 
 struct Table {
@@ -25,6 +26,11 @@ struct Table {
     std::vector<std::string> metrics;
     std::vector<TableRow> rows;
 };
+
+// The metrics of row `r`: its own, or else the table's.
+inline const std::vector<std::string>& row_metrics(const Table& t, size_t r) {
+    return t.rows[r].metrics.empty() ? t.metrics : t.rows[r].metrics;
+}
 
 // Reads and checks the table file (errors are ConfigError naming the path).
 std::vector<Table> load_tables(const std::string& path);

@@ -5,6 +5,7 @@
 // not at all).
 #include <iosfwd>
 #include <memory>
+#include <vector>
 #include <string>
 
 #include "report/timeline.h"
@@ -38,6 +39,8 @@ private:
     TraceOutputs m_options;
     System& m_system;
     std::unique_ptr<TraceRecorder> m_recorder;
+    // With vCPUs, for Perfetto: each pCPU's states and steps (VmxCpu's logs).
+    std::vector<std::vector<VmStep>> m_vm_states, m_vm_steps;
 };
 
 }  // namespace cidsim

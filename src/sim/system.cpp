@@ -7,6 +7,7 @@
 #include "workloads/bursty.h"
 #include "workloads/dsa.h"
 #include "workloads/nvme.h"
+#include "workloads/periodic.h"
 #include "workloads/trace_replay.h"
 
 namespace cidsim {
@@ -21,6 +22,7 @@ System::System(const SimConfig& config) : m_config(config) {
     set_stepwise(!config.run.run_ahead);
     if (config.run.check_lookahead) set_lookahead_check(true);
     build_cpus();
+    build_vcpus();
     build_devices();
     build_workloads();
 }
@@ -51,6 +53,76 @@ void System::build_cpus() {
         m_ports.push_back(std::make_unique<RootPort>(m_config.root_port));
 }
 
+// Each vCPU's pCPU is isolated: its local timer is off (nohz_full), its
+// PID line is shared with the remapping unit alone (socket 0).
+void System::build_vcpus() {
+    if (!m_config.has_vm()) return;
+    const unsigned n = unsigned(m_cpus.size());
+    const unsigned v = unsigned(m_config.vcpus.size());
+    const SharedLine line(m_config.pid_line, std::vector<uint8_t>(n + 1 + v, 0));
+    LocalApicParams lapic = m_config.lapic;
+    lapic.timer_period = sc_core::SC_ZERO_TIME;
+    for (unsigned i = 0; i < v; ++i) {
+        const std::string name = "vcpu" + std::to_string(i);
+        const uint32_t apic_id = n + i;
+        m_vcpu_apics.push_back(
+            std::make_unique<LocalApic>((name + "_pcpu_lapic").c_str(), lapic, apic_id));
+        m_vcpu_pids.push_back(std::make_unique<PostedDescriptor>(
+            guest_pid_address(i), kPostedIntrVector, apic_id, line));
+        m_vmx.push_back(std::make_unique<VmxCpu>(name.c_str(), m_config.vm, m_config.vcpus[i], i,
+                                                 AgentId(n + 1 + i), *m_vcpu_apics[i],
+                                                 *m_vcpu_pids[i]));
+        // The remapping unit is the LAPIC's one sender; VmxCpu acts at the
+        // kernel's time and attaches no CPU side to its PID, so neither the
+        // unit nor anyone else runs ahead past what it writes.
+        connect(m_iommu->apic_port(apic_id), m_vcpu_apics[i]->messages_in());
+        m_iommu->attach_descriptor(*m_vcpu_pids[i]);
+    }
+    m_vcpu_host_vectors.assign(v, VectorBits{});
+    m_vcpu_guest_vectors.assign(v, VectorBits{});
+}
+
+// pi_update_irte's conditions (systems.md A): posting available, APICv on
+// the vCPU, one destination vCPU and fixed delivery (always, here).
+void System::assign_device(size_t d, Device& dev, unsigned vcpu, uint32_t& next_index) {
+    const DeviceConfig& dc = m_config.devices[d];
+    const uint32_t apic_id = m_vcpu_apics[vcpu]->apic_id();
+    const bool posted = m_config.vm.irq_posting && m_config.vcpus[vcpu].apicv;
+    PostedDescriptor& pid = *m_vcpu_pids[vcpu];
+    auto allocate = [&](VectorBits& used, const char* what) {
+        unsigned v = unsigned(dc.first_vector);
+        while (v < kPostedMsiNotificationVector && used.test(v)) ++v;
+        if (v >= kPostedMsiNotificationVector)
+            throw ConfigError("devices[" + std::to_string(d) + "].assigned_to: vcpu" +
+                              std::to_string(vcpu) + " has no free " + what + " left");
+        used.set(v);
+        return Vector(v);
+    };
+    for (unsigned q = 0; q < dev.queues(); ++q) {
+        if (next_index >= m_config.iommu.irte_entries)
+            throw ConfigError("iommu.irte_entries: " + std::to_string(m_config.iommu.irte_entries) +
+                              " entries are too few for the devices' vectors");
+        const Vector gv = allocate(m_vcpu_guest_vectors[vcpu], "guest vector");
+        Irte e;
+        if (posted) {
+            e = Irte::posted_to(gv, pid.address());
+            m_vmx[vcpu]->assign_posted(gv, dev, q);
+            ++m_posted_to_guest;
+        } else {
+            const Vector hv = allocate(m_vcpu_host_vectors[vcpu], "host vector");
+            e = Irte::remappable(hv, apic_id);
+            m_vmx[vcpu]->assign(hv, gv, dc.host_handler, dev, q);
+        }
+        e.svt = SourceValidation::RequesterId;
+        e.sid = dev.source_id();
+        const uint32_t index = next_index++;
+        m_iommu->write_irte(index, e);
+        m_iommu->add_source(dev, posted ? &pid : nullptr, dev.root_port(), apic_id);
+        dev.program_msix(q, msi::remappable_address(uint16_t(index), false), 0);
+        m_view.irq_cpu.back().push_back(0);  // no host CPU handles it
+    }
+}
+
 Irte System::irte_for(const VectorRoute& r, unsigned cpu) const {
     Irte e = m_config.mode == RemapMode::Posted ? Irte::posted_to(r.vector, pid_address(cpu))
                                                 : Irte::remappable(r.vector, cpu);
@@ -77,6 +149,10 @@ void System::build_devices() {
         m_view.devices.push_back(&dev);
         m_view.device_names.push_back(dc.name);
         m_view.irq_cpu.emplace_back();
+        if (const int vcpu = m_config.assigned_vcpu(dc); vcpu >= 0) {
+            assign_device(d, dev, unsigned(vcpu), next_index);
+            continue;
+        }
         for (unsigned q = 0; q < dev.queues(); ++q) {
             const unsigned cpu = unsigned(dc.irq_cpus[q % dc.irq_cpus.size()]);
             unsigned v = unsigned(dc.first_vector);
@@ -131,6 +207,9 @@ void System::build_workloads() {
                                   std::to_string(w.dsa.submitter_cpu) + " does not exist");
             m_workloads.push_back(std::make_unique<DsaMemfill>(
                 name.c_str(), w.dsa, *m_devices[dev], *m_cpus[w.dsa.submitter_cpu]));
+        } else if (w.type == "periodic") {
+            m_workloads.push_back(std::make_unique<PeriodicTraffic>(
+                name.c_str(), w.periodic, m_view.device(w.periodic.device, at + ".device")));
         } else if (w.type == "trace") {
             auto events = TraceReplay::parse(w.events, m_view, at + ".events");
             m_workloads.push_back(
@@ -191,6 +270,9 @@ void System::reset_stats() {
     for (auto& d : m_devices) d->reset_stats();
     for (auto& p : m_ports) p->reset_stats();
     for (auto& w : m_workloads) w->reset_stats();
+    for (auto& v : m_vmx) v->reset_stats();
+    for (auto& a : m_vcpu_apics) a->reset_stats();
+    for (auto& p : m_vcpu_pids) p->reset_stats();
 }
 
 void System::warm_up() {

@@ -14,6 +14,7 @@
 #include "model/local_apic.h"
 #include "model/posted_descriptor.h"
 #include "model/root_port.h"
+#include "model/vmx_cpu.h"
 #include "workloads/workload.h"
 
 namespace cidsim {
@@ -64,6 +65,15 @@ public:
     const SystemView& view() const { return m_view; }
     const std::vector<std::unique_ptr<Workload>>& workloads() const { return m_workloads; }
     AgentId iommu_agent() const { return AgentId(m_cpus.size()); }
+    // Guests (systems.md A, B): one VmxCpu per vCPU, on its own pCPU (APIC
+    // id cpu_count() + i) with its own LAPIC and the vCPU's PID.
+    unsigned vcpu_count() const { return unsigned(m_vmx.size()); }
+    const VmxCpu& vmx_cpu(unsigned i) const { return *m_vmx[i]; }
+    VmxCpu& vmx_cpu(unsigned i) { return *m_vmx[i]; }
+    const LocalApic& vcpu_apic(unsigned i) const { return *m_vcpu_apics[i]; }
+    // Queues of assigned devices: those posted straight into a vCPU's PID.
+    uint64_t posted_to_guest_queues() const { return m_posted_to_guest; }
+    static uint64_t guest_pid_address(unsigned vcpu) { return 0x20000000 + uint64_t(vcpu) * 64; }
 
     // Attaches one observer to every block (nullptr detaches).
     void attach_observer(TraceObserver* obs);
@@ -88,12 +98,21 @@ private:
     void build_cpus();
     void build_devices();
     void build_workloads();
+    void build_vcpus();
+    // Routes device `d`'s queues to the vCPU it is assigned to.
+    void assign_device(size_t d, Device& dev, unsigned vcpu, uint32_t& next_index);
 
     SimConfig m_config;
     std::vector<std::unique_ptr<RootPort>> m_ports;
     std::vector<std::unique_ptr<LocalApic>> m_apics;
     std::vector<std::unique_ptr<PostedDescriptor>> m_pids;
     std::vector<std::unique_ptr<CpuCore>> m_cpus;
+    std::vector<std::unique_ptr<LocalApic>> m_vcpu_apics;
+    std::vector<std::unique_ptr<PostedDescriptor>> m_vcpu_pids;
+    std::vector<std::unique_ptr<VmxCpu>> m_vmx;
+    std::vector<VectorBits> m_vcpu_host_vectors;   // per vCPU's pCPU
+    std::vector<VectorBits> m_vcpu_guest_vectors;  // per vCPU
+    uint64_t m_posted_to_guest = 0;
     std::unique_ptr<Iommu> m_iommu;
     std::vector<std::unique_ptr<Device>> m_devices;
     std::vector<std::unique_ptr<Workload>> m_workloads;

@@ -1,0 +1,138 @@
+// Guests through the real binary (systems.md A, B, E3): exactness of the
+// VM path under run-ahead, config errors naming their keys, host-only
+// results untouched, and the E3 calibration in place.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.h"
+
+using namespace cidsim_test;
+using nlohmann::json;
+
+namespace {
+
+std::string vm_config(const std::string& name) {
+    return std::string("'" CIDSIM_SOURCE_DIR "/configs/vm/") + name + "'";
+}
+
+json result_of(const Scratch& s, const std::string& args) {
+    const Run r = run_cidsim(s, "run " + args + " -q --out '" + (s / "r.json") + "'");
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    return json::parse(slurp(s / "r.json"));
+}
+
+}  // namespace
+
+TEST_CASE("a stepwise run gives the same result file as the default run on the VM configs",
+          "[vm][cli]") {
+    Scratch s;
+    const std::pair<const char*, const char*> cases[] = {
+        {"e3-vfio.json", ""},
+        {"e3-vfio.json", "--set devices.0.host_handler=threaded"},
+        {"e3-vfio.json", "--set devices.0.host_handler=bypass_inject --set vcpus.0.guest_idle=halt"},
+        {"e3-vfio.json", "--set vm.irq_posting=true"},
+        {"e3-vfio.json", "--set vm.irq_posting=true --set vcpus.0.guest_idle=halt"},
+        {"e3-vfio.json", "--set vcpus.0.apicv=false --set vcpus.0.vid=false"},
+        {"e3-vfio.json", "--set devices.0.host_handler=threaded --set vm.preempt_full=true"},
+        {"host-and-guest.json", ""},
+        {"host-and-guest.json", "--set mode=remappable --set vcpus.0.guest_idle=run"},
+    };
+    for (const auto& [config, set] : cases) {
+        INFO(config << " " << set);
+        const std::string run = "run " + vm_config(config) + " " + set +
+                                " --set run.duration_ns=5e7 --set run.batches=5 -q --out ";
+        REQUIRE(run_cidsim(s, run + "'" + (s / "a.json") + "' --set run.check_lookahead=true")
+                    .status == 0);
+        REQUIRE(run_cidsim(s, run + "'" + (s / "b.json") + "' --stepwise").status == 0);
+        const std::string ahead = slurp(s / "a.json"), stepwise = slurp(s / "b.json");
+        CHECK(ahead.find("per_vcpu") != std::string::npos);
+        CHECK(ahead == stepwise);
+    }
+}
+
+TEST_CASE("bad VM settings are refused with status 2, naming the key", "[vm][cli]") {
+    Scratch s;
+    const std::pair<const char*, const char*> cases[] = {
+        {"--set devices.0.assigned_to=vcpu3", "devices[0].assigned_to"},
+        {"--set devices.0.assigned_to=guest", "devices[0].assigned_to"},
+        {"--set devices.0.host_handler=soft", "devices[0].host_handler"},
+        {"--set vcpus.0.apicv=false", "vcpus[0].vid"},
+        {"--set vm.context_switch_ns=-1", "vm.context_switch_ns"},
+        {"--set vm.tracepoint=at_exit", "vm.tracepoint"},
+        {"--set vcpus.0.guest_idle=sleep", "vcpus[0].guest_idle"},
+    };
+    for (const auto& [set, key] : cases) {
+        INFO(set);
+        const Run r = run_cidsim(s, "run " + vm_config("e3-vfio.json") + " " + set + " -q");
+        CHECK(r.status == 2);
+        CHECK(r.err.find(key) != std::string::npos);
+    }
+    // VM keys of a device mean nothing without vcpus.
+    const Run r = run_cidsim(s, "run " + example("posted-bursty.json") +
+                                    " --set devices.0.assigned_to=vcpu0 -q");
+    CHECK(r.status == 2);
+    CHECK(r.err.find("assigned_to") != std::string::npos);
+}
+
+TEST_CASE("a host-only result has no VM section and no VM keys", "[vm][cli]") {
+    Scratch s;
+    const json r = result_of(s, example("posted-bursty.json"));
+    CHECK_FALSE(r.contains("per_vcpu"));
+    CHECK_FALSE(r["config"].contains("vm"));
+    CHECK_FALSE(r["config"].contains("vcpus"));
+    CHECK_FALSE(r["config"]["devices"][0].contains("assigned_to"));
+}
+
+TEST_CASE("E3: the fitted dispatch gives the calibration figure; threading adds two switches",
+          "[vm][cli]") {
+    Scratch s;
+    const std::string short_run = " --set run.duration_ns=1e8 --set run.batches=1";
+    const json hard = result_of(s, vm_config("e3-vfio.json") + short_run);
+    const json& h = hard["per_vcpu"][0];
+    CHECK(h["exit_handling_ns"]["mean"].get<double>() == Approx(2200).margin(1));
+    CHECK(h["exits_per_s"]["EXTERNAL_INTERRUPT"].get<double>() == Approx(1000).margin(1));
+    CHECK(h["context_switches"].get<int>() == 0);
+    const json threaded =
+        result_of(s, vm_config("e3-vfio.json") + short_run + " --set devices.0.host_handler=threaded");
+    const json& t = threaded["per_vcpu"][0];
+    CHECK(t["context_switches"].get<int>() == 2 * h["exit_handling_ns"]["count"].get<int>());
+    CHECK(t["exit_handling_ns"]["mean"].get<double>() > h["exit_handling_ns"]["mean"].get<double>());
+    // VT-d posted to a running vCPU: no exit at all, and faster delivery.
+    const json posted = result_of(s, vm_config("e3-vfio.json") + short_run + " --set vm.irq_posting=true");
+    const json& p = posted["per_vcpu"][0];
+    CHECK(p["exits"]["EXTERNAL_INTERRUPT"].get<int>() == 0);
+    CHECK(p["posted_in_guest"].get<int>() == p["guest_interrupts"].get<int>());
+    CHECK(p["msi_to_guest_ns"]["p50"].get<double>() < h["msi_to_guest_ns"]["p50"].get<double>());
+}
+
+TEST_CASE("a Perfetto trace of a VM run has the vCPU's pCPU track with the IRQ thread on it",
+          "[vm][trace]") {
+    Scratch s;
+    const std::string trace = s / "vm.json";
+    const Run r = run_cidsim(s, "run '" CIDSIM_SOURCE_DIR "/configs/explain/vm-delivery.json' -q "
+                                "--trace-perfetto '" + trace + "'");
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    const json doc = json::parse(slurp(trace));
+    int tid = -1;
+    for (const json& e : doc["traceEvents"])
+        if (e["ph"] == "M" && e["name"] == "thread_name" && e["args"]["name"] == "vcpu0 on CPU1")
+            tid = e["tid"].get<int>();
+    REQUIRE(tid >= 0);
+    std::vector<std::string> slices;
+    bool exit_step = false;
+    for (const json& e : doc["traceEvents"]) {
+        if (e["tid"] != tid) continue;
+        if (e["ph"] == "X") slices.push_back(e["name"].get<std::string>());
+        if (e["ph"] == "i" &&
+            e["name"].get<std::string>().find("VM exit EXTERNAL_INTERRUPT") != std::string::npos)
+            exit_step = true;
+    }
+    // The scenario's default is the threaded handler: guest, the exit, the
+    // IRQ thread preempting the vCPU thread, back, guest.
+    CHECK(slices == std::vector<std::string>{"guest", "root: vcpu", "root: irq/36-vfio",
+                                             "root: vcpu", "guest"});
+    CHECK(exit_step);
+}
