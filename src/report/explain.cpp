@@ -153,7 +153,7 @@ ExplainScenario load_scenario_unnamed(const std::string& path) {
     s.name = path.substr(slash == std::string::npos ? 0 : slash + 1);
     if (s.name.size() > 5 && s.name.substr(s.name.size() - 5) == ".json")
         s.name = s.name.substr(0, s.name.size() - 5);
-    s.document = read_json_file(path);
+    s.document = read_config_file(path);  // include, comment: as `cidsim run` reads a config
     if (!s.document.is_object()) throw ConfigError(path + ": expected a JSON object");
     const json& ex = explain_section(s.document);
     check_keys(ex, "explain", {"title", "variants", "window_ns", "columns", "narration_lines",
@@ -207,6 +207,18 @@ ExplainScenario load_scenario(const std::string& path) {
         const std::string what = e.what();
         if (what.rfind(path + ":", 0) == 0) throw;
         throw ConfigError(path + ": " + what);
+    }
+}
+
+void apply_sets(ExplainScenario& s, const std::vector<std::string>& sets) {
+    for (const std::string& set : sets) apply_override(s.document, set);
+    try {
+        for (const ExplainVariant& var : s.variants) {
+            json ex;
+            load_config(variant_config(s, var, ex));
+        }
+    } catch (const ConfigError& e) {
+        throw ConfigError(s.path + " with --set: " + e.what());
     }
 }
 
