@@ -17,6 +17,7 @@
 
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "report/progress.h"
 #include "cli/numeric_option.h"
 #include "config/config_loader.h"
 #include "report/results.h"
@@ -127,6 +128,7 @@ int cmd_bench(int argc, char** argv) {
     for (size_t i = 0; i < configs.size(); ++i) series[i].name = fs::path(configs[i]).stem().string();
     std::vector<double> floor_rate;
     json log = json::array();
+    ProgressLine progress;  // on a terminal only: each repetition as it ends
     try {
         for (unsigned r = 0; r < reps; ++r) {
             double floor_now = 0;
@@ -136,7 +138,11 @@ int cmd_bench(int argc, char** argv) {
                 floor_rate.push_back(floor_now);
                 f["kind"] = "floor";
                 log.push_back(f);
-                std::cerr << "  rep " << r + 1 << " floor " << floor_now / 1e6 << " M events/s\n";
+                progress.show("cidsim bench: rep " + std::to_string(r + 1) + "/" +
+                                  std::to_string(reps) + " floor " +
+                                  std::to_string(floor_now / 1e6) + " M events/s, " +
+                                  std::to_string(int(progress.elapsed())) + " s",
+                              true);
             }
             for (size_t i = 0; i < configs.size(); ++i) {
                 std::vector<std::string> args{"bench", "--child", configs[i], "--set", duration};
@@ -152,8 +158,11 @@ int cmd_bench(int argc, char** argv) {
                 if (floor) s.keq.push_back(floor_now / (msis / wall));
                 m["kind"] = s.name;
                 log.push_back(m);
-                std::cerr << "  rep " << r + 1 << " " << s.name << " " << msis / wall / 1e6
-                          << " M MSIs/s\n";
+                progress.show("cidsim bench: rep " + std::to_string(r + 1) + "/" +
+                                  std::to_string(reps) + " " + s.name + " " +
+                                  std::to_string(msis / wall / 1e6) + " M MSIs/s, " +
+                                  std::to_string(int(progress.elapsed())) + " s",
+                              true);
             }
         }
     } catch (const std::exception& e) {
@@ -161,6 +170,7 @@ int cmd_bench(int argc, char** argv) {
         return kExitFailure;
     }
 
+    progress.clear();
     std::printf("cidsim bench: %u repetition(s), medians; %s ns simulated per model run (+ warm-up)\n",
                 reps, duration + 16);
     if (floor)

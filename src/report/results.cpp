@@ -1,6 +1,7 @@
 #include "report/results.h"
 #include "version.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -10,7 +11,9 @@
 #include <unistd.h>
 
 #include "config/config_loader.h"
+#include "config/platforms.h"
 #include "report/confidence.h"
+#include "report/run_totals.h"
 #include "report/stat_json.h"
 #include "sim/invariants.h"
 
@@ -183,22 +186,63 @@ void combine(const std::vector<const json*>& samples, json& mean, json& ci95) {
 
 }  // namespace
 
-json run_and_collect(System& system) {
+namespace {
+
+// system.advance to `end`; with a progress line, in steps of 1% of the
+// measured duration so that it can be redrawn (window ends are not acts of
+// the model: a run in steps gives the same result, as batches do).
+void advance_to(System& system, const sc_core::sc_time& end, const sc_core::sc_time& start,
+                ProgressLine* progress) {
+    if (!progress || !progress->enabled()) {
+        system.advance(end - sc_core::sc_time_stamp());
+        return;
+    }
+    const sc_core::sc_time duration = system.config().run.duration;
+    const sc_core::sc_time step = std::max(duration / 100.0, sc_core::sc_time(1, sc_core::SC_NS));
+    while (sc_core::sc_time_stamp() < end && !system.stopped_early()) {
+        system.advance(std::min(step, end - sc_core::sc_time_stamp()));
+        const double done = (sc_core::sc_time_stamp() - start) / duration;
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "cidsim run: %.3f/%.3f ms simulated, %.1f s wall, ~%s left",
+                      (sc_core::sc_time_stamp() - start).to_seconds() * 1e3,
+                      duration.to_seconds() * 1e3, progress->elapsed(),
+                      ProgressLine::time_left(progress->elapsed(), done).c_str());
+        progress->show(buf);
+    }
+}
+
+void warm_up(System& system, ProgressLine* progress) {
+    if (progress && system.config().run.warmup > sc_core::SC_ZERO_TIME)
+        progress->show("cidsim run: warming up (" +
+                           std::to_string(system.config().run.warmup.to_seconds() * 1e3) +
+                           " ms simulated)",
+                       true);
+    system.warm_up();
+}
+
+}  // namespace
+
+json run_and_collect(System& system, ProgressLine* progress) {
     const uint64_t batches = system.config().run.batches;
     if (batches <= 1) {
-        system.run();
+        warm_up(system, progress);  // what system.run() does, with progress
+        advance_to(system, sc_core::sc_time_stamp() + system.config().run.duration,
+                   sc_core::sc_time_stamp(), progress);
+        if (progress) progress->clear();
         return collect_results(system);
     }
-    system.warm_up();
+    warm_up(system, progress);
     const sc_core::sc_time start = sc_core::sc_time_stamp();
     json windows = json::array();
-    json result;  // identity, config and per-block detail: the last window's
+    json result;  // identity, config and invariants: the last window's
+    RunTotals totals;
     for (uint64_t b = 0; b < batches; ++b) {
         // Boundaries from the start, so the last window ends exactly on time.
         const sc_core::sc_time end =
             start + system.config().run.duration * (double(b + 1) / double(batches));
-        system.advance(end - sc_core::sc_time_stamp());
+        advance_to(system, end, start, progress);
         result = collect_results(system);
+        totals.add_window(system, result);
         windows.push_back({{"metrics", result["metrics"]}, {"workloads", result["workloads"]}});
         if (b + 1 < batches) system.reset_stats();
     }
@@ -206,8 +250,10 @@ json run_and_collect(System& system) {
     for (const json& w : windows) samples.push_back(&w);
     json mean, ci95;
     combine(samples, mean, ci95);
-    result["metrics"] = mean["metrics"];
-    result["workloads"] = mean["workloads"];
+    // The run's totals, not one window's nor a mean of windows: a reader
+    // of `metrics` sees the whole measured time (report/run_totals.h).
+    totals.write(result);
+    if (progress) progress->clear();
     result["ci95"] = ci95;
     result["batches"] = windows;
     return result;
@@ -218,6 +264,7 @@ std::string summary_text(const json& r) {
     char buf[2048];
     std::snprintf(
         buf, sizeof buf,
+        "platform %s\n"
         "mode %s, %llu CPU(s), %.3f ms simulated\n"
         "  MSIs              %12llu  (%.3f M/s)\n"
         "  handler calls     %12llu  (%.3f M/s)\n"
@@ -230,6 +277,7 @@ std::string summary_text(const json& r) {
         "  timer delay ns    p50 %.0f  p99 %.0f  max %.0f\n"
         "  IEC hits/misses   %llu / %llu;  IOMMU faults %llu\n"
         "  stranded %llu (at end %llu);  lost completions %llu;  in flight %llu\n",
+        platform_summary(r["config"].value("platform", std::string(kDefaultPlatform))).c_str(),
         r["config"]["mode"].get<std::string>().c_str(),
         (unsigned long long)r["config"]["topology"]["cpus"].get<uint64_t>(),
         m["simulated_seconds"].get<double>() * 1e3, (unsigned long long)m["msis"].get<uint64_t>(),
