@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
+#include "model/notification_handler.h"
 
 using nlohmann::json;
 using namespace cidsim_test;
@@ -238,4 +239,17 @@ TEST_CASE("run --stats writes every value of the result with its unit and meanin
     line >> name >> value >> unit;
     CHECK(value == result["metrics"]["msis"].dump());
     CHECK(unit == "count");
+}
+
+TEST_CASE("the teaching doc's loop counts are the default loop's", "[docs]") {
+    const std::string doc = slurp(kRoot + "/docs/teaching.md");
+    const uint64_t limit = cidsim::NotificationHandlerParams{}.loop_limit;
+    // The merged loop harvests limit - 1 times, then once after clearing ON.
+    CHECK(doc.find("passes (" + std::to_string(limit - 1) + " by default") != std::string::npos);
+    CHECK(doc.find("limit at " + std::to_string(limit) + ")") != std::string::npos);
+    CHECK(doc.find("the " + std::to_string(limit) + ".00") != std::string::npos);
+    // Its commands write under runs/ (git-ignored), never into docs/.
+    CHECK(doc.find("--trace-perfetto burst.json") == std::string::npos);
+    CHECK(doc.find(".py runs/burst.json runs/") != std::string::npos);
+    CHECK(slurp(kRoot + "/.gitignore").find("runs/") != std::string::npos);
 }
