@@ -105,6 +105,13 @@ const ReportMetric kReportMetrics[] = {
     {"workloads[] (type nvme)", "reaped", "integer", "count",
      "I/Os reaped by the jobs in the measured time"},
     {"workloads[] (type nvme)", "iops_m", "number", "1e6/s", "reaped over the measured time"},
+    {"workloads[] (type nvme)", "bandwidth_mb_per_s", "number", "1e6 bytes/s",
+     "reaped x block_bytes over the measured time (fio's bw)"},
+    {"workloads[] (type nvme)", "completion_latency_ns", "histogram", "ns",
+     "submission to reap of each I/O reaped in the measured time (fio's clat), over every job"},
+    {"workloads[] (type nvme)", "jobs", "array", "",
+     "per fio job: job, cpu (where it runs), reaped, iops_m, bandwidth_mb_per_s, "
+     "completion_latency_ns"},
     {"workloads[] (type nvme)", "outstanding_at_end", "integer", "count",
      "I/Os submitted but not yet reaped at the end of the run, over every job"},
     {"workloads[] (type nvme)", "max_outstanding_per_job", "integer", "count",

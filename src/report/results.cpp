@@ -259,49 +259,4 @@ json run_and_collect(System& system, ProgressLine* progress) {
     return result;
 }
 
-std::string summary_text(const json& r) {
-    const json& m = r["metrics"];
-    char buf[2048];
-    std::snprintf(
-        buf, sizeof buf,
-        "platform %s\n"
-        "mode %s, %llu CPU(s), %.3f ms simulated\n"
-        "  MSIs              %12llu  (%.3f M/s)\n"
-        "  handler calls     %12llu  (%.3f M/s)\n"
-        "  notifications     %12llu  handled, %llu sent, %llu suppressed\n"
-        "  remapped messages %12llu\n"
-        "  harvest passes    %12.2f  per notification (mean)\n"
-        "  PID line misses   %12llu  (%.2f per notification)\n"
-        "  CPU busy          %12.1f %% (mean over CPUs)\n"
-        "  MSI->handler ns   p50 %.0f  p90 %.0f  p99 %.0f  max %.0f\n"
-        "  timer delay ns    p50 %.0f  p99 %.0f  max %.0f\n"
-        "  IEC hits/misses   %llu / %llu;  IOMMU faults %llu\n"
-        "  stranded %llu (at end %llu);  lost completions %llu;  in flight %llu\n",
-        platform_summary(r["config"].value("platform", std::string(kDefaultPlatform))).c_str(),
-        r["config"]["mode"].get<std::string>().c_str(),
-        (unsigned long long)r["config"]["topology"]["cpus"].get<uint64_t>(),
-        m["simulated_seconds"].get<double>() * 1e3, (unsigned long long)m["msis"].get<uint64_t>(),
-        m["msi_rate_mps"].get<double>(), (unsigned long long)m["handler_invocations"].get<uint64_t>(),
-        m["handler_invocation_rate_mps"].get<double>(),
-        (unsigned long long)m["notifications_handled"].get<uint64_t>(),
-        (unsigned long long)m["notifications_sent"].get<uint64_t>(),
-        (unsigned long long)m["notifications_suppressed"].get<uint64_t>(),
-        (unsigned long long)m["remapped_messages"].get<uint64_t>(),
-        m["harvest_passes_per_notification"]["mean"].get<double>(),
-        (unsigned long long)m["pid_line"]["cpu_misses"].get<uint64_t>(),
-        m["pid_line"]["cpu_misses_per_notification"].get<double>(),
-        m["cpu_busy_fraction_mean"].get<double>() * 100, m["msi_to_handler_ns"]["p50"].get<double>(),
-        m["msi_to_handler_ns"]["p90"].get<double>(), m["msi_to_handler_ns"]["p99"].get<double>(),
-        double(m["msi_to_handler_ns"]["max"].get<uint64_t>()), m["timer_delay_ns"]["p50"].get<double>(),
-        m["timer_delay_ns"]["p99"].get<double>(), double(m["timer_delay_ns"]["max"].get<uint64_t>()),
-        (unsigned long long)m["iec"]["hits"].get<uint64_t>(),
-        (unsigned long long)m["iec"]["misses"].get<uint64_t>(),
-        (unsigned long long)m["iommu_faults"]["total"].get<uint64_t>(),
-        (unsigned long long)m["stranded_interrupts"].get<uint64_t>(),
-        (unsigned long long)m["stranded_at_end"].get<uint64_t>(),
-        (unsigned long long)m["lost_completions"].get<uint64_t>(),
-        (unsigned long long)m["in_flight_completions_at_end"].get<uint64_t>());
-    return buf;
-}
-
 }  // namespace cidsim

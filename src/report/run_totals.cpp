@@ -9,6 +9,8 @@
 #include "model/root_port.h"
 #include "model/stat_visitor.h"
 #include "report/stat_json.h"
+#include "workloads/latency_summary.h"
+#include "workloads/nvme.h"
 
 namespace cidsim {
 
@@ -59,10 +61,31 @@ bool is_histogram_summary(const json& j) {
 // things that are not measured per window (a trace's event count).
 bool take_last(const std::string& key) {
     static const char* const kLast[] = {"cpu", "vector", "queue", "irte_index", "root_port",
-                                        "device", "name", "type", "unit", "events", "replayed"};
+                                        "device", "name", "type", "unit", "events", "replayed", "job"};
     if (key.size() > 7 && key.compare(key.size() - 7, 7, "_at_end") == 0) return true;
     return std::find_if(std::begin(kLast), std::end(kLast),
                         [&](const char* k) { return key == k; }) != std::end(kLast);
+}
+
+json combine(const std::vector<const json*>& parts, const std::string& key, const std::string& at,
+             const HistogramCollector::Map& histograms);
+
+// An object of every window, field by field.
+json combine_fields(const std::vector<const json*>& parts, const std::string&,
+                    const std::string& at, const HistogramCollector::Map& histograms) {
+    const json& last = *parts.back();
+    json out = json::object();
+    for (auto it = last.begin(); it != last.end(); ++it) {
+        std::vector<const json*> sub;
+        for (const json* p : parts)
+            if (p->is_object() && p->contains(it.key())) sub.push_back(&(*p)[it.key()]);
+        if (sub.size() != parts.size()) {
+            out[it.key()] = it.value();
+            continue;
+        }
+        out[it.key()] = combine(sub, it.key(), at + "/" + it.key(), histograms);
+    }
+    return out;
 }
 
 // Combines the values at one place of every window.
@@ -72,25 +95,24 @@ json combine(const std::vector<const json*>& parts, const std::string& key, cons
     if (take_last(key)) return last;
     if (is_histogram_summary(last)) {
         auto it = histograms.find(at);
-        if (it != histograms.end()) {
-            json s = it->second.first.summary(it->second.second);
-            return s;
-        }
-    }
-    if (last.is_object()) {
-        json out = json::object();
-        for (auto it = last.begin(); it != last.end(); ++it) {
-            std::vector<const json*> sub;
-            for (const json* p : parts)
-                if (p->is_object() && p->contains(it.key())) sub.push_back(&(*p)[it.key()]);
-            if (sub.size() != parts.size()) {
-                out[it.key()] = it.value();
-                continue;
+        if (it == histograms.end()) {
+            // A summary without its histogram: counts add, the maximum is
+            // the largest, the mean is weighted; percentiles cannot be
+            // merged from summaries, so those are the windows' mean.
+            json out = combine_fields(parts, key, at, histograms);
+            double n = 0, weighted = 0, max = 0;
+            for (const json* p : parts) {
+                n += (*p)["count"].get<double>();
+                weighted += (*p)["count"].get<double>() * p->value("mean", 0.0);
+                max = std::max(max, (*p)["max"].get<double>());
             }
-            out[it.key()] = combine(sub, it.key(), at + "/" + it.key(), histograms);
+            out["mean"] = n > 0 ? weighted / n : 0.0;
+            out["max"] = last["max"].is_number_float() ? json(max) : json(uint64_t(max));
+            return out;
         }
-        return out;
+        return tail_summary(it->second.first, it->second.second);
     }
+    if (last.is_object()) return combine_fields(parts, key, at, histograms);
     if (last.is_array()) {
         // The fault log: the first records of the run, as many as a window keeps.
         if (key == "log" || (!last.empty() && last[0].is_object() && last[0].contains("at_ns"))) {
@@ -152,6 +174,21 @@ void RunTotals::add_window(const System& sys, const json& window) {
     for (unsigned p = 0; p < sys.root_port_count(); ++p)
         collect(sys.root_port(p).stats(), "/root_ports/" + std::to_string(p), false, m_histograms);
     collect(sys.iommu().stats(), "/metrics", false, m_histograms);
+    // The workloads' own histograms (NVMe completion latency).
+    for (size_t w = 0; w < sys.workloads().size(); ++w) {
+        const auto* nvme = dynamic_cast<const NvmeDisk*>(sys.workloads()[w].get());
+        if (!nvme) continue;
+        const std::string at = "/workloads/" + std::to_string(w);
+        auto file = [&](const std::string& where, const Histogram& h) {
+            auto& [sum, unit] = m_histograms[where];
+            sum.merge(h);
+            unit = "ns";
+        };
+        file(at + "/completion_latency_ns", nvme->completion_latency());
+        for (unsigned j = 0; j < nvme->jobs(); ++j)
+            file(at + "/jobs/" + std::to_string(j) + "/completion_latency_ns",
+                 nvme->completion_latency(j));
+    }
 }
 
 void RunTotals::write(json& result) const {
