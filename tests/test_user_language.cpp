@@ -253,3 +253,46 @@ TEST_CASE("the teaching doc's loop counts are the default loop's", "[docs]") {
     CHECK(doc.find(".py runs/burst.json runs/") != std::string::npos);
     CHECK(slurp(kRoot + "/.gitignore").find("runs/") != std::string::npos);
 }
+
+TEST_CASE("NVMe workloads report fio's figures per disk and per job; the summary shows them",
+          "[cli][storage]") {
+    Scratch s;
+    const Run r = run_cidsim(s, "run '" CIDSIM_SOURCE_DIR "/configs/rfc/c1-nvme-2disks.json' "
+                                "--set run.duration_ns=400000 --set run.batches=2 --out " +
+                                    q(s / "r.json"));
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    const json result = read_json(s / "r.json");
+    const json& cfg = result["config"];
+    for (size_t i = 0; i < result["workloads"].size(); ++i) {
+        const json& w = result["workloads"][i];
+        INFO(i);
+        const json& clat = w["completion_latency_ns"];
+        CHECK(clat["count"] == w["reaped"]);
+        // No I/O completes faster than the media's fixed latency.
+        CHECK(clat["p50"].get<double>() >= cfg["workloads"][i]["media_latency_ns"].get<double>());
+        CHECK(clat["p99_9"].get<double>() >= clat["p99"].get<double>());
+        CHECK(clat["p99_99"].get<double>() >= clat["p99_9"].get<double>());
+        CHECK(clat["max"].get<double>() >= clat["p99_99"].get<double>());
+        REQUIRE(w["jobs"].size() == cfg["workloads"][i]["jobs"]);
+        uint64_t reaped = 0;
+        for (const json& j : w["jobs"]) {
+            reaped += j["reaped"].get<uint64_t>();
+            CHECK(j["completion_latency_ns"]["count"] == j["reaped"]);
+        }
+        CHECK(reaped == w["reaped"]);
+        CHECK(w["bandwidth_mb_per_s"].get<double>() ==
+              Approx(w["iops_m"].get<double>() * cfg["workloads"][i]["block_bytes"].get<double>()));
+    }
+    const json& lat = result["metrics"]["msi_to_handler_ns"];
+    CHECK(lat["p99_9"].get<double>() >= lat["p99"].get<double>());
+    const Run text = run_cidsim(s, "run '" CIDSIM_SOURCE_DIR "/configs/rfc/c1-nvme-2disks.json' "
+                                   "--set run.duration_ns=400000");
+    REQUIRE(text.status == 0);
+    CHECK(text.out.find("p99.9 ") != std::string::npos);
+    CHECK(text.out.find("per CPU    busy %  interrupts  notifications  handler calls") !=
+          std::string::npos);
+    CHECK(text.out.find("  nvme0: IOPS ") != std::string::npos);
+    CHECK(text.out.find("    job 3 (cpu3): IOPS ") != std::string::npos);
+    CHECK(text.out.find("clat ns p50 ") != std::string::npos);
+}
