@@ -695,6 +695,22 @@ void apply_override(json& config, const std::string& assignment) {
 
 namespace {
 
+// `top` over `base`, object by object. Unlike a JSON merge patch a null
+// stays, so that the checks below still see (and refuse) it.
+void overlay(json& base, const json& top) {
+    if (!base.is_object() || !top.is_object()) {
+        base = top;
+        return;
+    }
+    for (auto it = top.begin(); it != top.end(); ++it) {
+        auto b = base.find(it.key());
+        if (b != base.end() && b->is_object() && it->is_object())
+            overlay(*b, *it);
+        else
+            base[it.key()] = *it;
+    }
+}
+
 // The named platform's values underneath everything the config sets: a
 // config that names none runs on kDefaultPlatform, and says so.
 json with_platform(const json& config) {
@@ -707,7 +723,7 @@ json with_platform(const json& config) {
         name = it->get<std::string>();
     }
     json merged = platform_values(name);
-    merged.merge_patch(config);
+    overlay(merged, config);
     merged["platform"] = name;
     return merged;
 }

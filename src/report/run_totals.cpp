@@ -182,11 +182,11 @@ void RunTotals::add_window(const System& sys, const json& window) {
         auto file = [&](const std::string& where, const Histogram& h) {
             auto& [sum, unit] = m_histograms[where];
             sum.merge(h);
-            unit = "ns";
+            unit = "us";
         };
-        file(at + "/completion_latency_ns", nvme->completion_latency());
+        file(at + "/completion_latency_us", nvme->completion_latency());
         for (unsigned j = 0; j < nvme->jobs(); ++j)
-            file(at + "/jobs/" + std::to_string(j) + "/completion_latency_ns",
+            file(at + "/jobs/" + std::to_string(j) + "/completion_latency_us",
                  nvme->completion_latency(j));
     }
 }

@@ -34,7 +34,7 @@ std::string per_cpu_text(const json& r) {
 std::string latency_text(const json& h) {
     char buf[256];
     std::snprintf(buf, sizeof buf,
-                  "clat ns p50 %.0f  p90 %.0f  p99 %.0f  p99.9 %.0f  p99.99 %.0f  max %.0f",
+                  "clat us p50 %.0f  p90 %.0f  p99 %.0f  p99.9 %.0f  p99.99 %.0f  max %.0f",
                   h["p50"].get<double>(), h["p90"].get<double>(), h["p99"].get<double>(),
                   h.value("p99_9", 0.0), h.value("p99_99", 0.0), h["max"].get<double>());
     return buf;
@@ -46,12 +46,12 @@ std::string storage_text(const json& r) {
     std::string out;
     char line[320];
     for (const json& w : r["workloads"]) {
-        if (w.value("type", std::string()) != "nvme" || !w.contains("completion_latency_ns"))
+        if (w.value("type", std::string()) != "nvme" || !w.contains("completion_latency_us"))
             continue;
         std::snprintf(line, sizeof line, "  %s: IOPS %.3f M, bw %.1f MB/s, %s\n",
                       w["device"].get<std::string>().c_str(), w["iops_m"].get<double>(),
                       w["bandwidth_mb_per_s"].get<double>(),
-                      latency_text(w["completion_latency_ns"]).c_str());
+                      latency_text(w["completion_latency_us"]).c_str());
         out += line;
         if (w["jobs"].size() > 16) {  // P5's 512 jobs: the result has them
             out += "    (" + std::to_string(w["jobs"].size()) +
@@ -63,7 +63,7 @@ std::string storage_text(const json& r) {
                           (unsigned long long)j["job"].get<uint64_t>(),
                           (unsigned long long)j["cpu"].get<uint64_t>(), j["iops_m"].get<double>(),
                           j["bandwidth_mb_per_s"].get<double>(),
-                          latency_text(j["completion_latency_ns"]).c_str());
+                          latency_text(j["completion_latency_us"]).c_str());
             out += line;
         }
     }

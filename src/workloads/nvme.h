@@ -61,9 +61,9 @@ public:
     void reset_stats() override;
 
     uint64_t outstanding(unsigned job) const { return m_jobs[job].outstanding; }
-    // Completion latency as fio's clat counts it, submission to reap, in ns:
-    // of the disk, and of each job (measured time only).
-    const Histogram& completion_latency() const { return m_latency; }
+    // Completion latency as fio's clat counts it, submission to reap, in
+    // whole us: of the disk (the jobs' merged), and of each job.
+    Histogram completion_latency() const;
     const Histogram& completion_latency(unsigned job) const { return m_jobs[job].latency; }
     size_t jobs() const { return m_jobs.size(); }
 
@@ -114,7 +114,6 @@ private:
     uint64_t m_submitted = 0;
     uint64_t m_reaped = 0;
     uint64_t m_max_outstanding = 0;
-    Histogram m_latency;  // every job's completion latency, ns
 };
 
 }  // namespace cidsim
