@@ -299,3 +299,26 @@ TEST_CASE("NVMe workloads report fio's figures per disk and per job; the summary
     CHECK(text.out.find("    job 3 (cpu3): IOPS ") != std::string::npos);
     CHECK(text.out.find("clat us p50 ") != std::string::npos);
 }
+
+TEST_CASE("renamed unit suffixes: the new key, the old one kept and reported as renamed",
+          "[cli][sweep][units]") {
+    Scratch s;
+    json base = read_json(kRoot + "/configs/examples/posted-bursty.json");
+    base["run"] = {{"duration_ns", 20000}, {"warmup_ns", 0}};
+    json spec = {{"base", base},
+                 {"vary", {{"mode", {"posted"}}}},
+                 {"metrics", {"root_ports.0.dma_gbps", "root_ports.0.dma_gb_per_s"}}};
+    write(s / "spec.json", spec);
+    const Run r = run_cidsim(s, "sweep " + q(s / "spec.json") + " --out " + q(s / "o") + " --jobs 1");
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(r.err.find("metrics[0]: root_ports.0.dma_gbps was renamed root_ports.0.dma_gb_per_s") !=
+          std::string::npos);
+    CHECK(r.err.find("metrics[1]") == std::string::npos);
+    const json point = read_json(s / "o/points/mode=posted,seed=1.json");
+    CHECK(point["root_ports"][0]["dma_gb_per_s"] == point["root_ports"][0]["dma_gbps"]);
+    CHECK(point["root_ports"][0]["dma_gb_per_s"].get<double>() > 0);
+    const Run c = run_cidsim(s, "collect " + q(s / "o") + " --metric root_ports.0.dma_gbps");
+    CHECK(c.status == 0);
+    CHECK(c.err.find("--metric root_ports.0.dma_gbps was renamed") != std::string::npos);
+}

@@ -89,7 +89,9 @@ const ReportMetric kReportMetrics[] = {
      "completions posted but not yet drained at the end of the run"},
 
     {kRootPorts, "root_port", "integer", "index", "the root port"},
-    {kRootPorts, "dma_gbps", "number", "1e9 bytes/s", "dma_bytes over the measured time"},
+    {kRootPorts, "dma_gb_per_s", "number", "1e9 bytes/s", "dma_bytes over the measured time"},
+    {kRootPorts, "dma_gbps", "number", "1e9 bytes/s",
+     "renamed dma_gb_per_s (bytes, not bits); the old name is kept for one release"},
     {kRootPorts, "utilization", "number", "fraction",
      "time the write path was held (writes, drains, message back-pressure) over the measured time"},
 
@@ -123,8 +125,10 @@ const ReportMetric kReportMetrics[] = {
      "descriptors whose completion the handler drained in the measured time"},
     {"workloads[] (type dsa)", "descriptor_rate_m", "number", "1e6/s",
      "completed over the measured time"},
-    {"workloads[] (type dsa)", "fill_mbps", "number", "1e6 bit/s",
+    {"workloads[] (type dsa)", "fill_mbit_per_s", "number", "1e6 bit/s",
      "completed x fill_bytes x 8 over the measured time"},
+    {"workloads[] (type dsa)", "fill_mbps", "number", "1e6 bit/s",
+     "renamed fill_mbit_per_s; the old name is kept for one release"},
     {"workloads[] (type dsa)", "outstanding_at_end", "integer", "count",
      "descriptors submitted but not yet completed at the end of the run"},
 

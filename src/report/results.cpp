@@ -100,7 +100,8 @@ json collect_results(const System& sys) {
     for (unsigned p = 0; p < sys.root_port_count(); ++p) {
         const RootPortStats& s = sys.root_port(p).stats();
         json o = {{"root_port", p},
-                  {"dma_gbps", per_second(double(s.dma_bytes), secs) / 1e9},
+                  {"dma_gb_per_s", per_second(double(s.dma_bytes), secs) / 1e9},
+                  {"dma_gbps", per_second(double(s.dma_bytes), secs) / 1e9},  // renamed_metrics.h
                   {"utilization", ratio(s.busy.to_seconds(), secs)}};
         write_block_stats(s, o);
         ports.push_back(o);

@@ -1,12 +1,14 @@
 #include "sweep/sweep_spec.h"
 
 #include <algorithm>
+#include <iostream>
 #include <cstdio>
 #include <filesystem>
 #include <map>
 #include <set>
 
 #include "config/config_loader.h"
+#include "report/renamed_metrics.h"
 
 namespace cidsim {
 
@@ -237,6 +239,8 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
             if (!m.is_string() || m.get<std::string>().empty())
                 throw ConfigError("metrics[" + std::to_string(i) + "]: expected a result path like metrics.msi_to_handler_ns.p99, found " + m.dump());
             s.metrics.push_back(m.get<std::string>());
+            if (const std::string note = renamed_note(s.metrics.back()); !note.empty())
+                std::cerr << "cidsim sweep: metrics[" << i << "]: " << note << "\n";
         }
     } else {
         s.metrics = kDefaultMetrics;
