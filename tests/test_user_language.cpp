@@ -96,6 +96,7 @@ TEST_CASE("sweep bases (a file or inline) and explain scenarios take include and
     const Run file = run_cidsim(s, "sweep " + q(s / "spec.json") + " --out " + q(s / "out1") + " --jobs 1");
     INFO(file.err);
     CHECK(file.status == 0);
+    CHECK(file.out.find("  platform: spr (") != std::string::npos);
 
     // An inline base: its include is relative to the spec.
     json plat = {{"comment", "a platform of my own on top of spr"},
@@ -123,6 +124,13 @@ TEST_CASE("sweep bases (a file or inline) and explain scenarios take include and
     INFO(ex.err);
     CHECK(ex.status == 0);
     CHECK(ex.out.size() > 200);
+    CHECK(ex.out.find("\nplatform: spr (") != std::string::npos);
+    const Run bench = run_cidsim(s, "bench --reps 1 --no-floor --duration-ns 20000 --config " +
+                                        q(s / "base.json"));
+    INFO(bench.err);
+    CHECK(bench.status == 0);
+    CHECK(bench.out.find("  base: platform spr (") != std::string::npos);
+    CHECK(bench.err.empty());  // no progress lines when stderr is not a terminal
 }
 
 TEST_CASE("explain --set applies to every variant; a bad one is bad input", "[cli][explain]") {
@@ -132,9 +140,13 @@ TEST_CASE("explain --set applies to every variant; a bad one is bad input", "[cl
     const Run set = run_cidsim(s, "explain burst --set lapic.timer_period_ns=5000 --out " + q(s / "set.json"));
     INFO(set.err);
     REQUIRE(set.status == 0);
-    for (const json& v : read_json(s / "set.json")["variants"])
-        CHECK(v["config"]["lapic"]["timer_period_ns"] == 5000);
-    CHECK(read_json(s / "plain.json")["variants"][0]["config"]["lapic"]["timer_period_ns"] != 5000);
+    const json with = read_json(s / "set.json"), without = read_json(s / "plain.json");
+    REQUIRE(with.at("variants").size() == 2);
+    for (const json& v : with.at("variants"))
+        CHECK(v.at("config").at("lapic").at("timer_period_ns") == 5000);
+    CHECK(without.at("variants").at(0).at("config").at("lapic").at("timer_period_ns") != 5000);
+    // The timer now fires inside the 20 us window: the counts see it.
+    CHECK(with.at("variants").at(1).at("counts") != without.at("variants").at(1).at("counts"));
     const Run bad = run_cidsim(s, "explain burst --set lapic.nosuch=1");
     CHECK(bad.status == 2);
     CHECK(bad.err.find("lapic.nosuch") != std::string::npos);

@@ -20,6 +20,7 @@
 #include "report/progress.h"
 #include "cli/numeric_option.h"
 #include "config/config_loader.h"
+#include "config/platforms.h"
 #include "report/results.h"
 #include "sim/bench.h"
 
@@ -108,6 +109,7 @@ int cmd_bench(int argc, char** argv) {
                                            ? vm["config"].as<std::vector<std::string>>()
                                            : std::vector<std::string>{default_config("posted"),
                                                                       default_config("remappable")};
+    std::vector<std::string> platforms;  // of each config, for the report
     char duration[64];
     std::snprintf(duration, sizeof duration, "run.duration_ns=%.17g", duration_ns);
     try {
@@ -116,7 +118,7 @@ int cmd_bench(int argc, char** argv) {
             nlohmann::json j = read_config_file(c);
             apply_override(j, duration);  // first, as the child gets it
             for (const std::string& s : sets) apply_override(j, s);
-            load_config(j, c);
+            platforms.push_back(load_config(j, c).platform);
         }
         if (!json_out.empty()) claim_output("--json", json_out);
     } catch (const BadInput& e) {
@@ -173,6 +175,9 @@ int cmd_bench(int argc, char** argv) {
     progress.clear();
     std::printf("cidsim bench: %u repetition(s), medians; %s ns simulated per model run (+ warm-up)\n",
                 reps, duration + 16);
+    for (size_t i = 0; i < configs.size(); ++i)
+        std::printf("  %s: platform %s\n", series[i].name.c_str(),
+                    platform_summary(platforms[i]).c_str());
     if (floor)
         std::printf("  SystemC floor (1 SC_METHOD, next_trigger 1 ns): %.2f M events/s\n",
                     median(floor_rate) / 1e6);

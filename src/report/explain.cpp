@@ -1,5 +1,7 @@
 #include "report/explain.h"
 
+#include "config/platforms.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -289,7 +291,9 @@ json run_variant(const ExplainScenario& s, size_t index) {
                 {"columns", w.columns},
                 {"rows", rows},
                 {"narration", narrate(recorder.events(), ctx, told, lines, w.from)},
-                {"counts", counts}};
+                {"counts", counts},
+                // What the variant ran on: its effective config (platform, --set).
+                {"config", results["config"]}};
     if (move) {
         const AffinityMoveOutcome& o = move->outcome();
         out["affinity_move"] = {{"moved", o.moved},
@@ -311,6 +315,17 @@ std::string render_explain(const ExplainScenario& s, const std::vector<json>& re
     std::string out = "== " + s.name + ": " + s.title + " ==\n";
     if (!s.comment.empty()) out += s.comment + "\n";
     if (results.empty()) return out;
+    // The platform every variant ran on (a variant may set its own).
+    std::vector<std::string> platforms;
+    for (const json& r : results) {
+        const std::string p = r.contains("config") ? r["config"].value("platform", std::string(kDefaultPlatform))
+                                                   : std::string(kDefaultPlatform);
+        if (std::find(platforms.begin(), platforms.end(), p) == platforms.end()) platforms.push_back(p);
+    }
+    out += "platform:";
+    for (size_t i = 0; i < platforms.size(); ++i)
+        out += (i ? "; " : " ") + platform_summary(platforms[i]);
+    out += "\n";
 
     // One timeline: the MSI row once (again per variant only if it differs).
     TimelineWindow w{ns(results[0]["window_ns"][0].get<double>()),
