@@ -213,11 +213,12 @@ void advance_to(System& system, const sc_core::sc_time& end, const sc_core::sc_t
 }
 
 void warm_up(System& system, ProgressLine* progress) {
-    if (progress && system.config().run.warmup > sc_core::SC_ZERO_TIME)
-        progress->show("cidsim run: warming up (" +
-                           std::to_string(system.config().run.warmup.to_seconds() * 1e3) +
-                           " ms simulated)",
-                       true);
+    if (progress && system.config().run.warmup > sc_core::SC_ZERO_TIME) {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "cidsim run: warming up (%.3f ms simulated)",
+                      system.config().run.warmup.to_seconds() * 1e3);
+        progress->show(buf, true);
+    }
     system.warm_up();
 }
 
