@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -333,4 +334,22 @@ TEST_CASE("renamed unit suffixes: the new key, the old one kept and reported as 
     const Run c = run_cidsim(s, "collect " + q(s / "o") + " --metric root_ports.0.dma_gbps");
     CHECK(c.status == 0);
     CHECK(c.err.find("--metric root_ports.0.dma_gbps was renamed") != std::string::npos);
+}
+
+TEST_CASE("reproduce shows rows done and the current row on a terminal only", "[cli][progress]") {
+    Scratch s;
+    const std::string fixtures = kRoot + "/tests/hostile/fixtures/";
+    for (const char* f : {"tables.json", "tiny.json"})
+        std::filesystem::copy_file(fixtures + f, s / f);
+    const std::string args = "reproduce tiny --tables " + q(s / "tables.json");
+    const Run plain = run_cidsim(s, args);
+    REQUIRE(plain.status == 0);
+    CHECK(plain.err.empty());
+    CHECK(plain.out.find("  platform: generic") != std::string::npos);
+    const std::string cmd = "script -qec \"'" CIDSIM_BINARY "' " + args + "\" /dev/null >" +
+                            q(s / "tty.txt") + " 2>&1";
+    REQUIRE(std::system(cmd.c_str()) == 0);
+    const std::string tty = slurp(s / "tty.txt");
+    CHECK(tty.find("cidsim reproduce: 1/1 rows done") != std::string::npos);
+    CHECK(tty.find("running tiny mode=posted") != std::string::npos);
 }
