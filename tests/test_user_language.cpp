@@ -40,6 +40,7 @@ TEST_CASE("\"platform\": \"spr\" runs on the calibrated values and every summary
     named["platform"] = "spr";
     write(s / "named.json", named);
     json included = cfg;
+    included.erase("platform");  // the example names generic; the include names spr
     included["include"] = kRoot + "/configs/platform/spr.json";
     write(s / "included.json", included);
 
@@ -74,6 +75,15 @@ TEST_CASE("an unknown platform is bad input naming the file, the key and the kno
     CHECK(r.err.find(s / "bad.json") != std::string::npos);
     CHECK(r.err.find("platform: unknown platform \"zen9\"; known platforms: generic, spr") !=
           std::string::npos);
+    // Two platforms, one named and one included: refused, not mislabelled.
+    cfg["platform"] = "generic";
+    cfg["include"] = kRoot + "/configs/platform/spr.json";
+    write(s / "bad.json", cfg);
+    const Run two = run_cidsim(s, "run " + q(s / "bad.json"));
+    CHECK(two.status == 2);
+    CHECK(two.err.find(s / "bad.json" + ": platform: \"generic\", but an include is platform \"spr\"") !=
+          std::string::npos);
+    cfg.erase("include");
     cfg["platform"] = 3;
     write(s / "bad.json", cfg);
     const Run t = run_cidsim(s, "run " + q(s / "bad.json"));
@@ -87,6 +97,7 @@ TEST_CASE("sweep bases (a file or inline) and explain scenarios take include and
     // A file base that includes the platform, as every RFC config does.
     json base = read_json(kRoot + "/configs/examples/posted-bursty.json");
     base["run"] = {{"duration_ns", 20000}, {"warmup_ns", 0}};
+    base.erase("platform");
     base["include"] = kRoot + "/configs/platform/spr.json";
     write(s / "base.json", base);
     json spec = {{"comment", "two modes on the calibrated platform"},
@@ -118,6 +129,7 @@ TEST_CASE("sweep bases (a file or inline) and explain scenarios take include and
 
     // An explain scenario with include and comment.
     json scen = read_json(kRoot + "/configs/explain/burst.json");
+    scen.erase("platform");
     scen["include"] = kRoot + "/configs/platform/spr.json";
     scen["comment"] = "the burst on the calibrated platform";
     write(s / "scen.json", scen);

@@ -586,6 +586,13 @@ json merge_includes(json config, const std::string& dir, const std::string& sour
         const std::string file = inc.get<std::string>();
         merged.merge_patch(read_config_file(file[0] == '/' ? file : dir + "/" + file, depth + 1));
     }
+    // One platform per config: an included platform file's values under a
+    // different "platform" name would run on one and report the other.
+    if (auto own = config.find("platform"), inc = merged.find("platform");
+        own != config.end() && inc != merged.end() && *own != *inc)
+        throw ConfigError(source + ": platform: " + own->dump() + ", but an include is platform " +
+                          inc->dump() + " and brings its values; name one platform (drop the "
+                          "key or the include)");
     merged.merge_patch(config);
     return merged;
 }
