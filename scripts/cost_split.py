@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Where the instructions of one simulated MSI go, and what that means for
-issue 6's targets (docs/performance.md, "What the targets ask").
+issue 6's targets (docs/performance-log.md, "What the targets ask").
 
 For each bench config (posted, remappable) it runs `cidsim bench --child`
 under callgrind (instruction counts repeat exactly here; wall times do not)

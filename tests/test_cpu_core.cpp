@@ -5,11 +5,6 @@
 // handlers that record when they run.
 #include <catch2/catch.hpp>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <csignal>
-
 #include <functional>
 #include <memory>
 #include <string>
@@ -19,6 +14,7 @@
 #include "model/local_apic.h"
 #include "kernel/event_count.h"
 #include "report/trace_recorder.h"
+#include "expect_abort.h"
 
 using namespace cidsim;
 using sc_core::sc_start;
@@ -562,13 +558,7 @@ TEST_CASE("a link's minimum latency lets the core run ahead that far and no furt
 
 TEST_CASE("the lookahead check aborts on a sender that delivers before its promise",
           "[cpu][lookahead]") {
-    // The abort ends the process: the scenario runs in a child.
-    int err[2];
-    REQUIRE(pipe(err) == 0);
-    const pid_t child = fork();
-    REQUIRE(child >= 0);
-    if (child == 0) {
-        dup2(err[1], 2);
+    const std::string message = cidsim_test::expect_abort([] {
         set_lookahead_check(true);
         Bench b;
         SenderStub liar;
@@ -583,18 +573,7 @@ TEST_CASE("the lookahead check aborts on a sender that delivers before its promi
             link.send(ns(300), 0x31);  // ... and sends one seen at 300
         });
         sc_start(ns(5000));
-        _exit(0);
-    }
-    close(err[1]);
-    std::string message;
-    char buf[512];
-    for (ssize_t n; (n = read(err[0], buf, sizeof buf)) > 0;) message.append(buf, size_t(n));
-    close(err[0]);
-    int status = 0;
-    REQUIRE(waitpid(child, &status, 0) == child);
-    INFO(message);
-    CHECK(WIFSIGNALED(status));
-    CHECK(WTERMSIG(status) == SIGABRT);
+    });
     CHECK(message.find("lookahead broken on link apic.messages_in") != std::string::npos);
     CHECK(message.find("seen at 300 ns") != std::string::npos);
     CHECK(message.find("ran ahead to 401 ns") != std::string::npos);

@@ -90,7 +90,7 @@ TEST_CASE("instructions per simulated MSI stay under the recorded budget", "[per
     }
 }
 
-// scripts/cost_split.py backs docs/performance.md's "What the targets ask":
+// scripts/cost_split.py backs docs/performance-log.md's "What the targets ask":
 // each of its three parts must be there, and no two may count the same
 // instructions (the model's part, the rest, would shrink to nothing). A
 // renamed run-ahead query would be toggled to nothing: the script stops.

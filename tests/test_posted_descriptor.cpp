@@ -2,6 +2,8 @@
 // the CPU's accesses, their costs through SharedLine, and the access log.
 #include <catch2/catch.hpp>
 
+#include "expect_abort.h"
+
 #include "model/posted_descriptor.h"
 
 using namespace cidsim;
@@ -121,4 +123,38 @@ TEST_CASE("record_into logs every access in order, nullptr stops", "[pid]") {
     CHECK(log[4].op == PidOp::Post);
     CHECK(log[4].notify);
     CHECK(std::string(to_string(PidOp::Xchg)) == "xchg");
+}
+
+namespace {
+struct QuietCpu : Lookahead {
+    sc_core::sc_time earliest_next(const sc_core::sc_time&) const override { return ns(1000); }
+};
+}  // namespace
+
+TEST_CASE("the lookahead check aborts on a post before what the CPU relied on", "[pid][lookahead]") {
+    const std::string message = cidsim_test::expect_abort([] {
+        set_lookahead_check(true);
+        PostedDescriptor pid(0x1000, kPostedMsiNotificationVector, 3, SharedLine(SharedLineParams(), {0, 0}));
+        pid.check_post_at(ns(400));  // nothing relied on yet: fine
+        pid.cpu_relied().relied_on(ns(500));
+        pid.check_post_at(ns(501));  // after: fine
+        pid.check_post_at(ns(500));  // at: the post would have come first
+    });
+    CHECK(message.find("PID of APIC 3, posts seen by its CPU") != std::string::npos);
+    CHECK(message.find("seen at 500 ns") != std::string::npos);
+}
+
+TEST_CASE("the lookahead check aborts on a CPU access before a post made ahead on its lookahead",
+          "[pid][lookahead]") {
+    const std::string message = cidsim_test::expect_abort([] {
+        set_lookahead_check(true);
+        PostedDescriptor pid(0x1000, kPostedMsiNotificationVector, 3, SharedLine(SharedLineParams(), {0, 0}));
+        QuietCpu cpu;
+        pid.attach_cpu(cpu);
+        REQUIRE(pid.poster_may_access_at(ns(300)));  // posts at 300, ahead
+        pid.check_cpu_access_at(ns(300));  // the same picosecond: the post comes first
+        pid.check_cpu_access_at(ns(299));  // before it: the CPU would not have seen it
+    });
+    CHECK(message.find("CPU accesses seen by the remapping unit") != std::string::npos);
+    CHECK(message.find("seen at 299 ns") != std::string::npos);
 }

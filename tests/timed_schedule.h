@@ -23,7 +23,7 @@ struct TimedSchedule : sc_core::sc_module, cidsim::CompletionSchedule {
     void on_due() {
         device.complete_in_port_order(*this);
     }
-    void complete_due_now() override {
-        due.pop_due_now([this](uint64_t tag) { device.complete(0, tag, 4096); });
+    void catch_up() override {
+        due.take_due([this](uint64_t tag) { device.complete(0, tag, 4096); });
     }
 };

@@ -34,7 +34,7 @@ template <class Msg>
 class InPort {
 public:
     InPort(Receiver<Msg>& owner, std::string name)
-        : m_owner(owner), m_name(std::move(name)), m_promise(m_name.c_str()) {}
+        : m_owner(owner), m_name(std::move(name)), m_promise(m_name) {}
     InPort(const InPort&) = delete;
     InPort& operator=(const InPort&) = delete;
 

@@ -27,6 +27,8 @@
 // lookahead of its own its receivers stay at kernel time while it could send.
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <utility>
 
 #include <systemc>
 
@@ -95,10 +97,11 @@ public:
 
 // What a receiver has relied on: the latest time up to which it acted
 // ahead because a sender's lookahead allowed it. A message from that sender
-// at or before it arrives too late; with the check on, that aborts.
+// at or before it arrives too late (one at the same picosecond would have
+// come first); with the check on, that aborts.
 class Promise {
 public:
-    explicit Promise(const char* link) : m_link(link) {}
+    explicit Promise(std::string link) : m_link(std::move(link)) {}
     void relied_on(const sc_core::sc_time& t) {
         if (!m_relied_any || m_relied < t) m_relied = t;
         m_relied_any = true;
@@ -106,17 +109,26 @@ public:
     // A message of the link's sender, seen by the receiver at `at`.
     void check(const sc_core::sc_time& at) const {
         if (!lookahead_checked() || !m_relied_any || m_relied < at) return;
-        std::fprintf(stderr,
-                     "cidsim: lookahead broken on link %s: a message seen at %s, but the "
-                     "receiver already ran ahead to %s on the sender's lookahead (now %s)\n",
-                     m_link, at.to_string().c_str(), m_relied.to_string().c_str(),
-                     sim_now().to_string().c_str());
-        std::abort();
+        broken(at);
+    }
+    // An act the receiver may see at the picosecond it relied on, since by
+    // the tie order it comes after the receiver's (not before it).
+    void check_not_before(const sc_core::sc_time& at) const {
+        if (!lookahead_checked() || !m_relied_any || !(at < m_relied)) return;
+        broken(at);
     }
     const sc_core::sc_time& relied() const { return m_relied; }
 
 private:
-    const char* m_link;
+    [[noreturn]] void broken(const sc_core::sc_time& at) const {
+        std::fprintf(stderr,
+                     "cidsim: lookahead broken on link %s: a message seen at %s, but the "
+                     "receiver already ran ahead to %s on the sender's lookahead (now %s)\n",
+                     m_link.c_str(), at.to_string().c_str(), m_relied.to_string().c_str(),
+                     sim_now().to_string().c_str());
+        std::abort();
+    }
+    std::string m_link;
     sc_core::sc_time m_relied;
     bool m_relied_any = false;
 };

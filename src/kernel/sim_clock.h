@@ -15,7 +15,7 @@ inline const sc_core::sc_time& sim_now() {
 
 // sc_time_to_pending_activity(): the same steps as the library's
 // (sysc/kernel/sc_simcontext.cpp) without its out-of-line wrapper and the
-// sc_time_stamp() call inside; the access horizons ask it several times per MSI.
+// sc_time_stamp() call inside; the lookaheads ask it several times per MSI.
 inline sc_core::sc_time time_to_pending_activity() {
     const sc_core::sc_simcontext* c = sc_core::sc_get_curr_simcontext();
     if (c->pending_activity_at_current_time()) return sc_core::SC_ZERO_TIME;

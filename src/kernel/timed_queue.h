@@ -33,7 +33,7 @@ public:
     template <class F>
     void pop_due(F&& f) {
         count_timed_event();
-        pop_due_now(f);
+        take_due(f);
     }
 
     // Whether an item is due at or before `t`.
@@ -42,7 +42,7 @@ public:
     // another that takes the items due now first (with none due, the event
     // is already armed for the earliest item).
     template <class F>
-    void pop_due_now(F&& f) {
+    void take_due(F&& f) {
         const sc_core::sc_time now = sim_now();
         if (!due_by(now)) return;
         while (!m_heap.empty() && m_heap.top().at <= now) {

@@ -29,6 +29,7 @@ CpuCore::CpuCore(sc_core::sc_module_name name, const CpuCoreParams& params,
     m_pid.attach_cpu(*this);
     m_apic.let_core_accept();
     m_irq_lookahead.record_into(&m_apic.promise());
+    m_pid_lookahead.record_into(&m_pid.cpu_relied());
     SC_METHOD(step);  // initialised: runs at time 0 to pick up work queued at elaboration
 }
 
@@ -37,6 +38,8 @@ void CpuCore::end_of_elaboration() {
     if (m_apic.core_accepts()) m_interrupt_wake |= m_apic.message_event();
     m_wake |= m_interrupt_wake;
     m_wake |= m_work_queued;
+    m_before_me.add(m_apic, 0);
+    if (Participant* poster = m_pid.poster()) m_before_me.add(*poster, 1);
 }
 
 void CpuCore::register_handler(Vector vector, IrqHandler& handler, uint32_t cookie) {
@@ -58,8 +61,7 @@ void CpuCore::queue_task(const Work& w) {
 
 void CpuCore::step() {
     forget_lookaheads();  // other processes have run since
-    m_apic.accept_arrived();
-    m_pid.posts_due_now();
+    m_before_me.catch_up_before(nullptr);
     if (m_activity == Activity::Work) {
         if (sim_now() < m_work_start) {
             // An interrupt arrived during the last one's tail: it is taken
@@ -72,7 +74,7 @@ void CpuCore::step() {
         return;
     }
     for (;;) {
-        // The last interrupt's tail may still be to run (m_pending): the
+        // The last interrupt's tail may still be to run (the clock is ahead): the
         // next interrupt, a zero-cost work item or sleep come after it.
         if (m_apic.deliverable() >= 0) {
             if (!may_take_interrupt_ahead() && !settle()) return;
@@ -102,7 +104,7 @@ bool CpuCore::irq_quiet_until(const sc_time& t) {
 }
 
 bool CpuCore::pid_quiet_at(const sc_time& t) {
-    return m_pid_lookahead.is_before(t, [this](const sc_time& n) { return m_pid.cpu_horizon(n); });
+    return m_pid_lookahead.is_before(t, [this](const sc_time& n) { return m_pid.cpu_lookahead(n); });
 }
 
 bool CpuCore::settle() {
@@ -115,14 +117,6 @@ bool CpuCore::sync_for_pid() {
     if (m_clock.synced() || pid_quiet_at(m_clock.now())) return true;
     m_clock.wait_out();
     return false;
-}
-
-// In an interrupt the core acts next when its wait ends (or now, if it is
-// about to run); outside one, an interrupt's entry comes before any access.
-sc_time CpuCore::earliest_next(const sc_time&) const {
-    const sc_time now = sim_now();
-    if (m_in_interrupt) return std::max(m_clock.waiting_until(), now);
-    return now + m_params.irq_entry;
 }
 
 bool CpuCore::interrupt() {
@@ -230,6 +224,7 @@ void CpuCore::finish_work(const sc_time& at) {
 template <class Access>
 bool CpuCore::access_pid(uint64_t& count, Access access) {
     if (!sync_for_pid()) return false;
+    if (lookahead_checked()) m_pid.check_cpu_access_at(m_clock.now());
     sc_time cost;
     access(cost);
     ++count;

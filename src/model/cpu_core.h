@@ -28,9 +28,9 @@
 // pending before it ends (its controller's lookahead). In a stepwise run
 // each step happens at the kernel's time; observers see every step there.
 // Ties: each activation first has its controller accept the messages that
-// reached it and the PID's poster make its acts due now, so at one
-// picosecond those come before the core's own acts, whatever order SystemC
-// runs the processes in.
+// reached it and the PID's poster make its acts due now (a TieOrder, in
+// that rank), so at one picosecond those come before the core's own acts,
+// whatever order SystemC runs the processes in.
 // Counts like /proc/interrupts: PMN per CPU and handler calls per vector.
 // Not modelled: the scheduler (work items run FIFO), caches other than the
 // PID line, SMT, NMIs, and softirqs (drivers here queue task work).
@@ -206,6 +206,7 @@ private:
     Activity m_activity = Activity::Idle;
     bool m_in_interrupt = false;
     LocalClock m_clock;
+    TieOrder m_before_me;  // caught up first thing in each activation
     // PID accesses before m_pid_lookahead need no wait. Kept while nothing
     // this core does can change it: for the rest of the activation, up to
     // the next driver call or work done ahead.

@@ -72,19 +72,6 @@ void Device::add_schedule(CompletionSchedule& schedule) {
     m_shortest_completion_write = m_port.write_duration(data + m_params.completion_entry_bytes);
 }
 
-sc_time Device::earliest_send() const {
-    return m_schedule ? m_schedule->earliest_completion() : sim_now();
-}
-
-sc_time Device::earliest_arrival() const {
-    return m_port.earliest_write_done(earliest_send(), m_shortest_completion_write);
-}
-
-bool Device::may_handle_at(uint32_t queue, unsigned cpu, const sc_time& at) const {
-    return m_handle_ahead && may_run_ahead_to(at) && at < earliest_send() &&
-           (!m_sink || m_sink->reacts_only_on(queue, cpu));
-}
-
 sc_time Device::handle(uint32_t queue, unsigned cpu, const sc_time& at) {
     Queue& q = m_queues[queue];
     ++m_stats.handler_invocations;

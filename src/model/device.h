@@ -49,17 +49,16 @@ public:
 };
 
 // Who decides when the device completes (a workload): the earliest time it
-// may next call complete(), a bound that stays true as time passes.
-class CompletionSchedule {
+// may next call complete(), a bound that stays true as time passes. As a
+// Participant it makes the completions due at the kernel's time now, if it
+// has not yet: asked when another device behind the root port is about to
+// write, or the remapping unit to order or hold a message there, at this
+// picosecond (the writers before this one have been asked first). A
+// schedule that makes nothing then leaves such ties to SystemC's order.
+class CompletionSchedule : public Participant {
 public:
-    virtual ~CompletionSchedule() = default;
     virtual sc_core::sc_time earliest_completion() const = 0;
-    // Makes the completions due at the kernel's time now, if it has not yet:
-    // asked when another device behind the root port is about to write, or
-    // the remapping unit to order or hold a message there, at this
-    // picosecond (the writers before this one have been asked first).
-    // Without it, such ties go in SystemC's process order.
-    virtual void complete_due_now() {}
+    void catch_up() override {}
     // The fewest bytes of data a completion writes by DMA before its MSI
     // (asked once, when the schedule is added to the device).
     virtual uint64_t completion_bytes() const { return 0; }
@@ -77,7 +76,7 @@ struct DeviceStats {
     void describe(StatVisitor& v) const;
 };
 
-class Device : public sc_core::sc_module, public IrqHandler, public MsiSource, public PortWriter {
+class Device : public sc_core::sc_module, public IrqHandler, public MsiSource, public Participant {
 public:
     tlm_utils::simple_initiator_socket<Device> msi_socket;
 
@@ -105,12 +104,12 @@ public:
     // A workload's own completions due at the kernel's time (`own` makes
     // them), after those of the devices before this one at the root port.
     void complete_in_port_order(CompletionSchedule& own) {
-        m_port.writes_before_due_now(this);
-        own.complete_due_now();
+        m_port.writers_catch_up_before(this);
+        own.catch_up();
     }
-    // PortWriter: the schedule's completions due now.
-    void write_due_now() override {
-        if (m_schedule) m_schedule->complete_due_now();
+    // Participant (among the root port's writers): the schedule's completions due now.
+    void catch_up() override {
+        if (m_schedule) m_schedule->catch_up();
     }
 
     // The driver's handler for a queue's vector: drains the completions

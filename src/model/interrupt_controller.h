@@ -7,25 +7,26 @@
 // acknowledged (its priority then masks lower ones) and ended by an EOI.
 // For run-ahead, a controller is its core's one sender of interrupts: it
 // answers how long no interrupt can become pending (a Lookahead, the least
-// over its own links and timers) and keeps the Promise its core relied on.
+// over its own links and timers) and keeps the Promise its core relied on;
+// as a Participant, it accepts the messages that have arrived by now, ahead
+// of its core's acts at the same picosecond.
 #include <systemc>
 
 #include "kernel/lookahead.h"
+#include "kernel/tie_order.h"
 #include "model/vector_bits.h"
 
 namespace cidsim {
 
-class InterruptController : public Lookahead {
+class InterruptController : public Lookahead, public Participant {
 public:
-    // Called during elaboration by a core that calls accept_arrived() first
-    // thing each time it runs, and wakes on message_event() if core_accepts().
+    // Called during elaboration by a core that has it catch up first thing
+    // each time it runs, and wakes on message_event() if core_accepts().
     virtual void let_core_accept() = 0;
     // Whether only the core accepts: decided at the end of elaboration.
     virtual bool core_accepts() const = 0;
     // Notified when the earliest message on its way arrives.
     virtual const sc_core::sc_event& message_event() const = 0;
-    // Accepts the messages that have arrived by now.
-    virtual void accept_arrived() = 0;
     // Notified whenever a vector may have become deliverable.
     virtual const sc_core::sc_event& irq_event() const = 0;
 

@@ -38,9 +38,9 @@ const char* to_string(IommuFault f) {
 
 Iommu::Iommu(sc_core::sc_module_name name, const IommuParams& params, AgentId agent)
     : sc_module(name), msi_socket("msi_socket"), m_params(params), m_agent(agent),
-      m_table(params.irte_entries) {
+      m_table(params.irte_entries),
+      m_iec(params.iec_entries) {
     msi_socket.register_b_transport(this, &Iommu::b_transport);
-    m_iec.reserve(params.iec_entries);
     SC_METHOD(on_fetch_due);
     sensitive << m_to_fetch.event();
     dont_initialize();
@@ -68,94 +68,6 @@ void Iommu::attach_descriptor(PostedDescriptor& pid) {
     pid.attach_poster(*side);
 }
 
-void Iommu::add_source(const MsiSource& source, const PostedDescriptor* pid, RootPort& port,
-                       uint32_t dest_apic_id) {
-    // A remapped message is ordered behind the root port's writes: ready a
-    // drain after its fetch at the earliest; a notification, at its post.
-    const sc_time lead = fastest_fetch() + (pid ? sc_core::SC_ZERO_TIME : port.drain());
-    m_all_senders.add(source, lead);
-    if (pid) m_pid_sides.at(pid)->add(source, lead);
-    route_to(dest_apic_id)->add(source, lead);
-    auto behind = std::find_if(m_port_senders.begin(), m_port_senders.end(),
-                               [&port](const auto& p) { return p.first == &port; });
-    if (behind == m_port_senders.end())
-        behind = m_port_senders.insert(behind, {&port, Senders()});
-    behind->second.add(source, lead);
-    if (!pid && std::find(m_remapped_ports.begin(), m_remapped_ports.end(), &port) ==
-                    m_remapped_ports.end())
-        m_remapped_ports.push_back(&port);
-    m_sources_known = true;
-}
-
-void Iommu::forget_sources() {
-    m_sources_known = false;
-    m_all_senders.clear();
-    for (auto& side : m_pid_sides) side.second->clear();
-    for (auto& side : m_apic_sides)
-        if (side) side->clear();
-    m_port_senders.clear();
-    m_remapped_ports.clear();
-}
-
-// A post not yet scheduled needs a request that has not started its fetch:
-// one already announced (the earliest arrives at m_to_fetch.next_at()) or
-// one a sender has not sent yet: the PID's own senders, when declared,
-// bound when theirs arrive; else no process runs before the kernel's next
-// pending activity.
-sc_time Iommu::lookahead_of(const PidSide& side, const sc_time& needed) const {
-    const sc_time unannounced =
-        m_sources_known ? side.earliest_arrival(needed)
-                        : saturating_add(sim_now(), time_to_pending_activity());
-    return std::min(saturating_add(unannounced, fastest_fetch()), earliest_announced_post());
-}
-
-// A message to the LAPIC not sent yet is queued for it, or made by a post
-// scheduled for it, or by the fetch of a request announced (for any LAPIC:
-// which one is known only once its IRTE is read) or of one the LAPIC's own
-// senders have not sent (ready a fetch, and for a remapped one a root-port
-// drain, after it arrives); it is ready no earlier, enters the port no
-// earlier than the port is free, and reaches the LAPIC a message occupancy
-// and latency later.
-sc_time Iommu::lookahead_of(const ApicSide& side, const sc_time& needed) const {
-    if (!m_sources_known) return sim_now();
-    sc_time made = side.earliest_ready(needed);
-    made = std::min({made, side.posts.next(), side.messages.next()});
-    made = std::min(made, earliest_announced_fetch());
-    return saturating_add(std::max(made, m_message_port_free),
-                          m_params.message_occupancy + m_params.message_latency);
-}
-
-sc_time Iommu::earliest_write_to(const RootPort* port, const sc_time& at) const {
-    for (const auto& behind : m_port_senders)
-        if (behind.first == port) return behind.second.earliest_send(at);
-    return never();  // no sender writes to it
-}
-
-sc_time Iommu::earliest_announced_post() const {
-    return m_to_post.next_at_min(earliest_announced_fetch());
-}
-
-void Iommu::Senders::add(const MsiSource& source, const sc_time& lead) {
-    if (std::find(m_sources.begin(), m_sources.end(), &source) != m_sources.end()) return;
-    m_sources.push_back(&source);
-    m_least_lead = m_sources.size() == 1 ? lead : std::min(m_least_lead, lead);
-    for (Known* k : {&m_arrival, &m_send}) {
-        k->each.push_back(sc_core::SC_ZERO_TIME);
-        k->min = sc_core::SC_ZERO_TIME;
-    }
-}
-
-void Iommu::Senders::clear() {
-    m_sources.clear();
-    m_arrival = m_send = Known();
-}
-
-// True when no process (other than the one running) can act at or before
-// `at` (not before now).
-bool Iommu::no_process_runs_before(const sc_time& at) const {
-    return at - sim_now() < time_to_pending_activity();
-}
-
 void Iommu::write_irte(uint32_t index, const Irte& e) {
     m_table.at(index) = e.encode();
     if (m_obs) m_obs->irte_written(index);
@@ -164,14 +76,12 @@ void Iommu::write_irte(uint32_t index, const Irte& e) {
 void Iommu::invalidate_iec(uint32_t index) {
     ++m_stats.iec_invalidations;
     if (m_obs) m_obs->iec_invalidated(index);
-    m_iec.erase(std::remove_if(m_iec.begin(), m_iec.end(),
-                               [index](const IecEntry& c) { return c.index == index; }),
-                m_iec.end());
+    m_iec.invalidate(index);
 }
 
 void Iommu::invalidate_iec_all() {
     ++m_stats.iec_invalidations;
-    m_iec.clear();
+    m_iec.invalidate_all();
 }
 
 uint64_t Iommu::faults_total() const {
@@ -222,16 +132,6 @@ void Iommu::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
         m_to_fetch.push(arrival, r, sid);
 }
 
-// Fetching now rather than at `arrival` is exact when no request arrives
-// first: none announced is due before it, no sender can announce one
-// before then, and the table and IEC stay as they are (routes are fixed
-// while the senders are declared).
-bool Iommu::may_fetch_early(const sc_time& arrival) const {
-    if (!m_sources_known || !may_run_ahead_to(arrival)) return false;
-    if (!m_to_fetch.empty() && !(arrival < m_to_fetch.next_at())) return false;
-    return arrival < m_all_senders.earliest_arrival(arrival);
-}
-
 Iommu::Resolved Iommu::resolve(uint32_t index) const {
     Resolved r;
     r.irte = Irte::decode(m_table[index]);
@@ -245,50 +145,23 @@ Iommu::Resolved Iommu::resolve(uint32_t index) const {
 }
 
 const Iommu::Resolved& Iommu::lookup(uint32_t index, bool& hit) {
-    ++m_iec_clock;
-    // Back-to-back MSIs from one queue hit the entry used last: try it first.
-    if (m_iec_last < m_iec.size() && m_iec[m_iec_last].index == index) {
-        m_iec[m_iec_last].last_use = m_iec_clock;
+    if (const Resolved* cached = m_iec.find(index)) {
         hit = true;
-        return m_iec[m_iec_last].entry;
+        return *cached;
     }
-    for (IecEntry& c : m_iec)
-        if (c.index == index) {
-            c.last_use = m_iec_clock;
-            m_iec_last = size_t(&c - m_iec.data());
-            hit = true;
-            return c.entry;
-        }
     hit = false;
-    if (m_params.iec_entries == 0) {
-        m_uncached = resolve(index);
-        return m_uncached;
-    }
-    IecEntry fill{index, m_iec_clock, resolve(index)};
+    const Resolved r = resolve(index);
     // Only present entries are cached [6.4].
-    if (!fill.entry.irte.present) {
-        m_uncached = fill.entry;
-        return m_uncached;
-    }
-    if (m_iec.size() < m_params.iec_entries) {
-        m_iec.push_back(fill);
-        return m_iec.back().entry;
-    }
-    auto victim = std::min_element(m_iec.begin(), m_iec.end(), [](const IecEntry& a,
-                                                                  const IecEntry& b) {
-        return a.last_use < b.last_use;
-    });
-    *victim = fill;
-    return victim->entry;
+    return r.irte.present ? m_iec.fill(index, r) : m_iec.pass_through(r);
 }
 
 void Iommu::on_fetch_due() {
     count_timed_event();
-    fetch_due_now();
+    take_fetches_due();
 }
 
-void Iommu::fetch_due_now() {
-    m_to_fetch.pop_due_now([this](const Request& r) { fetch(r, sim_now(), false); });
+void Iommu::take_fetches_due() {
+    m_to_fetch.take_due([this](const Request& r) { fetch(r, sim_now(), false); });
 }
 
 void Iommu::fetch(const Request& r, const sc_time& arrival, bool announcing) {
@@ -318,28 +191,10 @@ void Iommu::fetch(const Request& r, const sc_time& arrival, bool announcing) {
     }
 }
 
-// Posting (or ordering the message) now rather than at `done` is exact when
-// no later request can finish its fetch before `done` (they start from
-// m_pipeline_free), no scheduled post is due first, and nothing that could
-// see the difference acts before `done`. For a posted IRTE that is the
-// PID's CPU (the only other side of the PID). A remapped message is
-// ordered behind its root port's writes and holds: no sender may write
-// (with the senders declared; without, no process at all may run, the
-// sender announcing the request included, whose next send the kernel does
-// not know yet), and no queued message may enter the port and hold it.
-bool Iommu::may_post_early(const Fetched& f, const sc_time& done, bool announcing) const {
-    if (done > m_pipeline_free + fastest_fetch()) return false;
-    if (!m_to_post.empty() && !(done < m_to_post.next_at())) return false;
-    if (f.entry.irte.posted) return f.entry.pid->poster_may_access_at(done);
-    if (!may_run_ahead_to(done) || !(done < m_to_send.next_at_min(never()))) return false;
-    if (m_sources_known) return !f.port || done < earliest_write_to(f.port, done);
-    return !announcing && no_process_runs_before(done);
-}
-
 // Messages enter the port in the order they become ready (not the order
 // they were announced: root ports drain at different paces).
 void Iommu::on_message_ready() {
-    device_writes_due_now();
+    port_writers_catch_up();
     m_to_send.pop_due([this](const Message& m) {
         m.dest->messages.pop();
         send(m, sim_now());
@@ -380,31 +235,14 @@ void Iommu::send_queued_early(const sc_time& until) {
     }
 }
 
-// A notification enters the port now rather than at `ready` when that is
-// exact: no message queued is due first, and no post or remapped message
-// still to be made can be ready before it (each is ready no earlier than
-// it is made, and none is made before the earliest scheduled post or the
-// fetch of a request announced; one from a request still to be sent is
-// ready its sender's lead after it arrives). A remapped message
-// that must hold its root port longer than it is already taken does so from
-// `ready` on: no sender may write before.
-bool Iommu::may_send_early(const sc_time& ready, const Message& m, bool queued) const {
-    if (!m_sources_known || !may_run_ahead_to(ready)) return false;
-    if (!queued && !m_to_send.empty() && !(ready < m_to_send.next_at())) return false;
-    if (m.held && !m.held->taken_until(std::max(ready, m_message_port_free)) &&
-        !(ready < earliest_write_to(m.held, ready)))
-        return false;
-    return ready < std::min(m_all_senders.earliest_ready(ready), earliest_announced_post());
-}
-
 void Iommu::on_post_due() {
     count_timed_event();
-    post_due_now();
+    take_posts_due();
 }
 
-void Iommu::post_due_now() {
-    device_writes_due_now();
-    m_to_post.pop_due_now([this](const Fetched& f) {
+void Iommu::take_posts_due() {
+    port_writers_catch_up();
+    m_to_post.take_due([this](const Fetched& f) {
         f.dest->posts.pop();
         post(f, sim_now());
     });
@@ -423,6 +261,7 @@ void Iommu::post(const Fetched& f, const sc_time& at) {
     ++m_stats.posts;
     sc_time rmw;
     PostedDescriptor& pid = *f.entry.pid;
+    if (lookahead_checked()) pid.check_post_at(at);
     if (pid.post(m_agent, irte.vector, irte.urgent, rmw)) {
         ++m_stats.notifications;
         // NV and NDST as the post finds them [9.12]; fixed while the routes are.

@@ -30,7 +30,7 @@
 // post time (may_send_early) or, once queued, as soon as a later message
 // is made and none can come first (send_queued_early); a CPU is told how
 // long no post can land on its PID and a LAPIC how long no message can
-// reach it (quiet_before), from their own senders once System has declared
+// reach it (its lookahead), from their own senders once System has declared
 // them (add_source: routes fixed for the run; a sender's request makes a
 // message ready no sooner than a fetch, and if remapped a root-port drain,
 // after it arrives); remapped messages are ordered against the senders
@@ -38,7 +38,7 @@
 // Acts at one picosecond go by rule, not by SystemC's process order:
 // requests arriving together are fetched in source-id order, and the
 // devices' writes at that picosecond come before the unit orders or holds
-// a message at their root port (device_writes_due_now).
+// a message at their root port (port_writers_catch_up).
 // Not modelled: DMA remapping, fault reporting registers and fault events,
 // the invalidation queue's own timing, the reserved-bit checks of the PID.
 #include <algorithm>
@@ -52,6 +52,8 @@
 
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
+#include "model/interrupt_entry_cache.h"
+#include "model/iommu_lookahead.h"
 #include "model/irte.h"
 #include "kernel/link.h"
 #include "model/msi.h"
@@ -173,28 +175,23 @@ private:
         Vector vector;
         RootPort* held;  // remappable: the root port held until the message leaves
     };
-    struct IecEntry {
-        uint32_t index;
-        uint64_t last_use;
-        Resolved entry;
-    };
 
     void b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
     void on_fetch_due();  // pipeline start: IRTE fetch
     // The fetches, then the posts, due now (its own processes, or a CPU that
     // is to touch its PID at this picosecond, whichever runs first).
-    void fetch_due_now();
-    void post_due_now();
-    void act_due_now() {
+    void take_fetches_due();
+    void take_posts_due();
+    void catch_up() {
         const sc_core::sc_time now = sim_now();
-        if (m_to_fetch.due_by(now)) fetch_due_now();
-        if (m_to_post.due_by(now)) post_due_now();
+        if (m_to_fetch.due_by(now)) take_fetches_due();
+        if (m_to_post.due_by(now)) take_posts_due();
     }
     // Before the unit orders or holds a remapped message at a root port at
     // the kernel's time: the devices' writes due at that picosecond first.
-    void device_writes_due_now() {
+    void port_writers_catch_up() {
         if (m_remapped_ports.empty() || !others_act_now()) return;  // once for all ports
-        for (RootPort* port : m_remapped_ports) port->writes_before_due_now(nullptr);
+        for (RootPort* port : m_remapped_ports) port->writers_catch_up_before(nullptr);
     }
     bool may_fetch_early(const sc_core::sc_time& arrival) const;
     // `announcing`: called by the sender, as it announces the request.
@@ -203,53 +200,6 @@ private:
     bool may_post_early(const Fetched& f, const sc_core::sc_time& done, bool announcing) const;
     void post(const Fetched& f, const sc_core::sc_time& at);
     bool no_process_runs_before(const sc_core::sc_time& at) const;
-    // Some senders, each with its last answers: still true bounds later,
-    // so asked again only when they no longer help.
-    class Senders {
-    public:
-        // `lead`: the least time from one of the source's requests arriving
-        // to the message it makes (remapped, or a notification) being ready.
-        void add(const MsiSource& source, const sc_core::sc_time& lead);
-        void clear();
-        // The earliest a request of theirs not yet announced can arrive,
-        // from the last answers beyond `at` and new ones for the rest.
-        sc_core::sc_time earliest_arrival(const sc_core::sc_time& at) const {
-            return earliest(at, m_arrival, [](const MsiSource& s) { return s.earliest_arrival(); });
-        }
-        // The earliest a message made from such a request can be ready (a
-        // bound led by the least lead), likewise.
-        sc_core::sc_time earliest_ready(const sc_core::sc_time& at) const {
-            const sc_core::sc_time& lead = m_least_lead;
-            return saturating_add(earliest_arrival(lead < at ? at - lead : sc_core::SC_ZERO_TIME),
-                                  lead);
-        }
-        // The earliest one of them sends a request (and the DMA writes it
-        // is ordered after), likewise.
-        sc_core::sc_time earliest_send(const sc_core::sc_time& at) const {
-            return earliest(at, m_send, [](const MsiSource& s) { return s.earliest_send(); });
-        }
-
-    private:
-        struct Known {
-            std::vector<sc_core::sc_time> each;  // per source
-            sc_core::sc_time min;                // of them all
-        };
-        template <class Ask>
-        sc_core::sc_time earliest(const sc_core::sc_time& at, Known& known, Ask ask) const {
-            if (at < known.min) return known.min;
-            sc_core::sc_time t = never();
-            for (size_t i = 0; i < m_sources.size(); ++i) {
-                if (!(at < known.each[i])) known.each[i] = ask(*m_sources[i]);
-                t = std::min(t, known.each[i]);
-            }
-            known.min = t;
-            return t;
-        }
-        std::vector<const MsiSource*> m_sources;
-        sc_core::sc_time m_least_lead;  // of all sources
-        mutable Known m_arrival;
-        mutable Known m_send;
-    };
     // The earliest a request already announced can finish its fetch, and
     // the earliest post of one (scheduled, or after that fetch).
     sc_core::sc_time earliest_announced_fetch() const {
@@ -261,7 +211,7 @@ private:
     // The remapping unit as the other side of one block (`Self`), a `Base`
     // lookahead answering through Iommu::lookahead_of(const Self&).
     template <class Self, class Base>
-    struct Side : Base, Senders {
+    struct Side : Base, MsiSenders {
         Iommu* iommu = nullptr;
         sc_core::sc_time earliest_next(const sc_core::sc_time& needed) const override {
             return iommu->lookahead_of(static_cast<const Self&>(*this), needed);
@@ -269,21 +219,9 @@ private:
     };
     // One PID's other side; its senders post to it.
     struct PidSide : Side<PidSide, Poster> {
-        void act_due_now() override { iommu->act_due_now(); }
+        void catch_up() override { iommu->catch_up(); }
     };
     sc_core::sc_time lookahead_of(const PidSide& side, const sc_core::sc_time& needed) const;
-    // Times in order, the earliest first.
-    class EarliestFirst {
-    public:
-        void push(const sc_core::sc_time& t) { m_heap.push(t); }
-        void pop() { m_heap.pop(); }  // the earliest
-        sc_core::sc_time next() const { return m_heap.empty() ? never() : m_heap.top(); }
-
-    private:
-        std::priority_queue<sc_core::sc_time, std::vector<sc_core::sc_time>,
-                            std::greater<sc_core::sc_time>>
-            m_heap;
-    };
     // The remapping unit as one LAPIC's sender; its senders' interrupts reach
     // it, and so do the posts scheduled and the messages queued for it (kept
     // here as they enter and leave the shared queues, which hand them out in
@@ -314,10 +252,7 @@ private:
     IommuParams m_params;
     AgentId m_agent;
     std::vector<IrteBits> m_table;
-    std::vector<IecEntry> m_iec;
-    uint64_t m_iec_clock = 0;
-    size_t m_iec_last = 0;  // where the last hit was (a hint, checked by index)
-    Resolved m_uncached;  // the last IRTE read when there is no IEC
+    InterruptEntryCache<Resolved> m_iec;
     std::unordered_map<uint64_t, PostedDescriptor*> m_pids;
     sc_core::sc_time m_pipeline_free;
     sc_core::sc_time m_message_port_free;
@@ -326,8 +261,8 @@ private:
     TimedQueue<Message> m_to_send;
     std::unordered_map<const PostedDescriptor*, std::unique_ptr<PidSide>> m_pid_sides;
     std::vector<std::unique_ptr<ApicSide>> m_apic_sides;  // by APIC id
-    Senders m_all_senders;
-    std::vector<std::pair<const RootPort*, Senders>> m_port_senders;  // behind each root port
+    MsiSenders m_all_senders;
+    std::vector<std::pair<const RootPort*, MsiSenders>> m_port_senders;  // behind each root port
     std::vector<RootPort*> m_remapped_ports;  // with a sender whose messages are remapped
     bool m_sources_known = false;
     IommuStats m_stats;

@@ -42,7 +42,7 @@ void LocalApic::on_message_due() {
 }
 
 void LocalApic::accept_messages() {
-    m_incoming.pop_due_now([this](Vector v) { latch(v); });
+    m_incoming.take_due([this](Vector v) { latch(v); });
     // Its core runs as the first message arrives: the event fired for it.
     if (m_core_accepts) count_timed_event();
 }
@@ -62,13 +62,6 @@ void LocalApic::accept(Vector v) {
     if (!latch(v)) return;
     count_delta_event();
     m_irq_event.notify(sc_core::SC_ZERO_TIME);
-}
-
-// Unconnected, a testbench may accept() a message at any time.
-sc_core::sc_time LocalApic::earliest_next(const sc_core::sc_time& needed) const {
-    if (!m_messages_in.connected()) return sim_now();
-    const sc_core::sc_time t = m_incoming.next_at_min(m_messages_in.earliest_next(needed));
-    return std::min(t, m_next_expiry);
 }
 
 void LocalApic::on_timer() {

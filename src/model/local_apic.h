@@ -16,7 +16,7 @@
 // tells when a vector could next become pending (earliest_next): messages
 // already on their way, the timer, and the least lookahead of its links.
 // Messages reaching it are accepted by its core as it wakes at their arrival
-// (accept_arrived): only the core reads IRR, so it sees the same, with one
+// (catch_up): only the core reads IRR, so it sees the same, with one
 // activation per message instead of two. With no core, or in a stepwise run
 // (where each message is seen at its arrival, also when the core is busy),
 // by its own process too. Either way a message that arrives at the
@@ -74,7 +74,8 @@ public:
     void let_core_accept() override { m_core_accepts = true; }
     bool core_accepts() const override { return m_core_accepts; }
     const sc_core::sc_event& message_event() const override { return m_incoming.event(); }
-    void accept_arrived() override {
+    // Accepts the messages that have arrived by now.
+    void catch_up() override {
         if (m_incoming.due_by(sim_now())) accept_messages();
     }
     int deliverable() const override;

@@ -13,9 +13,11 @@
 // Not modelled: the reserved bits (a PID is never malformed here), the
 // descriptor's memory address beyond identifying it.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "kernel/lookahead.h"
+#include "kernel/tie_order.h"
 #include "model/shared_line.h"
 #include "model/trace_observer.h"
 #include "model/vector_bits.h"
@@ -24,12 +26,10 @@ namespace cidsim {
 
 enum class PidOp : int { Read, Xchg, ClearOn, Post };
 
-// The remapping hardware as the PID's other side: its lookahead, and its
-// posts due at the kernel's time made first when the CPU acts then.
-class Poster : public Lookahead {
-public:
-    virtual void act_due_now() = 0;
-};
+// The remapping hardware as the PID's other side: its lookahead, and, as a
+// Participant, its posts due at the kernel's time made when the CPU is to
+// act then (kernel/tie_order.h).
+class Poster : public Lookahead, public Participant {};
 const char* to_string(PidOp op);
 
 struct PidAccess {
@@ -44,7 +44,13 @@ struct PidAccess {
 class PostedDescriptor {
 public:
     PostedDescriptor(uint64_t address, Vector nv, uint32_t ndst, const SharedLine& line)
-        : m_address(address), m_nv(nv), m_ndst(ndst), m_line(line) {}
+        : m_address(address),
+          m_nv(nv),
+          m_ndst(ndst),
+          m_line(line),
+          m_cpu_relied("PID of APIC " + std::to_string(ndst) + ", posts seen by its CPU"),
+          m_poster_relied("PID of APIC " + std::to_string(ndst) +
+                          ", CPU accesses seen by the remapping unit") {}
 
     // CPU side. Each returns the access latency in `cost`.
     // (read_word is inline: a CPU's PIR scan reads several words per MSI.)
@@ -67,20 +73,29 @@ public:
     // access is made at the kernel's time.
     void attach_cpu(const Lookahead& cpu) { m_cpu = &cpu; }
     void attach_poster(Poster& poster) { m_poster = &poster; }
-    // Posts due at the kernel's time land before the CPU's accesses at it.
-    void posts_due_now() {
-        if (m_poster) m_poster->act_due_now();
-    }
+    // The poster, whose posts due at the kernel's time land before the
+    // CPU's accesses at it (nullptr: none attached).
+    Participant* poster() const { return m_poster; }
     // The CPU may access at any time before this (not before now) as if it
     // had waited until then; the answer holds until another process runs
     // (Lookahead: exact up to `needed`).
-    sc_core::sc_time cpu_horizon(const sc_core::sc_time& needed) const {
+    sc_core::sc_time cpu_lookahead(const sc_core::sc_time& needed) const {
         if (m_log || !m_poster) return sc_core::SC_ZERO_TIME;
         return std::min(run_ahead_limit(), m_poster->earliest_next(needed));
     }
     // May the remapping unit post at `at` (not before now) already now?
-    bool poster_may_access_at(const sc_core::sc_time& at) const {
-        return !m_log && m_cpu && may_run_ahead_to(at) && at < m_cpu->earliest_next(at);
+    bool poster_may_access_at(const sc_core::sc_time& at) {
+        const bool ahead = !m_log && m_cpu && may_run_ahead_to(at) && at < m_cpu->earliest_next(at);
+        if (ahead && lookahead_checked()) m_poster_relied.relied_on(at);
+        return ahead;
+    }
+    // The lookahead check (kernel/lookahead.h): what the CPU relied on when
+    // it accessed ahead, and the posts and accesses checked against what
+    // the other side relied on.
+    Promise& cpu_relied() { return m_cpu_relied; }
+    void check_post_at(const sc_core::sc_time& at) const { m_cpu_relied.check(at); }
+    void check_cpu_access_at(const sc_core::sc_time& at) const {
+        m_poster_relied.check_not_before(at);
     }
 
     // A software write that is not on the measured path (KVM vCPU put/load).
@@ -120,6 +135,8 @@ private:
     TraceObserver* m_obs = nullptr;
     const Lookahead* m_cpu = nullptr;
     Poster* m_poster = nullptr;
+    Promise m_cpu_relied;
+    Promise m_poster_relied;
 };
 
 }  // namespace cidsim

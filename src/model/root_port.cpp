@@ -15,13 +15,6 @@ void RootPortParams::describe(ParamVisitor& v) {
            "write path held per interrupt message ordered behind DMA writes [5.2.4]");
 }
 
-void RootPort::attach_writer(PortWriter& w, uint16_t order) {
-    const std::pair<uint16_t, PortWriter*> entry{order, &w};
-    m_writers.insert(std::upper_bound(m_writers.begin(), m_writers.end(), entry,
-                                      [](const auto& a, const auto& b) { return a.first < b.first; }),
-                     entry);
-}
-
 sc_time RootPort::free_at() const { return std::max(m_free, sim_now()); }
 
 sc_time RootPort::write_duration(uint64_t bytes) const {

@@ -14,10 +14,11 @@
 // and need no drain; the notification that may follow leaves from the
 // remapping unit after the PID write is already globally observed.
 // Writes issued at one picosecond by several devices enter the path in
-// source-id order, whichever device SystemC runs first: a device about to
-// write first has those before it make their writes due now. Likewise
-// they come before the remapping unit's ordering or holding of a message
-// at that picosecond (Iommu).
+// source-id order, whichever device SystemC runs first: the port's writers
+// are a TieOrder (kernel/tie_order.h) ranked by source id, and a device
+// about to write first has those before it catch up. Likewise they come
+// before the remapping unit's ordering or holding of a message at that
+// picosecond (Iommu).
 // Not modelled: link-level flow control credits, read completions, TLP
 // headers (fold them into the bandwidth).
 #include <algorithm>
@@ -27,6 +28,7 @@
 
 #include "model/param_visitor.h"
 #include "kernel/sim_clock.h"
+#include "kernel/tie_order.h"
 #include "model/stat_visitor.h"
 
 namespace cidsim {
@@ -36,14 +38,6 @@ struct RootPortParams {
     sc_core::sc_time drain = ns(0);      // path held per ordered interrupt message
 
     void describe(ParamVisitor& v);
-};
-
-// A device behind the port, asked to make the writes it has due at the
-// kernel's time now (so that writes at one picosecond go in a fixed order).
-class PortWriter {
-public:
-    virtual ~PortWriter() = default;
-    virtual void write_due_now() = 0;
 };
 
 struct RootPortStats {
@@ -84,15 +78,12 @@ public:
 
     // `w` writes through the port; `order` (its source id) places its writes
     // among those issued at the same picosecond.
-    void attach_writer(PortWriter& w, uint16_t order);
+    void attach_writer(Participant& w, uint16_t order) { m_writers.add(w, order); }
     // Before `w` writes at the kernel's time: the writers ordered before it
-    // make theirs due now (nullptr: all of them).
-    void writes_before_due_now(const PortWriter* w) {
+    // catch up (nullptr: all of them).
+    void writers_catch_up_before(const Participant* w) const {
         if (!others_act_now()) return;  // none has a write due now, or it would run
-        for (auto& [order, writer] : m_writers) {
-            if (writer == w) return;
-            writer->write_due_now();
-        }
+        m_writers.catch_up_before(w);
     }
 
     const RootPortStats& stats() const { return m_stats; }
@@ -100,7 +91,7 @@ public:
 
 private:
     RootPortParams m_params;
-    std::vector<std::pair<uint16_t, PortWriter*>> m_writers;  // by order
+    TieOrder m_writers;  // by source id
     sc_core::sc_time m_free;
     RootPortStats m_stats;
 };

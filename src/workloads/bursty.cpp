@@ -28,7 +28,7 @@ void BurstyTraffic::step() {
     count_timed_event();
 }
 
-void BurstyTraffic::complete_due_now() {
+void BurstyTraffic::catch_up() {
     const sc_time now = sim_now();
     if (m_next_at != now) return;  // done already, at another device's request
     const double gap_ns = 1e3 / m_params.on_rate_mpps;

@@ -48,8 +48,8 @@ void DsaMemfill::on_engine_done() {
     m_device.complete_in_port_order(*this);
 }
 
-void DsaMemfill::complete_due_now() {
-    m_in_engine.pop_due_now([this](uint64_t tag) { m_device.complete(0, tag, m_params.fill_bytes); });
+void DsaMemfill::catch_up() {
+    m_in_engine.take_due([this](uint64_t tag) { m_device.complete(0, tag, m_params.fill_bytes); });
 }
 
 sc_time DsaMemfill::earliest_completion() const {

@@ -41,7 +41,7 @@ public:
     // The earliest descriptor in the engine, or one submitted now.
     sc_core::sc_time earliest_completion() const override;
     uint64_t completion_bytes() const override { return m_params.fill_bytes; }
-    void complete_due_now() override;
+    void catch_up() override;
     void report(nlohmann::json& out, double seconds) const override;
     void reset_stats() override { m_completed = 0; }
 

@@ -106,8 +106,8 @@ void NvmeDisk::on_media_done() {
     m_device.complete_in_port_order(*this);
 }
 
-void NvmeDisk::complete_due_now() {
-    m_in_media.pop_due_now([this](const Command& c) {
+void NvmeDisk::catch_up() {
+    m_in_media.take_due([this](const Command& c) {
         m_device.complete(c.queue, c.tag, m_params.block_bytes);
     });
 }

@@ -56,7 +56,7 @@ public:
     // The earliest command in the media, or one submitted now.
     sc_core::sc_time earliest_completion() const override;
     uint64_t completion_bytes() const override { return m_params.block_bytes; }
-    void complete_due_now() override;
+    void catch_up() override;
     void report(nlohmann::json& out, double seconds) const override;
     void reset_stats() override;
 

@@ -1,0 +1,79 @@
+#pragma once
+// What the remapping unit (iommu.h) keeps to answer its lookaheads: its
+// senders' last answers (MsiSenders) and the times of the posts and
+// messages it has scheduled for one LAPIC (EarliestFirst). The answers
+// themselves are in iommu_lookahead.cpp.
+#include <algorithm>
+#include <functional>
+#include <queue>
+#include <vector>
+
+#include <systemc>
+
+#include "kernel/sim_clock.h"
+#include "model/msi.h"
+
+namespace cidsim {
+
+// Some senders, each with its last answers: still true bounds later,
+// so asked again only when they no longer help.
+class MsiSenders {
+public:
+    // `lead`: the least time from one of the source's requests arriving
+    // to the message it makes (remapped, or a notification) being ready.
+    void add(const MsiSource& source, const sc_core::sc_time& lead);
+    void clear();
+    // The earliest a request of theirs not yet announced can arrive,
+    // from the last answers beyond `at` and new ones for the rest.
+    sc_core::sc_time earliest_arrival(const sc_core::sc_time& at) const {
+        return earliest(at, m_arrival, [](const MsiSource& s) { return s.earliest_arrival(); });
+    }
+    // The earliest a message made from such a request can be ready (a
+    // bound led by the least lead), likewise.
+    sc_core::sc_time earliest_ready(const sc_core::sc_time& at) const {
+        const sc_core::sc_time& lead = m_least_lead;
+        return saturating_add(earliest_arrival(lead < at ? at - lead : sc_core::SC_ZERO_TIME),
+                              lead);
+    }
+    // The earliest one of them sends a request (and the DMA writes it
+    // is ordered after), likewise.
+    sc_core::sc_time earliest_send(const sc_core::sc_time& at) const {
+        return earliest(at, m_send, [](const MsiSource& s) { return s.earliest_send(); });
+    }
+
+private:
+    struct Known {
+        std::vector<sc_core::sc_time> each;  // per source
+        sc_core::sc_time min;                // of them all
+    };
+    template <class Ask>
+    sc_core::sc_time earliest(const sc_core::sc_time& at, Known& known, Ask ask) const {
+        if (at < known.min) return known.min;
+        sc_core::sc_time t = never();
+        for (size_t i = 0; i < m_sources.size(); ++i) {
+            if (!(at < known.each[i])) known.each[i] = ask(*m_sources[i]);
+            t = std::min(t, known.each[i]);
+        }
+        known.min = t;
+        return t;
+    }
+    std::vector<const MsiSource*> m_sources;
+    sc_core::sc_time m_least_lead;  // of all sources
+    mutable Known m_arrival;
+    mutable Known m_send;
+};
+
+// Times in order, the earliest first.
+class EarliestFirst {
+public:
+    void push(const sc_core::sc_time& t) { m_heap.push(t); }
+    void pop() { m_heap.pop(); }  // the earliest
+    sc_core::sc_time next() const { return m_heap.empty() ? never() : m_heap.top(); }
+
+private:
+    std::priority_queue<sc_core::sc_time, std::vector<sc_core::sc_time>,
+                        std::greater<sc_core::sc_time>>
+        m_heap;
+};
+
+}  // namespace cidsim
