@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Makes docs/gtkwave-race.png: the race-final-harvest scenario without the
+# Makes runs/gtkwave-race.png, or the path given (the docs' picture, on
+# purpose only: `scripts/plot/gtkwave_screenshot.sh docs/gtkwave-race.png`):
+# the race-final-harvest scenario without the
 # final harvest, as a VCD opened in GTKWave under a virtual X server (Xvfb),
 # captured with ImageMagick's `import`. Needs: gtkwave xvfb imagemagick
 # (for the docs only; no test needs them).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-out=${1:-docs/gtkwave-race.png}
+out=${1:-runs/gtkwave-race.png}
+mkdir -p "$(dirname "$out")"
 tmp=$(mktemp -d)
 trap 'kill $xvfb_pid 2>/dev/null || true; rm -rf "$tmp"' EXIT
 

@@ -1,104 +1,130 @@
 #!/usr/bin/python3
-"""Plots the regenerated RFC tables: per-disk IOPS before/after (simulated
-next to published), IRQ rate against the loop limit, and the harvest
-strategies. Reads the JSON of `cidsim reproduce all --format json`; writes
-PNG and SVG files into --out.
+"""Plots every regenerated RFC table: one figure per table, one panel per
+metric, each row's simulated figure (error bar: its 95% half-width) next to
+the published one where there is one, axes in words with their units.
+Reads the JSON of `cidsim reproduce all --format json` (or of one table);
+writes TABLE.png and TABLE.svg into --out. A table or metric it cannot draw
+is named in a warning on stderr, never skipped silently; the exit status is
+1 when anything was left out.
 
-    build/cidsim reproduce all --format json --out rfc.json
-    scripts/plot/plot_rfc.py rfc.json --out plots/
+    build/cidsim reproduce all --format json --out runs/rfc.json
+    scripts/plot/plot_rfc.py runs/rfc.json --out runs/plots/
 """
 import argparse
 import json
 import os
+import sys
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+# Each metric of configs/rfc/tables.json in words, with its unit.
+METRIC_LABELS = {
+    "iops_per_disk_M": "IOPS per disk (million/s)",
+    "irq_rate_M": "interrupts (million/s)",
+    "bandwidth_mbps": "fill bandwidth (Mbit/s)",
+    "pid_misses_per_notification": "PID cache-line misses per notification",
+    "iops_M": "IOPS (million/s)",
+    "device_irq_rate_M": "device interrupts (million/s)",
+    "throughput_M": "completions (million/s)",
+    "latency_p50_ns": "MSI-to-handler latency, median (ns)",
+    "latency_p99_ns": "MSI-to-handler latency, 99th percentile (ns)",
+}
 
-def rows(tables, name, metric):
-    for t in tables:
-        if t["table"] == name:
-            return [r for r in t["rows"] if r["metric"] == metric]
-    return []
+# Row keys in words, for the category axis.
+KEY_WORDS = {"disks": "disks", "mode": "", "loop_limit": "loop limit", "strategy": "",
+             "offered_irq_rate_M": "offered (M IRQ/s)"}
 
 
-def save(fig, out, stem):
+def warn(msg):
+    print(f"plot_rfc.py: warning: {msg}", file=sys.stderr)
+
+
+def key_label(key):
+    parts = []
+    for k, v in key.items():
+        word = KEY_WORDS.get(k, k.replace("_", " "))
+        parts.append(f"{word} {v}".strip() if word else str(v))
+    return "\n".join(parts) if parts else "(one row)"
+
+
+def titles(path):
+    try:
+        with open(path) as f:
+            return {t["name"]: t.get("title", t["name"]) for t in json.load(f)["tables"]}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
+def draw_metric(ax, rows, metric):
+    xs = range(len(rows))
+    width = 0.38
+    sim = [r["simulated"] for r in rows]
+    err = [r.get("ci95") or 0 for r in rows]
+    ax.bar([x - width / 2 for x in xs], sim, width, yerr=err, capsize=3, color="tab:blue",
+           label="simulated (95% half-width)")
+    if any(r.get("published") is not None for r in rows):
+        pub = [r["published"] if r.get("published") is not None else 0 for r in rows]
+        ax.bar([x + width / 2 for x in xs], pub, width, color="tab:orange", alpha=0.6,
+               hatch="//", label="published")
+        for x, r in zip(xs, rows):
+            if r.get("published") is None:
+                ax.text(x + width / 2, 0, "n/a", ha="center", va="bottom", fontsize=7)
+    ax.set_xticks(list(xs))
+    ax.set_xticklabels([key_label(r["key"]) for r in rows], fontsize=8)
+    if metric not in METRIC_LABELS:
+        warn(f"metric {metric}: no words for its axis; labelled with its key")
+    ax.set_ylabel(METRIC_LABELS.get(metric, metric))
+    ax.legend(fontsize=7)
+
+
+def plot_table(table, names, out):
+    """Draws one table; returns False when it could not."""
+    name = table.get("table", "?") if isinstance(table, dict) else "?"
+    rows = table.get("rows") if isinstance(table, dict) else None
+    if not isinstance(rows, list) or not rows:
+        warn(f"table {name}: no rows; not drawn")
+        return False
+    metrics = []
+    for r in rows:
+        if not isinstance(r, dict) or not {"key", "metric", "simulated"} <= set(r):
+            warn(f"table {name}: a row without key, metric and simulated; not drawn")
+            return False
+        if r["metric"] not in metrics:
+            metrics.append(r["metric"])
+    per_metric = len(rows) / len(metrics)
+    fig, axes = plt.subplots(len(metrics), 1, squeeze=False,
+                             figsize=(min(14, max(6, 1.1 * per_metric + 2)), 3.6 * len(metrics)))
+    for ax, metric in zip(axes[:, 0], metrics):
+        draw_metric(ax, [r for r in rows if r["metric"] == metric], metric)
+    fig.suptitle(names.get(name, name), fontsize=10)
+    fig.tight_layout()
     for ext in ("png", "svg"):
-        fig.savefig(os.path.join(out, f"{stem}.{ext}"), dpi=120)
+        fig.savefig(os.path.join(out, f"{name}.{ext}"), dpi=120)
     plt.close(fig)
-
-
-def nvme_disks(tables, out):
-    rs = rows(tables, "nvme-disks", "iops_per_disk_M")
-    if not rs:
-        return
-    disks = sorted({r["key"]["disks"] for r in rs})
-    fig, ax = plt.subplots(figsize=(7, 4))
-    width = 0.2
-    for i, (mode, colour) in enumerate((("remappable", "tab:red"), ("posted", "tab:blue"))):
-        sim = {r["key"]["disks"]: r for r in rs if r["key"]["mode"] == mode}
-        xs = [d + (i - 0.5) * 2 * width for d in range(len(disks))]
-        ax.bar([x - width / 2 for x in xs], [sim[d]["simulated"] for d in disks], width,
-               yerr=[sim[d]["ci95"] for d in disks], color=colour, label=f"{mode} simulated")
-        pub = [sim[d]["published"] for d in disks]
-        ax.bar([x + width / 2 for x in xs], [p if p is not None else 0 for p in pub], width,
-               color=colour, alpha=0.35, hatch="//", label=f"{mode} published")
-    ax.set_xticks(range(len(disks)))
-    ax.set_xticklabels([f"{d} disks" for d in disks])
-    ax.set_ylabel("IOPS per disk (M/s)")
-    ax.set_title("C1 nvme-disks: per-disk IOPS, simulated vs published")
-    ax.legend(fontsize=8, loc="lower left")
-    save(fig, out, "nvme-disks")
-
-
-def maxloop(tables, out):
-    rs = sorted(rows(tables, "maxloop", "irq_rate_M"), key=lambda r: r["key"]["loop_limit"])
-    if not rs:
-        return
-    ls = [r["key"]["loop_limit"] for r in rs]
-    base = next((r["simulated"] for r in rs if r["key"]["loop_limit"] == 3), rs[0]["simulated"])
-    fig, ax = plt.subplots(figsize=(6, 4))
-    ax.errorbar(ls, [r["simulated"] / base for r in rs], yerr=[r["ci95"] / base for r in rs],
-                marker="o", capsize=3)
-    ax.set_xlabel("loop limit")
-    ax.set_ylabel("IRQ rate relative to loop limit 3")
-    ax.set_title("P1 maxloop (prediction): DSA memfill, posted, RFC v1, xchg_all")
-    save(fig, out, "maxloop")
-
-
-def pir_copy(tables, out):
-    irq = rows(tables, "pir-copy", "irq_rate_M")
-    miss = {r["key"]["strategy"]: r for r in rows(tables, "pir-copy",
-                                                   "pid_misses_per_notification")}
-    if not irq:
-        return
-    names = [r["key"]["strategy"] for r in irq]
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(9, 4))
-    a1.bar(names, [r["simulated"] for r in irq], yerr=[r["ci95"] for r in irq], color="tab:green")
-    a1.set_ylabel("IRQ rate (M/s)")
-    a2.bar(names, [miss[n]["simulated"] for n in names], yerr=[miss[n]["ci95"] for n in names],
-           color="tab:purple")
-    a2.set_ylabel("PID line misses per notification")
-    fig.suptitle("P2 pir-copy (prediction): harvest strategies, one DSA queue")
-    save(fig, out, "pir-copy")
+    return True
 
 
 def main():
+    here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("tables", help="output of cidsim reproduce all --format json")
-    ap.add_argument("--out", default=".", help="directory for the PNG and SVG files")
+    ap.add_argument("--out", default="runs/plots", help="directory for the PNG and SVG files")
+    ap.add_argument("--titles", default=os.path.join(here, "../../configs/rfc/tables.json"),
+                    help="tables.json, for the figure titles")
     args = ap.parse_args()
     with open(args.tables) as f:
         tables = json.load(f)
     if isinstance(tables, dict):
         tables = [tables]
     os.makedirs(args.out, exist_ok=True)
-    nvme_disks(tables, args.out)
-    maxloop(tables, args.out)
-    pir_copy(tables, args.out)
+    names = titles(args.titles)
+    drawn = sum(plot_table(t, names, args.out) for t in tables)
+    print(f"plot_rfc.py: {drawn} of {len(tables)} tables drawn into {args.out}")
+    return 0 if drawn == len(tables) else 1
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

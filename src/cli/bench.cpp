@@ -17,8 +17,10 @@
 
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "report/progress.h"
 #include "cli/numeric_option.h"
 #include "config/config_loader.h"
+#include "config/platforms.h"
 #include "report/results.h"
 #include "sim/bench.h"
 
@@ -107,6 +109,7 @@ int cmd_bench(int argc, char** argv) {
                                            ? vm["config"].as<std::vector<std::string>>()
                                            : std::vector<std::string>{default_config("posted"),
                                                                       default_config("remappable")};
+    std::vector<std::string> platforms;  // of each config, for the report
     char duration[64];
     std::snprintf(duration, sizeof duration, "run.duration_ns=%.17g", duration_ns);
     try {
@@ -115,7 +118,7 @@ int cmd_bench(int argc, char** argv) {
             nlohmann::json j = read_config_file(c);
             apply_override(j, duration);  // first, as the child gets it
             for (const std::string& s : sets) apply_override(j, s);
-            load_config(j, c);
+            platforms.push_back(load_config(j, c).platform);
         }
         if (!json_out.empty()) claim_output("--json", json_out);
     } catch (const BadInput& e) {
@@ -127,6 +130,7 @@ int cmd_bench(int argc, char** argv) {
     for (size_t i = 0; i < configs.size(); ++i) series[i].name = fs::path(configs[i]).stem().string();
     std::vector<double> floor_rate;
     json log = json::array();
+    ProgressLine progress;  // on a terminal only: each repetition as it ends
     try {
         for (unsigned r = 0; r < reps; ++r) {
             double floor_now = 0;
@@ -136,7 +140,11 @@ int cmd_bench(int argc, char** argv) {
                 floor_rate.push_back(floor_now);
                 f["kind"] = "floor";
                 log.push_back(f);
-                std::cerr << "  rep " << r + 1 << " floor " << floor_now / 1e6 << " M events/s\n";
+                progress.show("cidsim bench: rep " + std::to_string(r + 1) + "/" +
+                                  std::to_string(reps) + " floor " +
+                                  std::to_string(floor_now / 1e6) + " M events/s, " +
+                                  std::to_string(int(progress.elapsed())) + " s",
+                              true);
             }
             for (size_t i = 0; i < configs.size(); ++i) {
                 std::vector<std::string> args{"bench", "--child", configs[i], "--set", duration};
@@ -152,8 +160,11 @@ int cmd_bench(int argc, char** argv) {
                 if (floor) s.keq.push_back(floor_now / (msis / wall));
                 m["kind"] = s.name;
                 log.push_back(m);
-                std::cerr << "  rep " << r + 1 << " " << s.name << " " << msis / wall / 1e6
-                          << " M MSIs/s\n";
+                progress.show("cidsim bench: rep " + std::to_string(r + 1) + "/" +
+                                  std::to_string(reps) + " " + s.name + " " +
+                                  std::to_string(msis / wall / 1e6) + " M MSIs/s, " +
+                                  std::to_string(int(progress.elapsed())) + " s",
+                              true);
             }
         }
     } catch (const std::exception& e) {
@@ -161,8 +172,12 @@ int cmd_bench(int argc, char** argv) {
         return kExitFailure;
     }
 
+    progress.clear();
     std::printf("cidsim bench: %u repetition(s), medians; %s ns simulated per model run (+ warm-up)\n",
                 reps, duration + 16);
+    for (size_t i = 0; i < configs.size(); ++i)
+        std::printf("  %s: platform %s\n", series[i].name.c_str(),
+                    platform_summary(platforms[i]).c_str());
     if (floor)
         std::printf("  SystemC floor (1 SC_METHOD, next_trigger 1 ns): %.2f M events/s\n",
                     median(floor_rate) / 1e6);

@@ -5,6 +5,7 @@
 
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "report/renamed_metrics.h"
 #include "cli/numeric_option.h"
 #include "config/config_loader.h"
 #include "report/results.h"
@@ -31,6 +32,10 @@ int cmd_collect(int argc, char** argv) {
         return kExitBadInput;
     }
 
+    if (vm.count("metric"))
+        for (const std::string& m : vm["metric"].as<std::vector<std::string>>())
+            if (const std::string note = renamed_note(m); !note.empty())
+                std::cerr << "cidsim collect: --metric " << note << "\n";
     SweepTable table;
     try {
         // Outputs are claimed once every input (manifest, results) is read.

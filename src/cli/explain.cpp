@@ -16,6 +16,7 @@
 #include "cli/numeric_option.h"
 #include "config/config_loader.h"
 #include "report/explain.h"
+#include "report/progress.h"
 #include "report/results.h"
 
 extern char** environ;
@@ -59,7 +60,9 @@ int run_capture(const std::vector<std::string>& args, std::string& output) {
 int cmd_explain(int argc, char** argv) {
     po::options_description opts("cidsim explain [SCENARIO | FILE.json] [options]");
     opts.add_options()("help,h", "this help")("list", "list the built-in scenarios")
-        ("out,o", po::value<std::string>(), "also write every variant's result as JSON here");
+        ("out,o", po::value<std::string>(), "also write every variant's result as JSON here")
+        ("set", po::value<std::vector<std::string>>()->composing(),
+         "override a config value of every variant: key.path=value (repeatable)");
     po::options_description hidden;
     hidden.add_options()("variant", po::value<std::string>());  // a child running one variant
     po::variables_map vm;
@@ -80,6 +83,7 @@ int cmd_explain(int argc, char** argv) {
     ExplainScenario scenario;
     try {
         scenario = load_scenario(find_scenario(name));
+        if (vm.count("set")) apply_sets(scenario, vm["set"].as<std::vector<std::string>>());
     } catch (const BadInput& e) {
         std::cerr << "cidsim explain: " << e.what() << "\n";
         return kExitBadInput;
@@ -114,14 +118,24 @@ int cmd_explain(int argc, char** argv) {
     }
     try {
         std::vector<nlohmann::json> results;
+        ProgressLine progress;  // on a terminal only
         for (size_t i = 0; i < scenario.variants.size(); ++i) {
+            progress.show("cidsim explain: variant " + std::to_string(i + 1) + "/" +
+                              std::to_string(scenario.variants.size()) + " (" +
+                              scenario.variants[i].label + "), " +
+                              std::to_string(int(progress.elapsed())) + " s",
+                          true);
             std::string text;
-            const int rc = run_capture({"cidsim", "explain", scenario.path, "--variant",
-                                        std::to_string(i)},
-                                       text);
+            std::vector<std::string> args{"cidsim", "explain", scenario.path, "--variant",
+                                          std::to_string(i)};
+            if (vm.count("set"))
+                for (const std::string& set : vm["set"].as<std::vector<std::string>>())
+                    args.insert(args.end(), {"--set", set});
+            const int rc = run_capture(args, text);
             if (rc != kExitOk) return rc;
             results.push_back(nlohmann::json::parse(text));
         }
+        progress.clear();
         std::cout << render_explain(scenario, results);
         if (!out.empty())
             write_file_atomically(out, nlohmann::json{{"scenario", scenario.name},

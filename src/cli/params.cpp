@@ -61,7 +61,7 @@ void print_metrics_markdown(const nlohmann::ordered_json& metrics) {
                  "`build/cidsim params --metrics --format markdown > docs/metrics.md`\n"
                  "(the test `metrics_doc_in_sync` fails when this file drifts).\n"
                  "A key with dots nests (`iec.hits` is `metrics.iec.hits`); a histogram is an\n"
-                 "object `{unit, count, mean, p50, p90, p99, max}` in its unit. The source is the\n"
+                 "object `{unit, count, mean, p50, p90, p99, p99_9, p99_99, max}` in its unit. The source is the\n"
                  "Stats struct a value comes from, or `report` for what the result writer\n"
                  "computes (rates, fractions, identities).\n";
     for (auto section = metrics.begin(); section != metrics.end(); ++section) {

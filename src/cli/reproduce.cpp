@@ -15,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <memory>
 
@@ -26,6 +27,8 @@
 #include "io/cleanup.h"
 #include "io/input_file.h"
 #include "config/config_loader.h"
+#include "config/platforms.h"
+#include "report/progress.h"
 #include "report/results.h"
 #include "report/tables.h"
 #include "sweep/local_pool.h"
@@ -37,6 +40,20 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
+
+// The platform every row ran on, for the text output (the JSON output is
+// the figures alone: consumers and the golden set read it).
+std::string platforms_line(const std::vector<json>& rows) {
+    std::vector<std::string> names;
+    for (const json& r : rows) {
+        const std::string p = r["config"].value("platform", std::string(kDefaultPlatform));
+        if (std::find(names.begin(), names.end(), p) == names.end()) names.push_back(p);
+    }
+    std::string line = "  platform: ";
+    for (size_t i = 0; i < names.size(); ++i)
+        line += (i ? "; " : "") + platform_summary(names[i]);
+    return line + "\n";
+}
 
 std::string default_tables() {
     if (fs::exists("configs/rfc/tables.json")) return "configs/rfc/tables.json";
@@ -248,15 +265,40 @@ int cmd_reproduce(int argc, char** argv) {
         jobs.push_back(job);
         pending.push_back(p);
     };
-    for (const Pending& p : initial) submit(p);
+    // On a terminal: rows done of all, and the row that started last.
+    ProgressLine progress;
+    size_t rows_done = 0;
+    std::string current;
+    const auto show_progress = [&] {
+        if (!progress.enabled()) return;
+        const double frac = initial.empty() ? 1.0 : double(rows_done) / double(initial.size());
+        progress.show("cidsim reproduce: " + std::to_string(rows_done) + "/" +
+                      std::to_string(initial.size()) + " rows done, " +
+                      std::to_string(int(progress.elapsed())) + " s, ~" +
+                      ProgressLine::time_left(progress.elapsed(), frac) + " left; running " +
+                      current);
+    };
+    const auto submit_row = [&](Pending p) {
+        current = chosen[p.table].name + " " + key_text(chosen[p.table].rows[p.row].key) +
+                  (p.round ? " (rerun " + std::to_string(p.round) + ")" : "");
+        submit(p);
+    };
+    for (const Pending& p : initial) submit_row(p);
     run_pool_growing(jobs, jobs_width, [&](size_t i, const PoolOutcome& o) {
         const Pending p = pending[i];
         const Table& t = chosen[p.table];
+        // Anything this row prints goes on a clean line; the line is redrawn after.
+        struct Redraw {
+            std::function<void()> f;
+            ~Redraw() { f(); }
+        } redraw{show_progress};
+        progress.clear();
         if (!o.ok()) {
             std::ifstream err(jobs[i].stderr_path);
             std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " failed:\n"
                       << err.rdbuf() << "\n";
             status = kExitFailure;
+            ++rows_done;
             return;
         }
         results[p.table][p.row] = read_json_file(p.out);
@@ -265,27 +307,32 @@ int cmd_reproduce(int argc, char** argv) {
             std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " "
                       << p.duration_ns / 1e6 << " ms " << p.windows << " windows " << o.seconds
                       << " s: " << (v.precise ? "ok" : v.misses) << " growth " << v.growth << "\n";
-        if (v.precise) return;
+        if (v.precise) {
+            ++rows_done;
+            return;
+        }
         if (p.round < max_reruns) {
             Pending next{p.table, p.row, p.duration_ns * v.growth, p.windows, p.round + 1, ""};
             if (v.more_windows)
                 next.windows = std::min<uint64_t>(
                     kMaxWindows, uint64_t(std::llround(double(p.windows) * v.growth)));
-            submit(next);
+            submit_row(next);
         } else {
+            ++rows_done;
             std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " ("
                       << key_text(t.rows[p.row].key) << "), " << p.duration_ns / 1e6
                       << " ms simulated in " << p.windows << " windows after " << p.round
                       << " reruns: " << v.misses << " (above " << precision * 100 << "%)\n";
         }
-    }, [] {});
+    }, show_progress);
+    progress.clear();
     if (status != kExitOk) return status;
 
     json tables_out = json::array();
     std::string text;
     for (size_t t = 0; t < chosen.size(); ++t) {
         json tj = table_json(chosen[t], results[t]);
-        text += table_text(chosen[t], tj) + "\n";
+        text += table_text(chosen[t], tj) + platforms_line(results[t]) + "\n";
         tables_out.push_back(tj);
     }
     std::string output = format == "text" ? text

@@ -1,5 +1,5 @@
 // cidsim run CONFIG.json [--set key.path=value ...] [--seed N] [--stepwise] [--out RESULT.json]
-//   [--timeline [--window-ns A:B]] [--trace-vcd F] [--trace-perfetto F [--trace-limit N]] [--interrupts]
+//   [--stats FILE] [--timeline [--window-ns A:B]] [--trace-vcd F] [--trace-perfetto F [--trace-limit N]] [--interrupts]
 #include <iostream>
 
 #include <boost/program_options.hpp>
@@ -9,6 +9,7 @@
 #include "cli/numeric_option.h"
 #include "config/config_loader.h"
 #include "report/results.h"
+#include "report/stats_text.h"
 #include "sim/invariants.h"
 #include "report/trace_outputs.h"
 #include "sim/system.h"
@@ -25,6 +26,8 @@ int cmd_run(int argc, char** argv) {
         ("seed", po::value<std::string>(), "seed for stochastic workloads (overrides run.seed)")
         ("stepwise", "every act at the kernel's time (run.run_ahead=false): the same result, slower")
         ("out,o", po::value<std::string>(), "write the JSON result here (whole or not at all)")
+        ("stats", po::value<std::string>(),
+         "write a self-describing stats file here: name, value, unit, meaning per line")
         ("quiet,q", "print nothing on success")
         ("timeline", "print the text timeline (MSIs, interrupts/notifications per CPU)")
         ("window-ns", po::value<std::string>(), "time window A:B in ns for the timeline and traces")
@@ -43,7 +46,7 @@ int cmd_run(int argc, char** argv) {
     }
 
     const std::string path = vm["config"].as<std::string>();
-    std::string out;
+    std::string out, stats;
     TraceOutputs trace;
     uint64_t seed = 0;
     try {
@@ -52,6 +55,7 @@ int cmd_run(int argc, char** argv) {
         trace.columns = unsigned(integer_option(vm, "columns", 10, 1000));
         trace.perfetto_limit = integer_option(vm, "trace-limit", 0, 1000000000);
         if (vm.count("out")) out = path_option(vm, "out");
+        if (vm.count("stats")) stats = path_option(vm, "stats");
         if (vm.count("trace-vcd")) trace.vcd_path = path_option(vm, "trace-vcd");
         if (vm.count("trace-perfetto")) trace.perfetto_path = path_option(vm, "trace-perfetto");
     } catch (const BadInput& e) {
@@ -81,6 +85,7 @@ int cmd_run(int argc, char** argv) {
     // them, or another output, is refused before the run.
     try {
         if (vm.count("out")) claim_output("--out", out);
+        if (vm.count("stats")) claim_output("--stats", stats);
         if (vm.count("trace-vcd")) claim_output("--trace-vcd", trace.vcd_path);
         if (vm.count("trace-perfetto")) claim_output("--trace-perfetto", trace.perfetto_path);
     } catch (const BadInput& e) {
@@ -94,7 +99,8 @@ int cmd_run(int argc, char** argv) {
     try {
         System system(config);
         TraceSession session(trace, system);
-        const nlohmann::json results = run_and_collect(system);
+        ProgressLine progress;  // on a terminal only
+        const nlohmann::json results = run_and_collect(system, &progress);
         const InvariantReport invariants = check_invariants(system);
         if (!invariants.ok()) {
             // A run that broke the model's own rules has no trustworthy
@@ -104,6 +110,7 @@ int cmd_run(int argc, char** argv) {
             return kExitFailure;
         }
         if (!out.empty()) write_file_atomically(out, results.dump(2) + "\n");
+        if (!stats.empty()) write_file_atomically(stats, stats_text(results, path));
         if (!vm.count("quiet")) std::cout << summary_text(results);
         session.finish(std::cout);
     } catch (const BadInput& e) {

@@ -1,6 +1,7 @@
 // cidsim sweep SPEC.json --out DIR [--jobs N] [--emit-commands] [--emit-slurm FILE]
 #include <unistd.h>
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -8,6 +9,7 @@
 
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "config/platforms.h"
 #include "cli/numeric_option.h"
 #include "io/input_file.h"
 #include "config/config_loader.h"
@@ -20,6 +22,22 @@
 namespace cidsim {
 
 namespace po = boost::program_options;
+
+namespace {
+
+// Every summary names the platform its runs used: here, of every point.
+std::string platforms_line(const std::vector<SweepPoint>& points) {
+    std::vector<std::string> names;
+    for (const SweepPoint& p : points) {
+        const std::string n = p.effective_config.value("platform", std::string(kDefaultPlatform));
+        if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+    }
+    std::string line = "  platform:";
+    for (size_t i = 0; i < names.size(); ++i) line += (i ? "; " : " ") + platform_summary(names[i]);
+    return line + "\n";
+}
+
+}  // namespace
 
 int cmd_sweep(int argc, char** argv) {
     po::options_description opts("cidsim sweep SPEC.json --out DIR [options]");
@@ -102,7 +120,7 @@ int cmd_sweep(int argc, char** argv) {
         o.progress = ::isatty(STDERR_FILENO) ? &std::cerr : nullptr;
         o.report = &std::cerr;
         const SweepSummary s = run_sweep(dir, spec, points, o);
-        std::cout << summary_line(dir, s);
+        std::cout << summary_line(dir, s) << platforms_line(points);
         return s.failed ? kExitFailure : kExitOk;
     } catch (const std::exception& e) {
         std::cerr << "cidsim sweep: " << e.what() << "\n";

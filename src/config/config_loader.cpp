@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "config/platforms.h"
 #include "model/vector_bits.h"
 
 namespace cidsim {
@@ -552,6 +553,8 @@ SimConfig load_unprefixed(const json& config) {
     if (auto it = config.find("comment"); it != config.end() && !it->is_string())
         throw ConfigError("comment: expected a string, found " + json_type_name(*it));
     top.allow("provenance");  // where fitted values came from (docs/calibration.md)
+    top.allow("platform");    // applied by with_platform()
+    c.platform = config.value("platform", std::string(kDefaultPlatform));
     top.allow("explain");     // cidsim explain's section; a run ignores it
     top.check_unknown();
 
@@ -629,19 +632,30 @@ json read_config_file(const std::string& path, int depth) {
     // command's message names the file.
     if (!config.is_object())
         throw ConfigError(path + ": config: expected an object, found " + json_type_name(config));
-    if (!config.contains("include")) return config;
-    const json includes = config["include"];
-    config.erase("include");
     const std::string dir = path.find('/') == std::string::npos
                                 ? std::string(".")
                                 : path.substr(0, path.find_last_of('/'));
+    return merge_includes(std::move(config), dir, path, depth);
+}
+
+json merge_includes(json config, const std::string& dir, const std::string& source, int depth) {
+    if (!config.is_object() || !config.contains("include")) return config;
+    const json includes = config["include"];
+    config.erase("include");
     json merged = json::object();
     for (const json& inc : includes.is_array() ? includes : json::array({includes})) {
         if (!inc.is_string() || inc.get<std::string>().empty())
-            throw ConfigError(path + ": include: expected a file name or a list of them");
+            throw ConfigError(source + ": include: expected a file name or a list of them");
         const std::string file = inc.get<std::string>();
         merged.merge_patch(read_config_file(file[0] == '/' ? file : dir + "/" + file, depth + 1));
     }
+    // One platform per config: an included platform file's values under a
+    // different "platform" name would run on one and report the other.
+    if (auto own = config.find("platform"), inc = merged.find("platform");
+        own != config.end() && inc != merged.end() && *own != *inc)
+        throw ConfigError(source + ": platform: " + own->dump() + ", but an include is platform " +
+                          inc->dump() + " and brings its values; name one platform (drop the "
+                          "key or the include)");
     merged.merge_patch(config);
     return merged;
 }
@@ -749,9 +763,46 @@ void apply_override(json& config, const std::string& assignment) {
     *node = value;
 }
 
+namespace {
+
+// `top` over `base`, object by object. Unlike a JSON merge patch a null
+// stays, so that the checks below still see (and refuse) it.
+void overlay(json& base, const json& top) {
+    if (!base.is_object() || !top.is_object()) {
+        base = top;
+        return;
+    }
+    for (auto it = top.begin(); it != top.end(); ++it) {
+        auto b = base.find(it.key());
+        if (b != base.end() && b->is_object() && it->is_object())
+            overlay(*b, *it);
+        else
+            base[it.key()] = *it;
+    }
+}
+
+// The named platform's values underneath everything the config sets: a
+// config that names none runs on kDefaultPlatform, and says so.
+json with_platform(const json& config) {
+    if (!config.is_object()) return config;  // load_unprefixed names the problem
+    std::string name = kDefaultPlatform;
+    if (auto it = config.find("platform"); it != config.end()) {
+        if (!it->is_string())
+            throw ConfigError("platform: expected a platform name (" + join_keys(platform_names()) +
+                              "), found " + json_type_name(*it));
+        name = it->get<std::string>();
+    }
+    json merged = platform_values(name);
+    overlay(merged, config);
+    merged["platform"] = name;
+    return merged;
+}
+
+}  // namespace
+
 SimConfig load_config(const json& config, const std::string& source) {
     try {
-        return load_unprefixed(config);
+        return load_unprefixed(with_platform(config));
     } catch (const ConfigError& e) {
         if (source.empty()) throw;
         throw ConfigError(source + ": " + e.what());
@@ -761,6 +812,7 @@ SimConfig load_config(const json& config, const std::string& source) {
 json effective_config(const SimConfig& config) {
     SimConfig c = config;  // visitors take non-const references
     json out;
+    out["platform"] = c.platform;
     JsonWriter top(out);
     describe_top(c, top);
     for (const Section& s : sections()) {
@@ -806,6 +858,13 @@ json describe_parameters() {
     {
         json top = json::array();
         Describer d(top);
+        // Not a Params field: the values underneath the config (platforms.h).
+        top.push_back({{"key", "platform"}, {"type", "choice"}, {"unit", ""},
+                       {"default", kDefaultPlatform}, {"min", nullptr}, {"max", nullptr},
+                       {"description",
+                        "the platform whose values lie underneath the config: generic "
+                        "(uncalibrated defaults) | spr (calibrated, configs/platform/spr.json)"},
+                       {"allowed", platform_names()}});
         describe_top(c, d);
         out["(top level)"] = top;
     }

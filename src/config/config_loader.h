@@ -39,6 +39,11 @@ nlohmann::json read_json_file(const std::string& path);
 // including file) merged underneath it: included files first, in order, then
 // the file's own keys on top (JSON merge patch).
 nlohmann::json read_config_file(const std::string& path, int depth = 0);
+// The "include" of a config already read (an inline sweep base, say) merged
+// the same way, relative paths resolved against `dir`; `source` names the
+// config in messages.
+nlohmann::json merge_includes(nlohmann::json config, const std::string& dir,
+                              const std::string& source, int depth = 0);
 // Parses config text; duplicate keys in an object and nesting deeper than
 // kMaxJsonDepth are errors too. `source` names the text in messages.
 nlohmann::json parse_config_text(const std::string& text, const std::string& source);

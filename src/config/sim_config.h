@@ -75,6 +75,7 @@ struct WorkloadConfig {
 extern const char* const kWorkloadTypes[5];
 
 struct SimConfig {
+    std::string platform = "generic";  // config/platforms.h: whose values lie underneath
     RunParams run;
     RemapMode mode = RemapMode::Posted;
     TopologyParams topology;

@@ -1,5 +1,7 @@
 #include "report/explain.h"
 
+#include "config/platforms.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -153,7 +155,7 @@ ExplainScenario load_scenario_unnamed(const std::string& path) {
     s.name = path.substr(slash == std::string::npos ? 0 : slash + 1);
     if (s.name.size() > 5 && s.name.substr(s.name.size() - 5) == ".json")
         s.name = s.name.substr(0, s.name.size() - 5);
-    s.document = read_json_file(path);
+    s.document = read_config_file(path);  // include, comment: as `cidsim run` reads a config
     if (!s.document.is_object()) throw ConfigError(path + ": expected a JSON object");
     const json& ex = explain_section(s.document);
     check_keys(ex, "explain", {"title", "variants", "window_ns", "columns", "narration_lines",
@@ -207,6 +209,18 @@ ExplainScenario load_scenario(const std::string& path) {
         const std::string what = e.what();
         if (what.rfind(path + ":", 0) == 0) throw;
         throw ConfigError(path + ": " + what);
+    }
+}
+
+void apply_sets(ExplainScenario& s, const std::vector<std::string>& sets) {
+    for (const std::string& set : sets) apply_override(s.document, set);
+    try {
+        for (const ExplainVariant& var : s.variants) {
+            json ex;
+            load_config(variant_config(s, var, ex));
+        }
+    } catch (const ConfigError& e) {
+        throw ConfigError(s.path + " with --set: " + e.what());
     }
 }
 
@@ -281,7 +295,9 @@ json run_variant(const ExplainScenario& s, size_t index) {
                 {"columns", w.columns},
                 {"rows", rows},
                 {"narration", narrate(recorder.events(), ctx, told, lines, w.from)},
-                {"counts", counts}};
+                {"counts", counts},
+                // What the variant ran on: its effective config (platform, --set).
+                {"config", results["config"]}};
     if (system.vcpu_count()) {
         // The vCPUs' pCPUs, step by step (their own log: the host-side
         // trace above covers the device, the remapping unit and host CPUs).
@@ -329,6 +345,17 @@ std::string render_explain(const ExplainScenario& s, const std::vector<json>& re
     std::string out = "== " + s.name + ": " + s.title + " ==\n";
     if (!s.comment.empty()) out += s.comment + "\n";
     if (results.empty()) return out;
+    // The platform every variant ran on (a variant may set its own).
+    std::vector<std::string> platforms;
+    for (const json& r : results) {
+        const std::string p = r.contains("config") ? r["config"].value("platform", std::string(kDefaultPlatform))
+                                                   : std::string(kDefaultPlatform);
+        if (std::find(platforms.begin(), platforms.end(), p) == platforms.end()) platforms.push_back(p);
+    }
+    out += "platform:";
+    for (size_t i = 0; i < platforms.size(); ++i)
+        out += (i ? "; " : " ") + platform_summary(platforms[i]);
+    out += "\n";
 
     // One timeline: the MSI row once (again per variant only if it differs).
     TimelineWindow w{ns(results[0]["window_ns"][0].get<double>()),

@@ -46,6 +46,10 @@ std::string find_scenario(const std::string& name_or_path);
 std::vector<std::pair<std::string, std::string>> list_scenarios();
 // Reads and checks a scenario (ConfigError names the bad key path).
 ExplainScenario load_scenario(const std::string& path);
+// `cidsim explain --set key.path=value`: applied to the scenario's config
+// under every variant (a variant's own "set" still wins for its keys), and
+// every variant checked again; ConfigError names the --set.
+void apply_sets(ExplainScenario& scenario, const std::vector<std::string>& sets);
 
 // Runs one variant in this process and returns its result:
 // {label, mode, rows, narration, counts, affinity_move?}.

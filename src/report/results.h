@@ -6,7 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/output_file.h"  // write_file_atomically, for every writer of results
+#include "io/output_file.h"
+#include "report/progress.h"  // write_file_atomically, for every writer of results
 #include "sim/system.h"
 
 namespace cidsim {
@@ -14,10 +15,14 @@ namespace cidsim {
 nlohmann::json collect_results(const System& system);
 // Runs the system as its config says and collects the result. With
 // run.batches = B > 1 the duration is split into B equal windows measured
-// separately: "metrics" and "workloads" hold the mean over the windows of
-// every number, "ci95" the 95% half-width of each (Student t, B-1 degrees
-// of freedom), "batches" each window's own metrics.
-nlohmann::json run_and_collect(System& system);
+// separately: "metrics", "per_*" and "workloads" hold the totals over the
+// whole measured time (report/run_totals.h: counts summed, histograms
+// merged), "batches" each window's own metrics and workloads, and "ci95"
+// the 95% half-width of the window means of each number (Student t, B-1
+// degrees of freedom).
+// With `progress` (enabled on a terminal) the simulated and wall time are
+// shown as the run goes; the result is the same.
+nlohmann::json run_and_collect(System& system, ProgressLine* progress = nullptr);
 std::string summary_text(const nlohmann::json& results);
 
 

@@ -1,6 +1,7 @@
 #include "report/stat_json.h"
 
 #include "model/iommu.h"
+#include "workloads/latency_summary.h"
 
 namespace cidsim {
 
@@ -21,7 +22,7 @@ void BlockWriter::count(const StatKey& k, uint64_t value, const char*, const cha
 
 void BlockWriter::histogram(const StatKey& k, const Histogram& value, const char* unit,
                             const char*) {
-    if (k.key) m_out[key_pointer(k.key)] = value.summary(unit);
+    if (k.key) m_out[key_pointer(k.key)] = tail_summary(value, unit);
 }
 
 void BlockWriter::by_reason(const StatKey& k, const uint64_t* value, size_t count,
@@ -53,7 +54,7 @@ void VectorWriter::per_vector(const StatKey& k, const std::array<uint64_t, 256>&
 
 void StatTotals::write(json& metrics) const {
     for (const auto& [key, value] : m_counts) metrics[key_pointer(key)] = value;
-    for (const auto& [key, h] : m_histograms) metrics[key_pointer(key)] = h.first.summary(h.second);
+    for (const auto& [key, h] : m_histograms) metrics[key_pointer(key)] = tail_summary(h.first, h.second);
 }
 
 }  // namespace cidsim

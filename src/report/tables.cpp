@@ -54,7 +54,7 @@ const std::vector<std::pair<std::string, MetricFn>>& table_metrics() {
         {"irq_rate_M", [](const json& w) { return metric(w, "msi_rate_mps"); }},
         // Handler invocations, the per-vector count of /proc/interrupts.
         {"device_irq_rate_M", [](const json& w) { return metric(w, "handler_invocation_rate_mps"); }},
-        {"bandwidth_mbps", [](const json& w) { return sum_workloads(w, "dsa", "fill_mbps").first; }},
+        {"bandwidth_mbps", [](const json& w) { return sum_workloads(w, "dsa", "fill_mbit_per_s").first; }},
         {"pid_misses_per_notification",
          [](const json& w) {
              return w["metrics"]["pid_line"]["cpu_misses_per_notification"].get<double>();

@@ -1,12 +1,14 @@
 #include "sweep/sweep_spec.h"
 
 #include <algorithm>
+#include <iostream>
 #include <cstdio>
 #include <filesystem>
 #include <map>
 #include <set>
 
 #include "config/config_loader.h"
+#include "report/renamed_metrics.h"
 
 namespace cidsim {
 
@@ -142,12 +144,19 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
         if (p.is_relative()) p = fs::path(spec_dir) / p;
         s.base_path = fs::absolute(p).lexically_normal().string();
         try {
-            s.base = read_json_file(s.base_path);
+            s.base = read_config_file(s.base_path);
         } catch (const ConfigError& e) {
             throw ConfigError(std::string("base: ") + e.what());
         }
     } else if (base->is_object()) {
-        s.base = *base;
+        // Its includes are relative to the spec, and merged now: the base is
+        // written to DIR/base.json, where those paths would mean nothing.
+        try {
+            s.base = merge_includes(*base, spec_dir.empty() ? std::string(".") : spec_dir, "base");
+        } catch (const ConfigError& e) {
+            const std::string what = e.what();
+            throw ConfigError(what.rfind("base", 0) == 0 ? what : "base: " + what);
+        }
     } else {
         throw ConfigError("base: expected a config file path or an inline config object, found " +
                           json_type_name(*base));
@@ -230,6 +239,8 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
             if (!m.is_string() || m.get<std::string>().empty())
                 throw ConfigError("metrics[" + std::to_string(i) + "]: expected a result path like metrics.msi_to_handler_ns.p99, found " + m.dump());
             s.metrics.push_back(m.get<std::string>());
+            if (const std::string note = renamed_note(s.metrics.back()); !note.empty())
+                std::cerr << "cidsim sweep: metrics[" << i << "]: " << note << "\n";
         }
     } else {
         s.metrics = kDefaultMetrics;

@@ -73,8 +73,9 @@ void DsaMemfill::report(nlohmann::json& out, double seconds) const {
     out["device"] = m_params.device;
     out["completed"] = m_completed;
     out["descriptor_rate_m"] = per_second(double(m_completed), seconds) / 1e6;
-    out["fill_mbps"] =
+    out["fill_mbit_per_s"] =
         per_second(double(m_completed) * double(m_params.fill_bytes) * 8, seconds) / 1e6;
+    out["fill_mbps"] = out["fill_mbit_per_s"];  // the old name, for one release
     out["outstanding_at_end"] = m_outstanding;
 }
 

@@ -21,6 +21,7 @@
 // internals behind the latency, submission-queue doorbell MMIO costs
 // beyond `per_io_cpu`.
 #include "kernel/timed_queue.h"
+#include "model/stats.h"
 #include "workloads/workload.h"
 
 namespace cidsim {
@@ -60,6 +61,11 @@ public:
     void reset_stats() override;
 
     uint64_t outstanding(unsigned job) const { return m_jobs[job].outstanding; }
+    // Completion latency as fio's clat counts it, submission to reap, in
+    // whole us: of the disk (the jobs' merged), and of each job.
+    Histogram completion_latency() const;
+    const Histogram& completion_latency(unsigned job) const { return m_jobs[job].latency; }
+    size_t jobs() const { return m_jobs.size(); }
 
 private:
     struct Job {
@@ -67,7 +73,13 @@ private:
         uint64_t outstanding = 0;  // submitted, not yet reaped
         uint64_t to_reap = 0;      // completed by the driver, not yet in a reap task
         bool reap_queued = false;  // a reap task is queued on the CPU
-        uint64_t next_tag = 0;
+        // Reporting only: the submission times (ps) of I/Os the driver has
+        // completed and the job not yet reaped, oldest first (a ring of
+        // iodepth, as to_reap never exceeds the outstanding I/Os).
+        std::vector<uint64_t> done_submitted;
+        size_t done_head = 0, done_count = 0;
+        uint64_t reaped = 0;
+        Histogram latency;
     };
     struct Command {
         unsigned queue;

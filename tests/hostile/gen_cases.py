@@ -51,7 +51,7 @@ def sweep_dir(extra=()):
 # cmd: (argv before the output option, setup files, input file it reads)
 COMMANDS = {
     "run": (["run", "tiny.json", "-q"], [TINY], "tiny.json",
-            ["--out", "--trace-vcd", "--trace-perfetto"]),
+            ["--out", "--stats", "--trace-vcd", "--trace-perfetto"]),
     "collect": (["collect", "m"], sweep_dir([TINY]), "m/sweep.json", ["--csv", "--json"]),
     "reproduce": (["reproduce", "tiny", "--tables", "tables.json"], [TINY, TABLES], "tables.json",
                   ["--out"]),
@@ -99,7 +99,7 @@ for cmd, (argv, files, inp, outs) in COMMANDS.items():
                  "this file is also written as", base_files + [{"path": "lx", "symlink": "x.out"}])
 
 # Writes that succeed go through symlinks and leave the link a link.
-for cmd, opt, extra in [("run", "--out", []), ("run", "--trace-vcd", []),
+for cmd, opt, extra in [("run", "--out", []), ("run", "--stats", []), ("run", "--trace-vcd", []),
                         ("run", "--trace-perfetto", []), ("explain", "--out", [])]:
     argv, files, inp, _ = COMMANDS[cmd]
     case(f"{cmd}-{opt.lstrip('-')}-through-symlink", argv + [opt, "link.out"], 0, None,

@@ -1,0 +1,48 @@
+#include "config/platforms.h"
+
+#include "config/config_loader.h"
+#include "config/platforms_data.h"
+
+namespace cidsim {
+
+using nlohmann::json;
+
+const char* const kDefaultPlatform = "generic";
+
+std::vector<std::string> platform_names() {
+    std::vector<std::string> out{kDefaultPlatform};
+    for (const auto& [name, text] : builtin_platform_texts()) out.push_back(name);
+    return out;
+}
+
+json platform_values(const std::string& name) {
+    if (name == kDefaultPlatform) return json::object();
+    for (const auto& [n, text] : builtin_platform_texts())
+        if (name == n) {
+            json j = parse_config_text(text, std::string("platform ") + n);
+            // Its own name and notes are not parameters of the config using it.
+            j.erase("comment");
+            j.erase("provenance");
+            return j;
+        }
+    throw ConfigError("platform: unknown platform \"" + name + "\"; known platforms: " +
+                      join_keys(platform_names()) +
+                      " (values of your own: a file you \"include\", on top of one of these)");
+}
+
+std::string platform_summary(const std::string& name) {
+    if (name == kDefaultPlatform)
+        return name + " (uncalibrated defaults; \"platform\": \"spr\" for the calibrated one)";
+    for (const auto& [n, text] : builtin_platform_texts())
+        if (name == n) {
+            const json j = json::parse(text);
+            std::string c = j.value("comment", std::string());
+            const size_t cut = c.find_first_of(".(");
+            if (cut != std::string::npos) c = c.substr(0, cut);
+            while (!c.empty() && c.back() == ' ') c.pop_back();
+            return c.empty() ? name : name + " (" + c + ", calibrated)";
+        }
+    return name;
+}
+
+}  // namespace cidsim

@@ -1,0 +1,25 @@
+#pragma once
+// The platforms a config can name with "platform": NAME. A platform is a set
+// of calibrated block parameters (configs/platform/NAME.json, compiled into
+// the binary so that a config names one wherever cidsim runs). "generic" is
+// the Params defaults themselves: uncalibrated, round numbers. The named
+// platform goes underneath everything the config (and its includes) sets.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace cidsim {
+
+// A config that names no platform runs on this one (the Params defaults).
+extern const char* const kDefaultPlatform;
+
+// Every platform name, kDefaultPlatform first.
+std::vector<std::string> platform_names();
+// The platform's values as a config fragment (empty for "generic"); a
+// ConfigError naming the key and the known platforms for any other name.
+nlohmann::json platform_values(const std::string& name);
+// One line for summaries: "spr (Sapphire Rapids-like ...)".
+std::string platform_summary(const std::string& name);
+
+}  // namespace cidsim

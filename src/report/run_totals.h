@@ -1,0 +1,36 @@
+#pragma once
+// Totals over the whole measured time of a run measured in windows
+// (run.batches > 1): what `metrics`, `per_*` and `workloads` of the result
+// hold, while `batches` keeps each window's own figures. Counts are summed,
+// histograms merged bucket by bucket (so percentiles and maxima are the
+// run's, not a mean of the windows'), rates and fractions averaged over the
+// equal windows (which is their value over the whole time), ratios
+// recomputed from the summed counts, and "at the end" states taken from the
+// last window.
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/stats.h"
+#include "sim/system.h"
+
+namespace cidsim {
+
+class RunTotals {
+public:
+    // One window: its result (collect_results) and, from the system before
+    // its statistics are reset, every histogram at the place of its summary.
+    void add_window(const System& system, const nlohmann::json& window);
+    // `result` (the last window's) with metrics, per_cpu, per_vector,
+    // per_device, root_ports and workloads replaced by the run's totals.
+    void write(nlohmann::json& result) const;
+
+private:
+    std::vector<nlohmann::json> m_windows;
+    std::map<std::string, std::pair<Histogram, std::string>> m_histograms;  // pointer -> (h, unit)
+};
+
+}  // namespace cidsim

@@ -1,0 +1,121 @@
+#include "report/results.h"
+
+#include <cstdio>
+#include <map>
+#include <string>
+
+#include "config/platforms.h"
+
+namespace cidsim {
+
+using nlohmann::json;
+
+namespace {
+
+// One row per CPU: where the interrupts went and what they cost.
+std::string per_cpu_text(const json& r) {
+    std::map<uint64_t, uint64_t> calls;  // per CPU, summed over its vectors
+    for (const json& v : r["per_vector"])
+        calls[v["cpu"].get<uint64_t>()] += v.value("handler_calls", uint64_t(0));
+    std::string out = "  per CPU    busy %  interrupts  notifications  handler calls\n";
+    char line[160];
+    for (const json& c : r["per_cpu"]) {
+        const uint64_t cpu = c["cpu"].get<uint64_t>();
+        std::snprintf(line, sizeof line, "    cpu%-4llu %7.1f  %10llu  %13llu  %13llu\n",
+                      (unsigned long long)cpu, c["busy_fraction"].get<double>() * 100,
+                      (unsigned long long)c.value("interrupts", uint64_t(0)),
+                      (unsigned long long)c.value("notifications_handled", uint64_t(0)),
+                      (unsigned long long)calls[cpu]);
+        out += line;
+    }
+    return out;
+}
+
+std::string latency_text(const json& h) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  "clat us p50 %.0f  p90 %.0f  p99 %.0f  p99.9 %.0f  p99.99 %.0f  max %.0f",
+                  h["p50"].get<double>(), h["p90"].get<double>(), h["p99"].get<double>(),
+                  h.value("p99_9", 0.0), h.value("p99_99", 0.0), h["max"].get<double>());
+    return buf;
+}
+
+// fio's view of every NVMe workload: the disk, then each job (IOPS,
+// bandwidth, completion latency from submission to reap).
+std::string storage_text(const json& r) {
+    std::string out;
+    char line[320];
+    for (const json& w : r["workloads"]) {
+        if (w.value("type", std::string()) != "nvme" || !w.contains("completion_latency_us"))
+            continue;
+        std::snprintf(line, sizeof line, "  %s: IOPS %.3f M, bw %.1f MB/s, %s\n",
+                      w["device"].get<std::string>().c_str(), w["iops_m"].get<double>(),
+                      w["bandwidth_mb_per_s"].get<double>(),
+                      latency_text(w["completion_latency_us"]).c_str());
+        out += line;
+        if (w["jobs"].size() > 16) {  // P5's 512 jobs: the result has them
+            out += "    (" + std::to_string(w["jobs"].size()) +
+                   " jobs: each in the result's workloads[].jobs)\n";
+            continue;
+        }
+        for (const json& j : w["jobs"]) {
+            std::snprintf(line, sizeof line, "    job %llu (cpu%llu): IOPS %.3f M, bw %.1f MB/s, %s\n",
+                          (unsigned long long)j["job"].get<uint64_t>(),
+                          (unsigned long long)j["cpu"].get<uint64_t>(), j["iops_m"].get<double>(),
+                          j["bandwidth_mb_per_s"].get<double>(),
+                          latency_text(j["completion_latency_us"]).c_str());
+            out += line;
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string summary_text(const json& r) {
+    const json& m = r["metrics"];
+    char buf[2048];
+    std::snprintf(
+        buf, sizeof buf,
+        "platform %s\n"
+        "mode %s, %llu CPU(s), %.3f ms simulated\n"
+        "  MSIs              %12llu  (%.3f M/s)\n"
+        "  handler calls     %12llu  (%.3f M/s)\n"
+        "  notifications     %12llu  handled, %llu sent, %llu suppressed\n"
+        "  remapped messages %12llu\n"
+        "  harvest passes    %12.2f  per notification (mean)\n"
+        "  PID line misses   %12llu  (%.2f per notification)\n"
+        "  CPU busy          %12.1f %% (mean over CPUs)\n"
+        "  MSI->handler ns   p50 %.0f  p90 %.0f  p99 %.0f  p99.9 %.0f  p99.99 %.0f  max %.0f\n"
+        "  timer delay ns    p50 %.0f  p99 %.0f  max %.0f\n"
+        "  IEC hits/misses   %llu / %llu;  IOMMU faults %llu\n"
+        "  stranded %llu (at end %llu);  lost completions %llu;  in flight %llu\n",
+        platform_summary(r["config"].value("platform", std::string(kDefaultPlatform))).c_str(),
+        r["config"]["mode"].get<std::string>().c_str(),
+        (unsigned long long)r["config"]["topology"]["cpus"].get<uint64_t>(),
+        m["simulated_seconds"].get<double>() * 1e3, (unsigned long long)m["msis"].get<uint64_t>(),
+        m["msi_rate_mps"].get<double>(), (unsigned long long)m["handler_invocations"].get<uint64_t>(),
+        m["handler_invocation_rate_mps"].get<double>(),
+        (unsigned long long)m["notifications_handled"].get<uint64_t>(),
+        (unsigned long long)m["notifications_sent"].get<uint64_t>(),
+        (unsigned long long)m["notifications_suppressed"].get<uint64_t>(),
+        (unsigned long long)m["remapped_messages"].get<uint64_t>(),
+        m["harvest_passes_per_notification"]["mean"].get<double>(),
+        (unsigned long long)m["pid_line"]["cpu_misses"].get<uint64_t>(),
+        m["pid_line"]["cpu_misses_per_notification"].get<double>(),
+        m["cpu_busy_fraction_mean"].get<double>() * 100, m["msi_to_handler_ns"]["p50"].get<double>(),
+        m["msi_to_handler_ns"]["p90"].get<double>(), m["msi_to_handler_ns"]["p99"].get<double>(),
+        m["msi_to_handler_ns"].value("p99_9", 0.0), m["msi_to_handler_ns"].value("p99_99", 0.0),
+        double(m["msi_to_handler_ns"]["max"].get<uint64_t>()), m["timer_delay_ns"]["p50"].get<double>(),
+        m["timer_delay_ns"]["p99"].get<double>(), double(m["timer_delay_ns"]["max"].get<uint64_t>()),
+        (unsigned long long)m["iec"]["hits"].get<uint64_t>(),
+        (unsigned long long)m["iec"]["misses"].get<uint64_t>(),
+        (unsigned long long)m["iommu_faults"]["total"].get<uint64_t>(),
+        (unsigned long long)m["stranded_interrupts"].get<uint64_t>(),
+        (unsigned long long)m["stranded_at_end"].get<uint64_t>(),
+        (unsigned long long)m["lost_completions"].get<uint64_t>(),
+        (unsigned long long)m["in_flight_completions_at_end"].get<uint64_t>());
+    return std::string(buf) + per_cpu_text(r) + storage_text(r);
+}
+
+}  // namespace cidsim

@@ -1,0 +1,367 @@
+// What a new user relies on when reading cidsim's output and writing its
+// inputs (issue 20): every reader of a config takes `include` and `comment`,
+// a config names its platform and every summary says which, a run measured
+// in windows reports the whole run, and progress appears on a terminal only.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.h"
+#include "model/notification_handler.h"
+
+using nlohmann::json;
+using namespace cidsim_test;
+
+namespace {
+
+const std::string kRoot = CIDSIM_SOURCE_DIR;
+
+json read_json(const std::string& path) { return json::parse(slurp(path)); }
+
+void write(const std::string& path, const json& j) { std::ofstream(path) << j.dump(2) << "\n"; }
+
+std::string q(const std::string& path) { return "'" + path + "'"; }
+
+}  // namespace
+
+TEST_CASE("\"platform\": \"spr\" runs on the calibrated values and every summary names its platform",
+          "[cli][platform]") {
+    Scratch s;
+    json cfg = read_json(kRoot + "/configs/examples/rfc-burst-posted.json");
+    json named = cfg;
+    named["platform"] = "spr";
+    write(s / "named.json", named);
+    json included = cfg;
+    included.erase("platform");  // the example names generic; the include names spr
+    included["include"] = kRoot + "/configs/platform/spr.json";
+    write(s / "included.json", included);
+
+    const Run a = run_cidsim(s, "run " + q(s / "named.json") + " --out " + q(s / "a.json"));
+    REQUIRE(a.status == 0);
+    CHECK(a.out.find("platform spr (") != std::string::npos);
+    const Run b = run_cidsim(s, "run " + q(s / "included.json") + " --out " + q(s / "b.json"));
+    REQUIRE(b.status == 0);
+    const json ra = read_json(s / "a.json"), rb = read_json(s / "b.json");
+    CHECK(ra["config"] == rb["config"]);
+    CHECK(ra["config"]["platform"] == "spr");
+    const json spr = read_json(kRoot + "/configs/platform/spr.json");
+    CHECK(ra["config"]["cpu"]["irq_entry_ns"] == spr["cpu"]["irq_entry_ns"]);
+    CHECK(ra["config"]["root_port"]["drain_ns"] == spr["root_port"]["drain_ns"]);
+
+    // No platform named: the uncalibrated defaults, and the summary says so.
+    const Run g = run_cidsim(s, "run " + example("rfc-burst-posted.json") + " --out " + q(s / "g.json"));
+    REQUIRE(g.status == 0);
+    CHECK(g.out.find("platform generic (uncalibrated") != std::string::npos);
+    CHECK(read_json(s / "g.json")["config"]["platform"] == "generic");
+    CHECK(read_json(s / "g.json")["config"]["cpu"]["irq_entry_ns"] != spr["cpu"]["irq_entry_ns"]);
+}
+
+TEST_CASE("an unknown platform is bad input naming the file, the key and the known platforms",
+          "[cli][platform]") {
+    Scratch s;
+    json cfg = read_json(kRoot + "/configs/examples/rfc-burst-posted.json");
+    cfg["platform"] = "zen9";
+    write(s / "bad.json", cfg);
+    const Run r = run_cidsim(s, "run " + q(s / "bad.json"));
+    CHECK(r.status == 2);
+    CHECK(r.err.find(s / "bad.json") != std::string::npos);
+    CHECK(r.err.find("platform: unknown platform \"zen9\"; known platforms: generic, spr") !=
+          std::string::npos);
+    // Two platforms, one named and one included: refused, not mislabelled.
+    cfg["platform"] = "generic";
+    cfg["include"] = kRoot + "/configs/platform/spr.json";
+    write(s / "bad.json", cfg);
+    const Run two = run_cidsim(s, "run " + q(s / "bad.json"));
+    CHECK(two.status == 2);
+    CHECK(two.err.find(s / "bad.json" + ": platform: \"generic\", but an include is platform \"spr\"") !=
+          std::string::npos);
+    cfg.erase("include");
+    cfg["platform"] = 3;
+    write(s / "bad.json", cfg);
+    const Run t = run_cidsim(s, "run " + q(s / "bad.json"));
+    CHECK(t.status == 2);
+    CHECK(t.err.find("platform: expected a platform name") != std::string::npos);
+}
+
+TEST_CASE("sweep bases (a file or inline) and explain scenarios take include and comment",
+          "[cli][sweep][explain]") {
+    Scratch s;
+    // A file base that includes the platform, as every RFC config does.
+    json base = read_json(kRoot + "/configs/examples/posted-bursty.json");
+    base["run"] = {{"duration_ns", 20000}, {"warmup_ns", 0}};
+    base.erase("platform");
+    base["include"] = kRoot + "/configs/platform/spr.json";
+    write(s / "base.json", base);
+    json spec = {{"comment", "two modes on the calibrated platform"},
+                 {"base", "base.json"},
+                 {"vary", {{"mode", {"remappable", "posted"}}}},
+                 {"metrics", {"metrics.msis"}}};
+    write(s / "spec.json", spec);
+    const Run file = run_cidsim(s, "sweep " + q(s / "spec.json") + " --out " + q(s / "out1") + " --jobs 1");
+    INFO(file.err);
+    CHECK(file.status == 0);
+    CHECK(file.out.find("  platform: spr (") != std::string::npos);
+
+    // An inline base: its include is relative to the spec.
+    json plat = {{"comment", "a platform of my own on top of spr"},
+                 {"platform", "spr"},
+                 {"cpu", {{"irq_entry_ns", 123}}}};
+    write(s / "mine.json", plat);
+    json inline_base = base;
+    inline_base.erase("include");
+    inline_base["include"] = "mine.json";
+    spec["base"] = inline_base;
+    write(s / "spec2.json", spec);
+    const Run in = run_cidsim(s, "sweep " + q(s / "spec2.json") + " --out " + q(s / "out2") + " --jobs 1");
+    INFO(in.err);
+    REQUIRE(in.status == 0);
+    const json point = read_json(s / "out2/points/mode=posted,seed=1.json");
+    CHECK(point["config"]["cpu"]["irq_entry_ns"] == 123);
+    CHECK(point["config"]["platform"] == "spr");
+
+    // An explain scenario with include and comment.
+    json scen = read_json(kRoot + "/configs/explain/burst.json");
+    scen.erase("platform");
+    scen["include"] = kRoot + "/configs/platform/spr.json";
+    scen["comment"] = "the burst on the calibrated platform";
+    write(s / "scen.json", scen);
+    const Run ex = run_cidsim(s, "explain " + q(s / "scen.json"));
+    INFO(ex.err);
+    CHECK(ex.status == 0);
+    CHECK(ex.out.size() > 200);
+    CHECK(ex.out.find("\nplatform: spr (") != std::string::npos);
+    const Run bench = run_cidsim(s, "bench --reps 1 --no-floor --duration-ns 20000 --config " +
+                                        q(s / "base.json"));
+    INFO(bench.err);
+    CHECK(bench.status == 0);
+    CHECK(bench.out.find("  base: platform spr (") != std::string::npos);
+    CHECK(bench.err.empty());  // no progress lines when stderr is not a terminal
+}
+
+TEST_CASE("explain --set applies to every variant; a bad one is bad input", "[cli][explain]") {
+    Scratch s;
+    const Run plain = run_cidsim(s, "explain burst --out " + q(s / "plain.json"));
+    REQUIRE(plain.status == 0);
+    const Run set = run_cidsim(s, "explain burst --set lapic.timer_period_ns=5000 --out " + q(s / "set.json"));
+    INFO(set.err);
+    REQUIRE(set.status == 0);
+    const json with = read_json(s / "set.json"), without = read_json(s / "plain.json");
+    REQUIRE(with.at("variants").size() == 2);
+    for (const json& v : with.at("variants"))
+        CHECK(v.at("config").at("lapic").at("timer_period_ns") == 5000);
+    CHECK(without.at("variants").at(0).at("config").at("lapic").at("timer_period_ns") != 5000);
+    // The timer now fires inside the 20 us window: the counts see it.
+    CHECK(with.at("variants").at(1).at("counts") != without.at("variants").at(1).at("counts"));
+    const Run bad = run_cidsim(s, "explain burst --set lapic.nosuch=1");
+    CHECK(bad.status == 2);
+    CHECK(bad.err.find("lapic.nosuch") != std::string::npos);
+}
+
+TEST_CASE("with run.batches > 1 the summary and metrics are the whole run's totals",
+          "[cli][batches]") {
+    Scratch s;
+    const std::string cfg = example("posted-bursty.json");
+    const Run one = run_cidsim(s, "run " + cfg + " --out " + q(s / "one.json"));
+    const Run four = run_cidsim(s, "run " + cfg + " --set run.batches=4 --out " + q(s / "four.json"));
+    REQUIRE(one.status == 0);
+    REQUIRE(four.status == 0);
+    const json r1 = read_json(s / "one.json"), r4 = read_json(s / "four.json");
+    REQUIRE(r4["batches"].size() == 4);
+    // Splitting the measured time into windows changes no count and no
+    // percentile of the run: the totals are the unsplit run's figures.
+    const json &m1 = r1["metrics"], &m4 = r4["metrics"];
+    CHECK(m4["simulated_seconds"].get<double>() == Approx(m1["simulated_seconds"].get<double>()));
+    for (const char* k : {"msis", "interrupts", "notifications_handled", "handler_invocations"})
+        CHECK(m4[k] == m1[k]);
+    CHECK(m4["msis"].is_number_unsigned());
+    CHECK(m4["msi_to_handler_ns"] == m1["msi_to_handler_ns"]);
+    CHECK(m4["timer_delay_ns"] == m1["timer_delay_ns"]);
+    CHECK(m4["msi_rate_mps"].get<double>() == Approx(m1["msi_rate_mps"].get<double>()));
+    CHECK(r4["per_cpu"] .size() == r1["per_cpu"].size());
+    CHECK(r4["per_cpu"][0]["interrupts"] == r1["per_cpu"][0]["interrupts"]);
+    CHECK(r4["workloads"][0]["completions"] == r1["workloads"][0]["completions"]);
+    // The maximum is the run's, the largest of the windows'.
+    uint64_t max = 0, msis = 0;
+    for (const json& b : r4["batches"]) {
+        max = std::max(max, b["metrics"]["msi_to_handler_ns"]["max"].get<uint64_t>());
+        msis += b["metrics"]["msis"].get<uint64_t>();
+    }
+    CHECK(m4["msi_to_handler_ns"]["max"] == max);
+    CHECK(m4["msis"] == msis);
+    // The summary says the whole simulated time, 2 ms.
+    CHECK(four.out.find("2.000 ms simulated") != std::string::npos);
+    CHECK(four.out == one.out);
+}
+
+TEST_CASE("progress appears on a terminal only and changes no result", "[cli][progress]") {
+    Scratch s;
+    const std::string cfg = example("posted-bursty.json");
+    const Run quiet = run_cidsim(s, "run " + cfg + " -q --out " + q(s / "a.json"));
+    REQUIRE(quiet.status == 0);
+    CHECK(quiet.err.empty());
+    // script(1) gives the command a terminal; what it showed is in its output.
+    const std::string cmd = "script -qec \"'" CIDSIM_BINARY "' run " + cfg + " -q --out " +
+                            q(s / "b.json") + "\" /dev/null >" + q(s / "tty.txt") + " 2>&1";
+    REQUIRE(std::system(cmd.c_str()) == 0);
+    const std::string tty = slurp(s / "tty.txt");
+    CHECK(tty.find("cidsim run: ") != std::string::npos);
+    CHECK(tty.find("ms simulated") != std::string::npos);
+    CHECK(slurp(s / "a.json") == slurp(s / "b.json"));
+}
+
+namespace {
+
+// Every leaf of a result object as a dotted name ("iec.hits"); a
+// histogram's "unit" is said by the stats file's unit column instead.
+void leaves(const json& j, const std::string& at, std::vector<std::string>& out) {
+    if (j.is_object()) {
+        for (auto it = j.begin(); it != j.end(); ++it)
+            if (it.key() != "unit") leaves(it.value(), at + "." + it.key(), out);
+    } else {
+        out.push_back(at);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("run --stats writes every value of the result with its unit and meaning",
+          "[cli][stats]") {
+    Scratch s;
+    const Run r = run_cidsim(s, "run " + std::string("'" CIDSIM_SOURCE_DIR "/configs/rfc/c1-nvme-2disks.json'") +
+                                    " -q --set run.duration_ns=200000 --set run.warmup_ns=0 "
+                                    "--set run.batches=2 --out " + q(s / "r.json") + " --stats " +
+                                    q(s / "stats.txt"));
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    const json result = read_json(s / "r.json");
+    const std::string text = slurp(s / "stats.txt");
+    CHECK(text.find("platform spr") != std::string::npos);
+    std::vector<std::string> names;
+    leaves(result["metrics"], "metrics", names);
+    for (const char* array : {"per_cpu", "per_device", "root_ports", "workloads"})
+        for (size_t i = 0; i < result[array].size(); ++i)
+            leaves(result[array][i], std::string(array) + "[" + std::to_string(i) + "]", names);
+    REQUIRE(names.size() > 100);
+    for (const std::string& n : names) {
+        INFO(n);
+        const size_t at = text.find("\n" + n + " ");
+        REQUIRE(at != std::string::npos);
+        const std::string line = text.substr(at + 1, text.find('\n', at + 1) - at - 1);
+        CHECK(line.find(" # ") != std::string::npos);
+        CHECK(line.size() > n.size() + 30);  // a value, a unit and words
+    }
+    // The values are the result's (totals over both windows).
+    const size_t msis = text.find("\nmetrics.msis ");
+    REQUIRE(msis != std::string::npos);
+    std::istringstream line(text.substr(msis + 1));
+    std::string name, value, unit;
+    line >> name >> value >> unit;
+    CHECK(value == result["metrics"]["msis"].dump());
+    CHECK(unit == "count");
+}
+
+TEST_CASE("the teaching doc's loop counts are the default loop's", "[docs]") {
+    const std::string doc = slurp(kRoot + "/docs/teaching.md");
+    const uint64_t limit = cidsim::NotificationHandlerParams{}.loop_limit;
+    // The merged loop harvests limit - 1 times, then once after clearing ON.
+    CHECK(doc.find("passes (" + std::to_string(limit - 1) + " by default") != std::string::npos);
+    CHECK(doc.find("limit at " + std::to_string(limit) + ")") != std::string::npos);
+    CHECK(doc.find("the " + std::to_string(limit) + ".00") != std::string::npos);
+    // Its commands write under runs/ (git-ignored), never into docs/.
+    CHECK(doc.find("--trace-perfetto burst.json") == std::string::npos);
+    CHECK(doc.find(".py runs/burst.json runs/") != std::string::npos);
+    CHECK(slurp(kRoot + "/.gitignore").find("runs/") != std::string::npos);
+}
+
+TEST_CASE("NVMe workloads report fio's figures per disk and per job; the summary shows them",
+          "[cli][storage]") {
+    Scratch s;
+    const Run r = run_cidsim(s, "run '" CIDSIM_SOURCE_DIR "/configs/rfc/c1-nvme-2disks.json' "
+                                "--set run.duration_ns=400000 --set run.batches=2 --out " +
+                                    q(s / "r.json"));
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    const json result = read_json(s / "r.json");
+    const json& cfg = result["config"];
+    for (size_t i = 0; i < result["workloads"].size(); ++i) {
+        const json& w = result["workloads"][i];
+        INFO(i);
+        const json& clat = w["completion_latency_us"];
+        CHECK(clat["count"] == w["reaped"]);
+        // No I/O completes faster than the media's fixed latency.
+        CHECK(clat["p50"].get<double>() * 1000 >=
+              cfg["workloads"][i]["media_latency_ns"].get<double>());
+        CHECK(clat["p99_9"].get<double>() >= clat["p99"].get<double>());
+        CHECK(clat["p99_99"].get<double>() >= clat["p99_9"].get<double>());
+        CHECK(clat["max"].get<double>() >= clat["p99_99"].get<double>());
+        REQUIRE(w["jobs"].size() == cfg["workloads"][i]["jobs"]);
+        uint64_t reaped = 0;
+        for (const json& j : w["jobs"]) {
+            reaped += j["reaped"].get<uint64_t>();
+            CHECK(j["completion_latency_us"]["count"] == j["reaped"]);
+        }
+        CHECK(reaped == w["reaped"]);
+        CHECK(w["bandwidth_mb_per_s"].get<double>() ==
+              Approx(w["iops_m"].get<double>() * cfg["workloads"][i]["block_bytes"].get<double>()));
+    }
+    const json& lat = result["metrics"]["msi_to_handler_ns"];
+    CHECK(lat["p99_9"].get<double>() >= lat["p99"].get<double>());
+    const Run text = run_cidsim(s, "run '" CIDSIM_SOURCE_DIR "/configs/rfc/c1-nvme-2disks.json' "
+                                   "--set run.duration_ns=400000");
+    REQUIRE(text.status == 0);
+    CHECK(text.out.find("p99.9 ") != std::string::npos);
+    CHECK(text.out.find("per CPU    busy %  interrupts  notifications  handler calls") !=
+          std::string::npos);
+    CHECK(text.out.find("  nvme0: IOPS ") != std::string::npos);
+    CHECK(text.out.find("    job 3 (cpu3): IOPS ") != std::string::npos);
+    CHECK(text.out.find("clat us p50 ") != std::string::npos);
+}
+
+TEST_CASE("renamed unit suffixes: the new key, the old one kept and reported as renamed",
+          "[cli][sweep][units]") {
+    Scratch s;
+    json base = read_json(kRoot + "/configs/examples/posted-bursty.json");
+    base["run"] = {{"duration_ns", 20000}, {"warmup_ns", 0}};
+    json spec = {{"base", base},
+                 {"vary", {{"mode", {"posted"}}}},
+                 {"metrics", {"root_ports.0.dma_gbps", "root_ports.0.dma_gb_per_s"}}};
+    write(s / "spec.json", spec);
+    const Run r = run_cidsim(s, "sweep " + q(s / "spec.json") + " --out " + q(s / "o") + " --jobs 1");
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(r.err.find("metrics[0]: root_ports.0.dma_gbps was renamed root_ports.0.dma_gb_per_s") !=
+          std::string::npos);
+    CHECK(r.err.find("metrics[1]") == std::string::npos);
+    const json point = read_json(s / "o/points/mode=posted,seed=1.json");
+    CHECK(point["root_ports"][0]["dma_gb_per_s"] == point["root_ports"][0]["dma_gbps"]);
+    CHECK(point["root_ports"][0]["dma_gb_per_s"].get<double>() > 0);
+    const Run c = run_cidsim(s, "collect " + q(s / "o") + " --metric root_ports.0.dma_gbps");
+    CHECK(c.status == 0);
+    CHECK(c.err.find("--metric root_ports.0.dma_gbps was renamed") != std::string::npos);
+}
+
+TEST_CASE("reproduce shows rows done and the current row on a terminal only", "[cli][progress]") {
+    Scratch s;
+    const std::string fixtures = kRoot + "/tests/hostile/fixtures/";
+    for (const char* f : {"tables.json", "tiny.json"})
+        std::filesystem::copy_file(fixtures + f, s / f);
+    const std::string args = "reproduce tiny --tables " + q(s / "tables.json");
+    const Run plain = run_cidsim(s, args);
+    REQUIRE(plain.status == 0);
+    CHECK(plain.err.empty());
+    CHECK(plain.out.find("  platform: generic") != std::string::npos);
+    const std::string cmd = "script -qec \"'" CIDSIM_BINARY "' " + args + "\" /dev/null >" +
+                            q(s / "tty.txt") + " 2>&1";
+    REQUIRE(std::system(cmd.c_str()) == 0);
+    const std::string tty = slurp(s / "tty.txt");
+    CHECK(tty.find("cidsim reproduce: 1/1 rows done") != std::string::npos);
+    CHECK(tty.find("running tiny mode=posted") != std::string::npos);
+}
