@@ -191,8 +191,8 @@ private:
     void enter(const sc_core::sc_time& exit_trace, const sc_core::sc_time& hw_exit, bool timed);
     // Messages and posts due now, before this CPU looks at its LAPIC or PID.
     void settle_inputs() {
-        m_gpid.pid().posts_due_now();
-        m_apic.accept_arrived();
+        if (Participant* poster = m_gpid.pid().poster()) poster->catch_up();
+        m_apic.catch_up();
     }
     // PreemptNotifier (the vCPU thread's): kvm_sched_out / kvm_sched_in.
     void sched_out(bool preempted) override;

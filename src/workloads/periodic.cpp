@@ -27,7 +27,7 @@ void PeriodicTraffic::step() {
     count_timed_event();
 }
 
-void PeriodicTraffic::complete_due_now() {
+void PeriodicTraffic::catch_up() {
     if (m_next_at != sim_now()) return;  // done already, at another device's request
     m_device.complete(m_next_queue, m_sent++, m_params.dma_bytes);
     ++m_sent_measured;

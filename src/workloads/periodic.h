@@ -23,7 +23,7 @@ public:
     void reset_stats() override { m_sent_measured = 0; }
     sc_core::sc_time earliest_completion() const override { return m_next_at; }
     uint64_t completion_bytes() const override { return m_params.dma_bytes; }
-    void complete_due_now() override;
+    void catch_up() override;
 
 private:
     void step();
