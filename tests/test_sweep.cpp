@@ -395,3 +395,22 @@ TEST_CASE("the Slurm script is a job array of one task per point, each running o
     }
     CHECK(sh("SLURM_ARRAY_TASK_ID=8 bash " + dir + "/job.sh 2> /dev/null") != 0);
 }
+
+TEST_CASE("a sweep over a trace replay with events after the metric probe's run is accepted",
+          "[sweep]") {
+    const std::string dir = temp_dir("trace-base");
+    const std::string spec = dir + "/spec.json";
+    std::ofstream(spec) << json{{"base", std::string(CIDSIM_SOURCE_DIR) +
+                                             "/configs/examples/rfc-burst-posted.json"},
+                                {"vary", {{"handler.loop_limit", {2, 3}}}},
+                                {"metrics", {"metrics.msis"}}}
+                               .dump();
+    const auto [rc, out] = capture(kBinary + " sweep " + spec + " --out " + dir + "/out 2>&1");
+    INFO(out);
+    CHECK(rc == 0);
+    REQUIRE(sh(kBinary + " collect " + dir + "/out --csv " + dir + "/t.csv") == 0);
+    const std::string t = read(dir + "/t.csv");
+    // The whole trace ran at every point: its nine MSIs, not those of a shortened run.
+    CHECK(std::count(t.begin(), t.end(), '\n') == 3);
+    CHECK_THAT(t, Catch::Contains(",9\n"));
+}

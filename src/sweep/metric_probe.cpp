@@ -12,10 +12,38 @@ namespace cidsim {
 
 using nlohmann::json;
 
+namespace {
+
+constexpr double kProbeNs = 1000;
+
+// The probe only learns the result's shape: a trace replay keeps the
+// events inside the probe's run (at least one, moved to its start), which
+// the loader would otherwise refuse as beyond the end of the run.
+void keep_trace_events_inside_probe(json& config) {
+    if (!config.contains("workloads") || !config["workloads"].is_array()) return;
+    for (json& w : config["workloads"]) {
+        if (!w.is_object() || w.value("type", "") != "trace" || !w.contains("events") ||
+            !w["events"].is_array() || w["events"].empty())
+            continue;
+        json inside = json::array();
+        for (const json& e : w["events"])
+            if (e.is_array() && !e.empty() && e[0].is_number() && e[0].get<double>() < kProbeNs)
+                inside.push_back(e);
+        if (inside.empty()) {
+            inside.push_back(w["events"][0]);
+            if (inside[0].is_array() && !inside[0].empty()) inside[0][0] = 0;
+        }
+        w["events"] = inside;
+    }
+}
+
+}  // namespace
+
 void check_metric_paths(const SweepSpec& spec, const SweepPoint& first) {
     json probe_config = first.effective_config;
-    probe_config["run"]["duration_ns"] = 1000;
+    probe_config["run"]["duration_ns"] = kProbeNs;
     probe_config["run"]["warmup_ns"] = 0;
+    keep_trace_events_inside_probe(probe_config);
     System system(load_config(probe_config));
     system.run();
     const json result = collect_results(system);
