@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -413,4 +414,39 @@ TEST_CASE("a sweep over a trace replay with events after the metric probe's run 
     // The whole trace ran at every point: its nine MSIs, not those of a shortened run.
     CHECK(std::count(t.begin(), t.end(), '\n') == 3);
     CHECK_THAT(t, Catch::Contains(",9\n"));
+}
+
+TEST_CASE("collect refuses a result made with another fixed setting than its sweep's", "[sweep]") {
+    const std::string dir = temp_dir("other-set");
+    fs::create_directories(dir + "/a");
+    fs::create_directories(dir + "/b");
+    // Two sweeps that differ only in a fixed `set`: their points share names.
+    REQUIRE(sh(kBinary + " sweep " + small_spec(dir + "/a", 100000) + " --out " + dir + "/a/out > /dev/null") == 0);
+    REQUIRE(sh(kBinary + " sweep " + small_spec(dir + "/b", 200000) + " --out " + dir + "/b/out > /dev/null") == 0);
+    REQUIRE(sh(kBinary + " collect " + dir + "/a/out --csv " + dir + "/a.csv") == 0);
+    const std::vector<std::string> a = result_files(dir + "/a/out"), b = result_files(dir + "/b/out");
+    REQUIRE(a.size() == b.size());
+    REQUIRE(fs::path(a[0]).filename() == fs::path(b[0]).filename());
+    fs::copy_file(b[0], a[0], fs::copy_options::overwrite_existing);
+    const auto [rc, out] = capture(kBinary + " collect " + dir + "/a/out --csv " + dir + "/mixed.csv 2>&1");
+    CHECK(rc == 2);
+    CHECK_THAT(out, Catch::Contains("another seed or config"));
+    CHECK_FALSE(fs::exists(dir + "/mixed.csv"));
+}
+
+TEST_CASE("a sweep into a directory another sweep holds writes nothing there", "[sweep]") {
+    const std::string dir = temp_dir("busy");
+    const std::string spec = small_spec(dir, 100000);
+    REQUIRE(sh(kBinary + " sweep " + spec + " --out " + dir + "/out > /dev/null") == 0);
+    const std::string manifest = read(dir + "/out/sweep.json");
+    const int fd = ::open((dir + "/out/.sweep.lock").c_str(), O_RDWR);
+    REQUIRE(fd >= 0);
+    REQUIRE(::flock(fd, LOCK_EX | LOCK_NB) == 0);  // as a running sweep holds it
+    write(dir + "/spec2.json", json{{"base", kBase}, {"vary", {{"handler.loop_limit", {2}}}},
+                                    {"metrics", {"metrics.msis"}}}.dump());
+    const auto [rc, out] = capture(kBinary + " sweep " + dir + "/spec2.json --out " + dir + "/out 2>&1");
+    ::close(fd);
+    CHECK(rc != 0);
+    CHECK_THAT(out, Catch::Contains("another cidsim sweep is running"));
+    CHECK(read(dir + "/out/sweep.json") == manifest);
 }

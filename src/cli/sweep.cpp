@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -105,6 +106,11 @@ int cmd_sweep(int argc, char** argv) {
     }
     try {
         const SweepDir& dir = *dir_owner;
+        // Taken before anything is written, so a sweep already running in
+        // this directory keeps its manifest.
+        std::error_code ec;
+        std::filesystem::create_directories(dir.dir(), ec);
+        const SweepLock lock(dir.dir());
         dir.prepare(spec, points);
         if (vm.count("emit-commands")) std::cout << point_commands(dir, spec, points) << std::flush;
         if (vm.count("emit-slurm")) {
@@ -114,7 +120,6 @@ int cmd_sweep(int argc, char** argv) {
         }
         if (vm.count("emit-commands") || vm.count("emit-slurm")) return kExitOk;
 
-        const SweepLock lock(dir.dir());
         SweepOptions o;
         o.jobs = jobs;
         o.progress = ::isatty(STDERR_FILENO) ? &std::cerr : nullptr;

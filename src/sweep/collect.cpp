@@ -2,6 +2,8 @@
 #include "sweep/collect.h"
 
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -64,6 +66,17 @@ struct ManifestReader {
 json param_cell(const json& v) { return v.is_string() || v.is_number() || v.is_boolean() ? v : json(v.dump()); }
 
 }  // namespace
+
+std::string config_digest(const json& effective_config) {
+    uint64_t h = 1469598103934665603ull;
+    for (const unsigned char c : effective_config.dump()) {
+        h ^= c;
+        h *= 1099511628211ull;
+    }
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+    return hex;
+}
 
 const json* json_at_path(const json& j, const std::string& path) {
     const json* node = &j;
@@ -149,6 +162,9 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
             const json* v = json_at_path(result["config"], it.key());
             matches = v && *v == it.value();
         }
+        // The point's whole config (manifests written before the digest lack it).
+        if (const auto digest = pt.find("config_digest"); matches && digest != pt.end())
+            matches = *digest == config_digest(result["config"]);
         if (!matches)
             throw ConfigError(path + ": the result is for another seed or config than point " +
                               r.name + " (rerun `cidsim sweep` to refresh it)");

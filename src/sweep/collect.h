@@ -31,4 +31,9 @@ nlohmann::json table_json(const SweepTable& t);
 // elements by index); nullptr when absent.
 const nlohmann::json* json_at_path(const nlohmann::json& j, const std::string& path);
 
+// A short fingerprint of an effective config (FNV-1a over its JSON text,
+// keys sorted), kept per point in the manifest: collect takes a result only
+// if it was made for the point's whole config, not just its varied values.
+std::string config_digest(const nlohmann::json& effective_config);
+
 }  // namespace cidsim

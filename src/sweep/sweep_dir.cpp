@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "config/config_loader.h"
+#include "sweep/collect.h"
 #include "io/output_file.h"
 #include "io/input_file.h"
 #include "report/results.h"
@@ -47,6 +48,7 @@ void SweepDir::prepare(const SweepSpec& spec, const std::vector<SweepPoint>& poi
                         {"group", p.group},
                         {"params", params},
                         {"seed", p.seed},
+                        {"config_digest", config_digest(p.effective_config)},
                         {"result", "points/" + p.name + ".json"}});
     }
     const json manifest = {{"parameters", parameters},
