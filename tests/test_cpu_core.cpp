@@ -492,16 +492,18 @@ struct ScriptedIpiSource : sc_core::sc_module {
     ScriptedIpiSource(sc_core::sc_module_name n, std::vector<sc_time> at, Vector vector,
                       sc_time latency)
         : sc_module(n), m_at(std::move(at)), m_vector(vector), m_latency(latency) {
-        SC_THREAD(run);
+        SC_METHOD(step);  // a method, as the model's blocks are: no coroutine stack
     }
-    void run() {
-        for (const sc_time& t : m_at) {
-            sc_core::wait(t - sc_time_stamp());
+    void step() {
+        if (m_next < m_at.size() && m_at[m_next] == sc_time_stamp()) {
             out.send(sc_time_stamp() + m_latency, m_vector);
+            ++m_next;
         }
+        if (m_next < m_at.size()) next_trigger(m_at[m_next] - sc_time_stamp());
     }
     OutPort<Vector> out;
     std::vector<sc_time> m_at;
+    size_t m_next = 0;
     Vector m_vector;
     sc_time m_latency;
 };
