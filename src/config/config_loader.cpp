@@ -425,6 +425,12 @@ void check_references(const SimConfig& c) {
         const DeviceConfig& d = c.devices[i];
         const std::string at = "devices[" + std::to_string(i) + "].";
         if (d.name.empty()) throw ConfigError(at + "name: a device needs a name");
+        // A name is printed in tables and in one-line commands (sweep
+        // --emit-commands): a control character would break them.
+        if (std::any_of(d.name.begin(), d.name.end(),
+                        [](unsigned char ch) { return ch < 0x20 || ch == 0x7f; }))
+            throw ConfigError(at + "name: a control character in device name; expected printable "
+                                   "characters only");
         if (!names.insert(d.name).second)
             throw ConfigError(at + "name: duplicate device name '" + d.name + "'");
         name_list.push_back(d.name);
