@@ -31,7 +31,8 @@ void RunParams::describe(ParamVisitor& v) {
     v.time("warmup_ns", warmup, 0, 1e13, "simulated time run before measuring");
     v.integer("seed", seed, "", 0, UINT64_MAX, "seed of every stochastic workload");
     v.integer("batches", batches, "", 1, 1000,
-              "split the duration into this many batches; metrics are batch means with ci95");
+              "split the duration into this many windows (batches[] in the result, for "
+              "batch-means ci95); metrics are totals over all of them");
     v.option("run_ahead", run_ahead,
              "let blocks act ahead of the kernel's time where that is exact (false: stepwise, "
              "every act at the kernel's time; the results are the same, only slower)");
