@@ -229,8 +229,9 @@ TEST_CASE("every described parameter is accepted by the loader under its key", "
         if (section == "(limits)") continue;  // sizes, not keys
         // One workload type's keys at a time: the config's workload is bursty.
         if (section.rfind("workloads[]", 0) == 0 && section != "workloads[] (type bursty)") continue;
-        // Guests' keys need vcpus: the next test case.
-        if (section == "vm" || section == "vcpus[]") continue;
+        // Guests' keys need vcpus or a xen section: the next test cases.
+        if (section == "vm" || section == "vcpus[]" || section == "xen" || section == "xen_line")
+            continue;
         for (const json& p : it.value()) {
             if (p["key"] == "assigned_to" || p["key"] == "host_handler") continue;
             CHECK_FALSE(p["description"].get<std::string>().empty());
@@ -268,6 +269,52 @@ TEST_CASE("every described VM parameter is accepted by the loader under its key"
     CHECK(e == effective_config(load_config(base)));
     CHECK(e.contains("vm"));
     CHECK(e["devices"][0]["assigned_to"] == "vcpu0");
+}
+
+TEST_CASE("every described Xen parameter is accepted by the loader under its key", "[config][xen]") {
+    const json d = describe_parameters();
+    json base = minimal();
+    base["xen"] = {{"vcpus", 2}};
+    base["devices"][0]["assigned_to"] = "guest";
+    json c = base;
+    for (const char* section : {"xen", "xen_line"})
+        for (const json& p : d[section]) c[section][p["key"].get<std::string>()] = p["default"];
+    c["xen"]["vcpus"] = 2;
+    INFO(c.dump());
+    CHECK(error_of(c).empty());
+    const json e = effective_config(load_config(c));
+    CHECK(e == effective_config(load_config(base)));
+    CHECK(e["xen_line"]["hop_ns"] == Approx(80));  // the 2018 box's, not pid_line's
+    CHECK(e["devices"][0]["assigned_to"] == "guest");
+}
+
+TEST_CASE("Xen configs: bad values are rejected naming the key", "[config][xen]") {
+    json c = minimal();
+    c["xen"] = {{"vcpus", 4}};
+    c["devices"][0]["assigned_to"] = "guest";
+    CHECK(error_of(c).empty());
+    json bad = c;
+    bad["xen"]["variant"] = "fast";
+    CHECK_THAT(error_of(bad), Contains("xen.variant"));
+    bad = c;
+    bad["xen"]["pirqs"] = 0;
+    CHECK_THAT(error_of(bad), Contains("xen.pirqs"));
+    bad = c;
+    bad["xen"]["vcpus"] = 63;
+    CHECK_THAT(error_of(bad), Contains("xen.vcpus"));
+    bad = c;
+    bad["xen_line"] = {{"hop_ns", -1}};
+    CHECK_THAT(error_of(bad), Contains("xen_line.hop_ns"));
+    bad = c;
+    bad["vm"] = json::object();
+    bad["vcpus"] = json::array({json::object()});
+    CHECK_THAT(error_of(bad), Contains("xen:"));
+    bad = minimal();
+    bad["xen_line"] = json::object();
+    CHECK_THAT(error_of(bad), Contains("xen_line"));
+    bad = c;
+    bad["devices"][0]["assigned_to"] = "vcpu4";
+    CHECK_THAT(error_of(bad), Contains("assigned_to"));
 }
 
 TEST_CASE("cidsim run: bad input exits with status 2 and names the key", "[config][cli]") {

@@ -98,6 +98,21 @@ TEST_CASE("every key of a result's per-block entries is described by the listing
     }
 }
 
+TEST_CASE("every key of a Xen result's xen section is described by the listing") {
+    Scratch s;
+    const json list = listing(s);
+    const json r = run_result(s, std::string("'" CIDSIM_SOURCE_DIR "/configs/vm/e1-xen-eoi.json'"));
+    REQUIRE(r.contains("xen"));
+    json top = r["xen"];
+    top.erase("event_lock");
+    top.erase("per_vcpu");
+    std::set<std::string> missing;
+    undescribed(top, "", keys_of(list, "xen"), missing);
+    undescribed(r["xen"]["event_lock"], "", keys_of(list, "xen.event_lock"), missing);
+    CHECK(missing == std::set<std::string>{});
+    check_entries(r["xen"], list, "per_vcpu", "xen.per_vcpu[]");
+}
+
 TEST_CASE("every key of each kind of workload's report is described by the listing") {
     Scratch s;
     const json list = listing(s);

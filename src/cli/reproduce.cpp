@@ -60,7 +60,7 @@ std::string default_tables() {
     return std::string(CIDSIM_SOURCE_DIR) + "/configs/rfc/tables.json";
 }
 
-// The experiments of systems.md (E3 vfio-threading): asked by name, or all
+// The experiments of systems.md (E3 vfio-threading, E1 xen-eoi-lock): asked by name, or all
 // of them as `systems`; `all` stays the RFC's set.
 std::string default_systems_tables() {
     if (fs::exists("configs/vm/tables.json")) return "configs/vm/tables.json";

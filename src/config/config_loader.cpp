@@ -56,13 +56,33 @@ void DeviceConfig::describe(ParamVisitor& v) {
     params.describe(v);
     if (!vm_keys) return;
     v.text("assigned_to", assigned_to,
-           "the vCPU (\"vcpu0\", ...) this device is assigned to through VFIO, or \"\" for the "
-           "host; an assigned device's queues interrupt that vCPU's pCPU (irq_cpus is ignored) "
-           "and the guest vector is first_vector upward");
+           "the vCPU (\"vcpu0\", ...) this device is assigned to through VFIO, \"guest\" "
+           "(Xen: the whole domain, its queues dealt to the vCPUs round robin in device order), or \"\" for the "
+           "host; an assigned device's queues interrupt their vCPU's pCPU (irq_cpus is "
+           "ignored) and the guest vector is first_vector upward");
     visit_choice(v, "host_handler", host_handler, kHostHandlerNames,
                  "VFIO's MSI handler on the host: hard (IRQF_NO_THREAD) | threaded (forced "
                  "threading, threadirqs) | bypass_inject (the hard handler injects through the "
                  "irq-bypass consumer). Source: systems.md B, kernel/irq/manage.c");
+}
+
+// Public core-to-core figures for a 2018-era two-socket Intel server:
+// modified intervention between L2s of one socket 40-42 ns (Intel MLC on a
+// Broadwell-EP E5-2660 v4, J. McCalpin, Intel developer forum thread
+// "Core-to-Core Communication Latency in Skylake/Kaby Lake", 2016), across
+// sockets about 100-150 ns (Chips and Cheese, "Core to Core Latency Data on
+// Large Systems", 2023, two-socket Intel systems). The per-parameter split
+// (miss + snoop_modified = 40, + hop = 120) is assumed; ranges in
+// docs/parameters.md are the SharedLineParams ones.
+SharedLineParams xen_line_defaults() {
+    SharedLineParams p;
+    p.miss = ns(25);
+    p.snoop_modified = ns(15);
+    p.hop = ns(80);
+    p.upgrade = ns(20);
+    p.invalidate_per_sharer = ns(2);
+    p.home_occupancy = ns(5);
+    return p;
 }
 
 int SimConfig::assigned_vcpu(const DeviceConfig& d) const {
@@ -71,7 +91,7 @@ int SimConfig::assigned_vcpu(const DeviceConfig& d) const {
     if (n.empty() || n.size() > 2 || n.find_first_not_of("0123456789") != std::string::npos)
         return -1;
     const unsigned i = unsigned(std::stoul(n));
-    return i < vcpus.size() ? int(i) : -1;
+    return i < guest_vcpus() ? int(i) : -1;
 }
 
 std::string join_keys(const std::vector<std::string>& keys) {
@@ -439,10 +459,11 @@ void check_references(const SimConfig& c) {
             throw ConfigError(at + "root_port: " + std::to_string(d.root_port) +
                               " but topology.root_ports is " +
                               std::to_string(c.topology.root_ports));
-        if (!d.assigned_to.empty() && c.assigned_vcpu(d) < 0)
+        if (!d.assigned_to.empty() && !c.is_assigned(d))
             throw ConfigError(at + "assigned_to: " + show(json(d.assigned_to)) +
                               " is not a vCPU: expected \"vcpu0\" .. \"vcpu" +
-                              std::to_string(c.vcpus.size() - 1) + "\" or \"\" (the host)");
+                              std::to_string(c.guest_vcpus() - 1) + "\"" +
+                              (c.xen_guest ? ", \"guest\"" : "") + " or \"\" (the host)");
         for (size_t k = 0; k < d.irq_cpus.size(); ++k)
             if (d.irq_cpus[k] >= c.topology.cpus)
                 throw ConfigError(at + "irq_cpus[" + std::to_string(k) + "]: CPU " +
@@ -458,9 +479,10 @@ void check_references(const SimConfig& c) {
             throw ConfigError(at + "device: no device named '" + w.device() +
                               "' (devices: " + join_keys(name_list) + ")");
         if (w.type == "trace") check_trace(c, w, at);
-        // NVMe jobs and DSA submitters are host threads on host CPUs; the
-        // guest's own driver stack is not modelled.
-        if (w.type == "nvme" || w.type == "dsa")
+        // NVMe jobs and DSA submitters are host threads on host CPUs; a Xen
+        // guest runs NVMe jobs as its own I/O threads (xen_pcpu.h), a KVM
+        // guest's driver stack is not modelled.
+        if (w.type == "dsa" || (w.type == "nvme" && !c.xen_guest))
             for (const DeviceConfig& d : c.devices)
                 if (d.name == w.device() && !d.assigned_to.empty())
                     throw ConfigError(at + "device: '" + d.name + "' is assigned to " +
@@ -476,8 +498,9 @@ void check_consistency(const SimConfig& c) {
             throw ConfigError("vcpus[" + std::to_string(i) +
                               "].vid: virtual-interrupt delivery needs apicv (vcpus[" +
                               std::to_string(i) + "].apicv is false)");
-    if (c.topology.cpus + c.vcpus.size() > 63)
-        throw ConfigError("vcpus: " + std::to_string(c.vcpus.size()) +
+    if (c.topology.cpus + c.guest_vcpus() > 63)
+        throw ConfigError(std::string(c.xen_guest ? "xen.vcpus: " : "vcpus: ") +
+                          std::to_string(c.guest_vcpus()) +
                           " vCPUs, each on its own pCPU after topology.cpus (" +
                           std::to_string(c.topology.cpus) + "), exceed 63 CPUs");
     if (c.topology.sockets > c.topology.cpus)
@@ -554,6 +577,23 @@ SimConfig load_unprefixed(const json& config) {
     } else if (config.contains("vm")) {
         throw ConfigError("vm: the VM section needs vcpus (an array of at least one vCPU)");
     }
+    top.allow("xen");
+    if (auto it = config.find("xen"); it != config.end()) {
+        if (c.has_vm() || config.contains("vm"))
+            throw ConfigError("xen: a config runs a KVM guest (vm, vcpus) or a Xen one (xen), "
+                              "not both");
+        JsonReader r(object_at(*it, "xen"), "xen.");
+        c.xen.describe(r);
+        r.check_unknown();
+        c.xen_guest = true;
+    }
+    top.allow("xen_line");
+    if (auto it = config.find("xen_line"); it != config.end()) {
+        if (!c.xen_guest) throw ConfigError("xen_line: the Xen domain's line costs need a xen section");
+        JsonReader r(object_at(*it, "xen_line"), "xen_line.");
+        c.xen_line.describe(r);
+        r.check_unknown();
+    }
     top.allow("devices");
     top.allow("workloads");
     top.allow("comment");     // free text for the config's author
@@ -575,7 +615,7 @@ SimConfig load_unprefixed(const json& config) {
             const std::string at = "devices[" + std::to_string(i) + "]";
             DeviceConfig d;
             d.name = "dev" + std::to_string(i);
-            d.vm_keys = c.has_vm();
+            d.vm_keys = c.has_vm() || c.xen_guest;
             JsonReader r(object_at((*it)[i], at), at + ".");
             d.describe(r);
             r.check_unknown();
@@ -848,6 +888,16 @@ json effective_config(const SimConfig& config) {
             out["vcpus"].push_back(o);
         }
     }
+    if (c.xen_guest) {
+        json xen = json::object();
+        JsonWriter w(xen);
+        c.xen.describe(w);
+        out["xen"] = xen;
+        json line = json::object();
+        JsonWriter wl(line);
+        c.xen_line.describe(wl);
+        out["xen_line"] = line;
+    }
     out["workloads"] = json::array();
     for (WorkloadConfig& wl : c.workloads) {
         json o;
@@ -891,6 +941,14 @@ json describe_parameters() {
         Describer dv(vl);
         v.describe(dv);
         out["vcpus[]"] = vl;
+        json xl = json::array();
+        Describer dx(xl);
+        c.xen.describe(dx);
+        out["xen"] = xl;
+        json ll = json::array();
+        Describer dl(ll);
+        c.xen_line.describe(dl);
+        out["xen_line"] = ll;
     }
     DeviceConfig dev;
     dev.vm_keys = true;

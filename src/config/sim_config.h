@@ -16,6 +16,7 @@
 #include "model/root_port.h"
 #include "model/shared_line.h"
 #include "model/vmx_cpu.h"
+#include "model/xen_params.h"
 #include "workloads/bursty.h"
 #include "workloads/dsa.h"
 #include "workloads/nvme.h"
@@ -74,6 +75,10 @@ struct WorkloadConfig {
 };
 extern const char* const kWorkloadTypes[5];
 
+// The cache-line costs of the Xen experiment's box (a 2018 two-socket
+// server; systems.md C): xen_line's defaults, sourced in config_loader.cpp.
+SharedLineParams xen_line_defaults();
+
 struct SimConfig {
     std::string platform = "generic";  // config/platforms.h: whose values lie underneath
     RunParams run;
@@ -93,8 +98,22 @@ struct SimConfig {
     VmxCpuParams vm;
     std::vector<VcpuConfig> vcpus;
     bool has_vm() const { return !vcpus.empty(); }
-    // The vCPU a device is assigned to, or -1.
+    // Xen (systems.md C): with a `xen` section, xen.vcpus vCPUs of one HVM
+    // domain, each on its own pCPU after topology.cpus; absent otherwise.
+    XenParams xen;
+    SharedLineParams xen_line = xen_line_defaults();  // the domain's lock and pirq lines
+    bool xen_guest = false;
+    // vCPUs of either hypervisor: the pCPUs after topology.cpus.
+    unsigned guest_vcpus() const { return xen_guest ? unsigned(xen.vcpus) : unsigned(vcpus.size()); }
+    // The vCPU a device is assigned to, or -1 (also for "guest").
     int assigned_vcpu(const DeviceConfig& d) const;
+    // Assigned to the Xen guest as a whole: queue q interrupts vCPU q % n.
+    bool spread_over_vcpus(const DeviceConfig& d) const {
+        return xen_guest && d.assigned_to == "guest";
+    }
+    bool is_assigned(const DeviceConfig& d) const {
+        return assigned_vcpu(d) >= 0 || spread_over_vcpus(d);
+    }
 };
 
 }  // namespace cidsim

@@ -39,6 +39,7 @@
 
 #include "kernel/local_clock.h"
 #include "model/interrupt_controller.h"
+#include "model/task_runner.h"
 #include "model/notification_handler.h"
 #include "model/posted_descriptor.h"
 #include "model/ring_buffer.h"
@@ -62,19 +63,6 @@ public:
                                const sc_core::sc_time& /*at*/) const {
         return false;
     }
-};
-
-// A piece of software work queued on a CPU: `fn(ctx, arg, at)` runs once
-// `cost` of CPU time has been spent on it, as at time `at` (now, or later
-// when `ahead` allowed the core to run it in its local time).
-struct Work {
-    sc_core::sc_time cost;
-    void (*fn)(void* ctx, uint64_t arg, const sc_core::sc_time& at) = nullptr;
-    void* ctx = nullptr;
-    uint64_t arg = 0;
-    // fn changes only what this CPU's own activity looks at (its job, a
-    // disk it alone submits to), and wakes nothing before its own time.
-    bool ahead = false;
 };
 
 struct CpuCoreParams {
@@ -106,7 +94,7 @@ struct CpuCoreStats {
     void describe(StatVisitor& v) const;
 };
 
-class CpuCore : public sc_core::sc_module, private PirAccessor, private Lookahead {
+class CpuCore : public sc_core::sc_module, public TaskRunner, private PirAccessor, private Lookahead {
 public:
     SC_HAS_PROCESS(CpuCore);
     CpuCore(sc_core::sc_module_name name, const CpuCoreParams& params,
@@ -120,9 +108,9 @@ public:
     // Reports interrupt phases, harvest passes and handler calls (nullptr: none).
     void set_observer(TraceObserver* obs);
     // Task work, run FIFO with interrupts enabled (interruptible).
-    void queue_task(const Work& w);
+    void queue_task(const Work& w) final;
 
-    unsigned index() const { return m_index; }
+    unsigned index() const final { return m_index; }
     const CpuCoreStats& stats() const { return m_stats; }
     void reset_stats() { m_stats = {}; }
     // Stranded interrupts over the whole run, warm-up included.

@@ -14,10 +14,22 @@ void SharedLineParams::describe(ParamVisitor& v) {
            "extra when another agent holds the line modified");
     v.time("hop_ns", hop, 0, 1e6, "extra per socket hop between requester and supplier");
     v.time("device_rmw_ns", device_rmw, 0, 1e6, "device atomic RMW of a line no core owns");
+    v.time("invalidate_per_sharer_ns", invalidate_per_sharer, 0, 1e5,
+           "extra per cached copy an ownership request (or device RMW) invalidates: the home "
+           "sends an invalidation to each sharer and collects every acknowledgement. Source: "
+           "guess, 0 where at most two agents share the line (the PID line: upgrade_ns holds "
+           "the one invalidation), a few ns per sharer on a 2-socket directory; range 0-20 ns");
+    v.time("home_occupancy_ns", home_occupancy, 0, 1e5,
+           "lines every CPU fights over (locks): how long the line's home (its caching agent) "
+           "is busy per read of a clean copy it serves (pipelined; an ownership request or a "
+           "snoop of a modified copy keeps it busy for its whole latency); requests to the "
+           "line queue for it (per-address serialisation). Not used by the PID line. Source: "
+           "guess, a few uncore cycles per request; range 2-20 ns");
 }
 
 SharedLine::SharedLine(const SharedLineParams& params, std::vector<uint8_t> node_of_agent)
-    : m_params(params), m_node(std::move(node_of_agent)), m_agent_misses(m_node.size(), 0) {
+    : m_params(params), m_node(std::move(node_of_agent)), m_agent_misses(m_node.size(), 0),
+      m_invalidate_ps(params.invalidate_per_sharer.value()) {
     if (m_node.size() > 64) throw std::invalid_argument("SharedLine supports at most 64 agents");
 }
 
@@ -41,7 +53,7 @@ sc_core::sc_time SharedLine::access_slow(AgentId who, LineAccess kind) {
             AgentId supplier = AgentId(__builtin_ctzll(m_holders));
             if (m_modified) cost += m_params.snoop_modified;
             cost += m_params.hop * distance(who, supplier);
-            m_stats.invalidations += __builtin_popcountll(m_holders);
+            invalidate(m_holders, cost);
         }
         m_holders = 0;
         m_exclusive = m_modified = false;
@@ -76,7 +88,7 @@ sc_core::sc_time SharedLine::access_slow(AgentId who, LineAccess kind) {
         ++m_stats.upgrades;
         ++m_agent_misses[who];
         cost += m_params.upgrade + m_params.hop * distance(who, supplier);
-        m_stats.invalidations += __builtin_popcountll(others);
+        invalidate(others, cost);
     } else {
         ++m_stats.misses;
         ++m_agent_misses[who];
@@ -84,7 +96,7 @@ sc_core::sc_time SharedLine::access_slow(AgentId who, LineAccess kind) {
         if (others) {
             if (m_modified) cost += m_params.snoop_modified;
             cost += m_params.hop * distance(who, supplier);
-            m_stats.invalidations += __builtin_popcountll(others);
+            invalidate(others, cost);
         }
     }
     m_holders = me;

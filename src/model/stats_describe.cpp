@@ -137,6 +137,10 @@ void SharedLineStats::describe(StatVisitor& v) const {
             "locked RMWs by a CPU holding a shared copy (ownership request)");
     v.count(unreported("invalidations"), invalidations, "count",
             "copies in other caches invalidated by an access");
+    v.count(unreported("transfers"), transfers, "count",
+            "serialised use (locks): accesses the line's home served, one at a time");
+    v.count(unreported("queued_transfers"), queued_transfers, "count",
+            "serialised use: transfers that waited for an earlier one");
 }
 
 namespace {

@@ -11,6 +11,7 @@
 #include "model/shared_line.h"
 #include "model/stat_visitor.h"
 #include "model/vmx_cpu.h"
+#include "model/xen_pcpu.h"
 
 namespace cidsim {
 
@@ -24,6 +25,9 @@ const char* const kPerVector = "per_vector[]";
 const char* const kPerDevice = "per_device[]";
 const char* const kRootPorts = "root_ports[]";
 const char* const kPerVcpu = "per_vcpu[]";
+const char* const kXen = "xen";
+const char* const kXenLock = "xen.event_lock";
+const char* const kXenVcpu = "xen.per_vcpu[]";
 const char* const kUnreported = "not in result files";
 
 // What the report layer computes (or takes from a block that has no Stats)
@@ -121,6 +125,26 @@ const ReportMetric kReportMetrics[] = {
     {kPerVcpu, "posted_notifications_suppressed", "integer", "count",
      "posts into the vCPU's PID that sent no notification (ON set, or SN)"},
     {kPerVcpu, "exits_per_s", "object", "1/s", "exits over the window, by exit reason"},
+
+    {kXen, "eois_per_s", "number", "1/s", "eois (guest EOIs reaching hvm_dpci_msi_eoi) over the measured time"},
+    {kXen, "ios", "integer", "count", "I/Os reaped by the guest's threads in the measured time"},
+    {kXen, "host_cpu_us_per_io", "number", "us/I/O",
+     "Xen's CPU time on the vCPUs' pCPUs (root_time summed) per I/O reaped"},
+    {kXen, "walk_entries_per_eoi", "number", "1/EOI", "walk_entries / eois"},
+    {kXen, "pirq_misses_per_eoi", "number", "1/EOI", "pirq_misses / eois"},
+    {kXen, "event_lock", "object", "lock", "d->event_lock: its kind, rates and SpinLockStats"},
+    {kXen, "per_vcpu", "array", "vCPUs", "one entry per vCPU (xen.per_vcpu[])"},
+    {kXenLock, "kind", "string", "", "ticket (Xen 2018) or rw (Xen 4.17, the rwlock variant)"},
+    {kXenLock, "acquisitions_per_s", "number", "1/s", "acquisitions over the measured time"},
+    {kXenLock, "held_fraction", "number", "fraction",
+     "time held (summed over owners) over the measured time"},
+    {kXenLock, "line_transfers", "integer", "count",
+     "requests the lock line's home served (SharedLineStats.transfers)"},
+    {kXenLock, "line_queued_transfers", "integer", "count",
+     "of them, queued behind an earlier one (SharedLineStats.queued_transfers)"},
+    {kXenVcpu, "vcpu", "integer", "index", "the vCPU (0 .. xen.vcpus-1)"},
+    {kXenVcpu, "guest_fraction", "number", "fraction", "time in guest mode with work, over the measured time"},
+    {kXenVcpu, "xen_fraction", "number", "fraction", "time in Xen (root mode) over the measured time"},
 
     {"workloads[] (type nvme)", "type", "string", "", "\"nvme\""},
     {"workloads[] (type nvme)", "device", "string", "", "the disk's device"},
@@ -229,7 +253,8 @@ void list(ordered_json& out, const char* section, const char* source, const char
 
 ordered_json describe_metrics() {
     ordered_json out = ordered_json::object();
-    for (const char* s : {kMetrics, kPerCpu, kPerVector, kPerDevice, kRootPorts, kPerVcpu})
+    for (const char* s : {kMetrics, kPerCpu, kPerVector, kPerDevice, kRootPorts, kPerVcpu, kXen,
+                          kXenLock, kXenVcpu})
         out[s] = ordered_json::array();
     list<IommuStats>(out, kMetrics, "IommuStats", "");
     list<CpuCoreStats>(out, kPerCpu, "CpuCoreStats", "CPU");
@@ -237,6 +262,9 @@ ordered_json describe_metrics() {
     list<DeviceStats>(out, kPerDevice, "DeviceStats", "device");
     list<RootPortStats>(out, kRootPorts, "RootPortStats", "root port");
     list<VmxCpuStats>(out, kPerVcpu, "VmxCpuStats", "vCPU");
+    list<XenDomainStats>(out, kXen, "XenDomainStats", "");
+    list<SpinLockStats>(out, kXenLock, "SpinLockStats", "");
+    list<XenPcpuStats>(out, kXenVcpu, "XenPcpuStats", "vCPU");
     list<SharedLineStats>(out, nullptr, "SharedLineStats (a PID's line)", "");
     ordered_json unreported = out[kUnreported];
     out.erase(kUnreported);  // last, after the workloads

@@ -55,6 +55,41 @@ json vcpu_results(const System& sys, double secs) {
     return list;
 }
 
+// The Xen guest (systems.md E, E1): the domain's lock and pirq walks, and
+// one entry per vCPU.
+json xen_results(const System& sys, double secs) {
+    const XenDomain& dom = sys.xen_domain();
+    const SpinLock& lock = dom.event_lock();
+    const XenDomainStats& ds = dom.stats();
+    uint64_t ios = 0;
+    for (const auto& w : sys.workloads()) ios += w->completed_ios();
+    sc_core::sc_time root;
+    json vcpus = json::array();
+    for (unsigned i = 0; i < sys.xen_vcpu_count(); ++i) {
+        const XenPcpuStats& s = sys.xen_pcpu(i).stats();
+        root += s.root_time;
+        json o = {{"vcpu", i}, {"guest_fraction", ratio(s.guest_time.to_seconds(), secs)},
+                  {"xen_fraction", ratio(s.root_time.to_seconds(), secs)}};
+        write_block_stats(s, o);
+        vcpus.push_back(o);
+    }
+    json lock_o = {{"kind", kLockKindNames[int(lock.kind())]},
+                   {"acquisitions_per_s", per_second(double(lock.stats().acquisitions), secs)},
+                   {"held_fraction", ratio(lock.stats().held.to_seconds(), secs)},
+                   {"line_transfers", lock.line_stats().transfers},
+                   {"line_queued_transfers", lock.line_stats().queued_transfers}};
+    write_block_stats(lock.stats(), lock_o);
+    json o = {{"eois_per_s", per_second(double(ds.eois), secs)},
+              {"ios", ios},
+              {"host_cpu_us_per_io", ratio(root.to_seconds() * 1e6, double(ios))},
+              {"walk_entries_per_eoi", ratio(double(ds.walk_entries), double(ds.eois))},
+              {"pirq_misses_per_eoi", ratio(double(ds.pirq_misses), double(ds.eois))},
+              {"event_lock", lock_o},
+              {"per_vcpu", vcpus}};
+    write_block_stats(ds, o);
+    return o;
+}
+
 // Raw statistics go in through their own descriptions (stat_json.h); what
 // is computed here (rates, fractions, per-notification figures, the
 // route's identity) is described in metric_table.cpp.
@@ -171,6 +206,7 @@ json collect_results(const System& sys) {
             {"workloads", workloads},
             {"invariants", check_invariants(sys).to_json()}};
     if (sys.vcpu_count()) out["per_vcpu"] = vcpu_results(sys, secs);
+    if (sys.xen_vcpu_count()) out["xen"] = xen_results(sys, secs);
     return out;
 }
 
@@ -279,6 +315,7 @@ json run_and_collect(System& system, ProgressLine* progress) {
         totals.add_window(system, result);
         windows.push_back({{"metrics", result["metrics"]}, {"workloads", result["workloads"]}});
         if (result.contains("per_vcpu")) windows.back()["per_vcpu"] = result["per_vcpu"];
+        if (result.contains("xen")) windows.back()["xen"] = result["xen"];
         if (b + 1 < batches) system.reset_stats();
     }
     std::vector<const json*> samples;

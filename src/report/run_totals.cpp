@@ -61,7 +61,8 @@ bool is_histogram_summary(const json& j) {
 // things that are not measured per window (a trace's event count).
 bool take_last(const std::string& key) {
     static const char* const kLast[] = {"cpu", "vector", "queue", "irte_index", "root_port",
-                                        "device", "name", "type", "unit", "events", "replayed", "job"};
+                                        "device", "name", "type", "unit", "events", "replayed", "job",
+                                        "vcpu", "kind"};
     if (key.size() > 7 && key.compare(key.size() - 7, 7, "_at_end") == 0) return true;
     return std::find_if(std::begin(kLast), std::end(kLast),
                         [&](const char* k) { return key == k; }) != std::end(kLast);
@@ -174,6 +175,12 @@ void RunTotals::add_window(const System& sys, const json& window) {
     for (unsigned p = 0; p < sys.root_port_count(); ++p)
         collect(sys.root_port(p).stats(), "/root_ports/" + std::to_string(p), false, m_histograms);
     collect(sys.iommu().stats(), "/metrics", false, m_histograms);
+    if (sys.xen_vcpu_count()) {
+        collect(sys.xen_domain().event_lock().stats(), "/xen/event_lock", false, m_histograms);
+        for (unsigned i = 0; i < sys.xen_vcpu_count(); ++i)
+            collect(sys.xen_pcpu(i).stats(), "/xen/per_vcpu/" + std::to_string(i), false,
+                    m_histograms);
+    }
     // The workloads' own histograms (NVMe completion latency).
     for (size_t w = 0; w < sys.workloads().size(); ++w) {
         const auto* nvme = dynamic_cast<const NvmeDisk*>(sys.workloads()[w].get());
@@ -194,7 +201,7 @@ void RunTotals::add_window(const System& sys, const json& window) {
 void RunTotals::write(json& result) const {
     if (m_windows.empty()) return;
     for (const char* section :
-         {"metrics", "per_cpu", "per_vector", "per_device", "root_ports", "workloads"}) {
+         {"metrics", "per_cpu", "per_vector", "per_device", "root_ports", "workloads", "xen"}) {
         std::vector<const json*> parts;
         for (const json& w : m_windows)
             if (w.contains(section)) parts.push_back(&w[section]);
@@ -212,6 +219,16 @@ void RunTotals::write(json& result) const {
         ratio(m["notifications_sent"].get<double>() + m["remapped_messages"].get<double>(), msis);
     m["pid_line"]["cpu_misses_per_notification"] =
         ratio(m["pid_line"]["cpu_misses"].get<double>(), pmn);
+    if (result.contains("xen")) {
+        json& x = result["xen"];
+        const double eois = x["eois"].get<double>(), ios = x["ios"].get<double>();
+        x["walk_entries_per_eoi"] = ratio(x["walk_entries"].get<double>(), eois);
+        x["pirq_misses_per_eoi"] = ratio(x["pirq_misses"].get<double>(), eois);
+        double host_us = 0;
+        for (const json& w : m_windows)
+            host_us += w["xen"]["host_cpu_us_per_io"].get<double>() * w["xen"]["ios"].get<double>();
+        x["host_cpu_us_per_io"] = ratio(host_us, ios);
+    }
 }
 
 }  // namespace cidsim

@@ -25,7 +25,7 @@ public:
     // its statistics are reset, every histogram at the place of its summary.
     void add_window(const System& system, const nlohmann::json& window);
     // `result` (the last window's) with metrics, per_cpu, per_vector,
-    // per_device, root_ports and workloads replaced by the run's totals.
+    // per_device, root_ports, workloads and xen replaced by the run's totals.
     void write(nlohmann::json& result) const;
 
 private:

@@ -44,6 +44,16 @@ const json& vcpu0(const json& w) {
     return w.contains("per_vcpu") && !w["per_vcpu"].empty() ? w["per_vcpu"][0] : none;
 }
 
+// A Xen result's domain figures (zeros in any other result).
+const json& xen(const json& w) {
+    static const json none = {{"eois_per_s", 0.0},
+                              {"ios", 0},
+                              {"host_cpu_us_per_io", 0.0},
+                              {"event_lock",
+                               {{"acquisitions_per_s", 0.0}, {"wait_ns", {{"mean", 0.0}, {"count", 0}}}}}};
+    return w.contains("xen") ? w["xen"] : none;
+}
+
 // Every metric a table may ask for, and how one window gives its value.
 using MetricFn = double (*)(const json& window);
 const std::vector<std::pair<std::string, MetricFn>>& table_metrics() {
@@ -79,6 +89,14 @@ const std::vector<std::pair<std::string, MetricFn>>& table_metrics() {
          [](const json& w) { return vcpu0(w)["context_switches_per_s"].get<double>(); }},
         {"host_cpu_us_per_interrupt",
          [](const json& w) { return vcpu0(w)["host_cpu_ns_per_interrupt"].get<double>() / 1e3; }},
+        // Experiment E1 (systems.md C, E): the domain's figures.
+        {"eois_per_s", [](const json& w) { return xen(w)["eois_per_s"].get<double>(); }},
+        {"lock_acquisitions_per_s",
+         [](const json& w) { return xen(w)["event_lock"]["acquisitions_per_s"].get<double>(); }},
+        {"lock_wait_us_mean",
+         [](const json& w) { return xen(w)["event_lock"]["wait_ns"]["mean"].get<double>() / 1e3; }},
+        {"host_cpu_us_per_io",
+         [](const json& w) { return xen(w)["host_cpu_us_per_io"].get<double>(); }},
     };
     return metrics;
 }
@@ -120,6 +138,15 @@ std::pair<double, double> metric_parts(const std::string& m, const json& w) {
         const json& metrics = w["metrics"];
         return {metrics["pid_line"]["cpu_misses"].get<double>(),
                 metrics["notifications_handled"].get<double>()};
+    }
+    if (m == "lock_wait_us_mean") {
+        const json& h = xen(w)["event_lock"]["wait_ns"];
+        const double n = h["count"].get<double>();
+        return {h["mean"].get<double>() * n / 1e3, n};
+    }
+    if (m == "host_cpu_us_per_io") {
+        const double n = xen(w)["ios"].get<double>();
+        return {xen(w)["host_cpu_us_per_io"].get<double>() * n, n};
     }
     if (m == "exit_handling_us") {
         const json& h = vcpu0(w)["exit_handling_ns"];

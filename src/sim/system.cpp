@@ -56,12 +56,20 @@ void System::build_cpus() {
 // Each vCPU's pCPU is isolated: its local timer is off (nohz_full), its
 // PID line is shared with the remapping unit alone (socket 0).
 void System::build_vcpus() {
-    if (!m_config.has_vm()) return;
+    const unsigned v = m_config.guest_vcpus();
+    if (!v) return;
     const unsigned n = unsigned(m_cpus.size());
-    const unsigned v = unsigned(m_config.vcpus.size());
     const SharedLine line(m_config.pid_line, std::vector<uint8_t>(n + 1 + v, 0));
     LocalApicParams lapic = m_config.lapic;
     lapic.timer_period = sc_core::SC_ZERO_TIME;
+    if (m_config.xen_guest) {
+        // The domain's lines are shared by its vCPUs' pCPUs (agents 0..v-1
+        // there), split evenly across xen.sockets.
+        std::vector<uint8_t> node(v);
+        for (unsigned i = 0; i < v; ++i) node[i] = uint8_t(i * m_config.xen.sockets / v);
+        m_xen_domain = std::make_unique<XenDomain>(m_config.xen, m_config.xen_line, node,
+                                                   m_config.run.seed * 1000003u + 999983u);
+    }
     for (unsigned i = 0; i < v; ++i) {
         const std::string name = "vcpu" + std::to_string(i);
         const uint32_t apic_id = n + i;
@@ -69,9 +77,14 @@ void System::build_vcpus() {
             std::make_unique<LocalApic>((name + "_pcpu_lapic").c_str(), lapic, apic_id));
         m_vcpu_pids.push_back(std::make_unique<PostedDescriptor>(
             guest_pid_address(i), kPostedIntrVector, apic_id, line));
-        m_vmx.push_back(std::make_unique<VmxCpu>(name.c_str(), m_config.vm, m_config.vcpus[i], i,
-                                                 AgentId(n + 1 + i), *m_vcpu_apics[i],
-                                                 *m_vcpu_pids[i]));
+        if (m_config.xen_guest)
+            m_xen.push_back(std::make_unique<XenPcpu>(name.c_str(), m_config.xen, i,
+                                                      AgentId(n + 1 + i), *m_vcpu_apics[i],
+                                                      *m_vcpu_pids[i], *m_xen_domain));
+        else
+            m_vmx.push_back(std::make_unique<VmxCpu>(name.c_str(), m_config.vm,
+                                                     m_config.vcpus[i], i, AgentId(n + 1 + i),
+                                                     *m_vcpu_apics[i], *m_vcpu_pids[i]));
         // The remapping unit is the LAPIC's one sender; VmxCpu acts at the
         // kernel's time and attaches no CPU side to its PID, so neither the
         // unit nor anyone else runs ahead past what it writes.
@@ -83,12 +96,11 @@ void System::build_vcpus() {
 }
 
 // pi_update_irte's conditions (systems.md A): posting available, APICv on
-// the vCPU, one destination vCPU and fixed delivery (always, here).
-void System::assign_device(size_t d, Device& dev, unsigned vcpu, uint32_t& next_index) {
+// the vCPU, one destination vCPU and fixed delivery (always, here); Xen's
+// (systems.md C): iommu=intpost.
+void System::assign_device(size_t d, Device& dev, int fixed_vcpu, uint32_t& next_index) {
     const DeviceConfig& dc = m_config.devices[d];
-    const uint32_t apic_id = m_vcpu_apics[vcpu]->apic_id();
-    const bool posted = m_config.vm.irq_posting && m_config.vcpus[vcpu].apicv;
-    PostedDescriptor& pid = *m_vcpu_pids[vcpu];
+    unsigned vcpu = 0;
     auto allocate = [&](VectorBits& used, const char* what) {
         unsigned v = unsigned(dc.first_vector);
         while (v < kPostedMsiNotificationVector && used.test(v)) ++v;
@@ -98,7 +110,15 @@ void System::assign_device(size_t d, Device& dev, unsigned vcpu, uint32_t& next_
         used.set(v);
         return Vector(v);
     };
+    m_queue_runner[d].assign(dev.queues(), nullptr);
     for (unsigned q = 0; q < dev.queues(); ++q) {
+        vcpu = fixed_vcpu >= 0 ? unsigned(fixed_vcpu)
+                               : m_next_guest_vcpu++ % m_config.guest_vcpus();
+        const uint32_t apic_id = m_vcpu_apics[vcpu]->apic_id();
+        const bool xen = m_config.xen_guest;
+        const bool posted = xen ? m_config.xen.variant == XenVariant::Intpost
+                                : m_config.vm.irq_posting && m_config.vcpus[vcpu].apicv;
+        PostedDescriptor& pid = *m_vcpu_pids[vcpu];
         if (next_index >= m_config.iommu.irte_entries)
             throw ConfigError("iommu.irte_entries: " + std::to_string(m_config.iommu.irte_entries) +
                               " entries are too few for the devices' vectors");
@@ -106,13 +126,23 @@ void System::assign_device(size_t d, Device& dev, unsigned vcpu, uint32_t& next_
         Irte e;
         if (posted) {
             e = Irte::posted_to(gv, pid.address());
-            m_vmx[vcpu]->assign_posted(gv, dev, q);
+            if (xen) m_xen[vcpu]->assign_posted(gv, dev, q);
+            else m_vmx[vcpu]->assign_posted(gv, dev, q);
             ++m_posted_to_guest;
         } else {
             const Vector hv = allocate(m_vcpu_host_vectors[vcpu], "host vector");
             e = Irte::remappable(hv, apic_id);
-            m_vmx[vcpu]->assign(hv, gv, dc.host_handler, dev, q);
+            if (xen) {
+                const int pirq = m_xen_domain->bind(vcpu, gv);
+                if (pirq < 0)
+                    throw ConfigError("xen.pirqs: " + std::to_string(m_config.xen.pirqs) +
+                                      " pirqs are fewer than the assigned devices' queues");
+                m_xen[vcpu]->assign(hv, unsigned(pirq), gv, dev, q);
+            } else {
+                m_vmx[vcpu]->assign(hv, gv, dc.host_handler, dev, q);
+            }
         }
+        if (xen) m_queue_runner[d][q] = m_xen[vcpu].get();
         e.svt = SourceValidation::RequesterId;
         e.sid = dev.source_id();
         const uint32_t index = next_index++;
@@ -149,8 +179,9 @@ void System::build_devices() {
         m_view.devices.push_back(&dev);
         m_view.device_names.push_back(dc.name);
         m_view.irq_cpu.emplace_back();
-        if (const int vcpu = m_config.assigned_vcpu(dc); vcpu >= 0) {
-            assign_device(d, dev, unsigned(vcpu), next_index);
+        m_queue_runner.emplace_back();
+        if (m_config.is_assigned(dc)) {
+            assign_device(d, dev, m_config.assigned_vcpu(dc), next_index);
             continue;
         }
         for (unsigned q = 0; q < dev.queues(); ++q) {
@@ -195,9 +226,12 @@ void System::build_workloads() {
                 throw ConfigError(at + ".jobs: " + std::to_string(w.nvme.jobs) +
                                   " jobs but device '" + w.nvme.device + "' has " +
                                   std::to_string(m_devices[dev]->queues()) + " vectors");
-            std::vector<CpuCore*> job_cpus;
+            // Job j runs where queue j interrupts: a host CPU, or the guest's vCPU.
+            std::vector<TaskRunner*> job_cpus;
             for (unsigned j = 0; j < w.nvme.jobs; ++j)
-                job_cpus.push_back(m_cpus[m_view.irq_cpu[dev][j]].get());
+                job_cpus.push_back(m_queue_runner[dev].empty()
+                                       ? static_cast<TaskRunner*>(m_cpus[m_view.irq_cpu[dev][j]].get())
+                                       : m_queue_runner[dev][j]);
             m_workloads.push_back(std::make_unique<NvmeDisk>(name.c_str(), w.nvme,
                                                              *m_devices[dev], job_cpus, seed));
         } else if (w.type == "dsa") {
@@ -271,6 +305,8 @@ void System::reset_stats() {
     for (auto& p : m_ports) p->reset_stats();
     for (auto& w : m_workloads) w->reset_stats();
     for (auto& v : m_vmx) v->reset_stats();
+    for (auto& x : m_xen) x->reset_stats();
+    if (m_xen_domain) m_xen_domain->reset_stats();
     for (auto& a : m_vcpu_apics) a->reset_stats();
     for (auto& p : m_vcpu_pids) p->reset_stats();
 }

@@ -15,6 +15,8 @@
 #include "model/posted_descriptor.h"
 #include "model/root_port.h"
 #include "model/vmx_cpu.h"
+#include "model/xen_domain.h"
+#include "model/xen_pcpu.h"
 #include "workloads/workload.h"
 
 namespace cidsim {
@@ -71,6 +73,12 @@ public:
     const VmxCpu& vmx_cpu(unsigned i) const { return *m_vmx[i]; }
     VmxCpu& vmx_cpu(unsigned i) { return *m_vmx[i]; }
     const LocalApic& vcpu_apic(unsigned i) const { return *m_vcpu_apics[i]; }
+    // A Xen guest (systems.md C): one XenPcpu per vCPU, on its own pCPU
+    // (APIC id cpu_count() + i), and the domain they share.
+    unsigned xen_vcpu_count() const { return unsigned(m_xen.size()); }
+    const XenPcpu& xen_pcpu(unsigned i) const { return *m_xen[i]; }
+    XenPcpu& xen_pcpu(unsigned i) { return *m_xen[i]; }
+    const XenDomain& xen_domain() const { return *m_xen_domain; }
     // Queues of assigned devices: those posted straight into a vCPU's PID.
     uint64_t posted_to_guest_queues() const { return m_posted_to_guest; }
     static uint64_t guest_pid_address(unsigned vcpu) { return 0x20000000 + uint64_t(vcpu) * 64; }
@@ -99,8 +107,9 @@ private:
     void build_devices();
     void build_workloads();
     void build_vcpus();
-    // Routes device `d`'s queues to the vCPU it is assigned to.
-    void assign_device(size_t d, Device& dev, unsigned vcpu, uint32_t& next_index);
+    // Routes device `d`'s queues to the vCPU it is assigned to (`vcpu`, or
+    // when -1 each queue to the next vCPU, round robin over the guest).
+    void assign_device(size_t d, Device& dev, int vcpu, uint32_t& next_index);
 
     SimConfig m_config;
     std::vector<std::unique_ptr<RootPort>> m_ports;
@@ -110,6 +119,10 @@ private:
     std::vector<std::unique_ptr<LocalApic>> m_vcpu_apics;
     std::vector<std::unique_ptr<PostedDescriptor>> m_vcpu_pids;
     std::vector<std::unique_ptr<VmxCpu>> m_vmx;
+    std::unique_ptr<XenDomain> m_xen_domain;
+    std::vector<std::unique_ptr<XenPcpu>> m_xen;
+    std::vector<std::vector<TaskRunner*>> m_queue_runner;  // per device, per queue: a guest's
+    unsigned m_next_guest_vcpu = 0;  // "guest" queues are dealt round robin, in device order
     std::vector<VectorBits> m_vcpu_host_vectors;   // per vCPU's pCPU
     std::vector<VectorBits> m_vcpu_guest_vectors;  // per vCPU
     uint64_t m_posted_to_guest = 0;

@@ -30,7 +30,7 @@ void NvmeParams::describe(ParamVisitor& v) {
 }
 
 NvmeDisk::NvmeDisk(sc_core::sc_module_name name, const NvmeParams& params, Device& device,
-                   const std::vector<CpuCore*>& job_cpus, uint64_t seed)
+                   const std::vector<TaskRunner*>& job_cpus, uint64_t seed)
     : Workload(name),
       m_params(params),
       m_device(device),

@@ -49,7 +49,7 @@ class NvmeDisk : public Workload, public CompletionSink, public CompletionSchedu
 public:
     SC_HAS_PROCESS(NvmeDisk);
     NvmeDisk(sc_core::sc_module_name name, const NvmeParams& params, Device& device,
-             const std::vector<CpuCore*>& job_cpus, uint64_t seed);
+             const std::vector<TaskRunner*>& job_cpus, uint64_t seed);
     void on_completion(unsigned queue, uint64_t tag, unsigned cpu) override;
     // A job's completions are reaped on its own CPU.
     bool reacts_only_on(unsigned queue, unsigned cpu) const override;
@@ -59,6 +59,7 @@ public:
     void catch_up() override;
     void report(nlohmann::json& out, double seconds) const override;
     void reset_stats() override;
+    uint64_t completed_ios() const override { return m_reaped; }
 
     uint64_t outstanding(unsigned job) const { return m_jobs[job].outstanding; }
     // Completion latency as fio's clat counts it, submission to reap, in
@@ -69,7 +70,7 @@ public:
 
 private:
     struct Job {
-        CpuCore* cpu = nullptr;
+        TaskRunner* cpu = nullptr;
         uint64_t outstanding = 0;  // submitted, not yet reaped
         uint64_t to_reap = 0;      // completed by the driver, not yet in a reap task
         bool reap_queued = false;  // a reap task is queued on the CPU

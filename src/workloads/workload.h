@@ -34,6 +34,8 @@ public:
     virtual void report(nlohmann::json& out, double seconds) const = 0;
     // Forgets what happened during the warm-up.
     virtual void reset_stats() {}
+    // I/Os completed (reaped) since, for per-I/O figures; 0 for non-I/O traffic.
+    virtual uint64_t completed_ios() const { return 0; }
 };
 
 // Exponential variate with the given mean, from a seeded engine.
