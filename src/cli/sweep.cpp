@@ -92,11 +92,12 @@ int cmd_sweep(int argc, char** argv) {
     std::unique_ptr<SweepDir> dir_owner;
     try {
         dir_owner = std::make_unique<SweepDir>(out_dir, self_executable());
-        dir_owner->claim_outputs(spec);
-        if (!slurm.empty()) {
-            claim_output("--emit-slurm", slurm);
-            claim_output("--emit-slurm's commands file", slurm_commands_path(slurm));
-        }
+        dir_owner->claim_outputs(spec, [&] {
+            if (!slurm.empty()) {
+                claim_output("--emit-slurm", slurm);
+                claim_output("--emit-slurm's commands file", slurm_commands_path(slurm));
+            }
+        });
     } catch (const BadInput& e) {
         std::cerr << "cidsim sweep: " << e.what() << "\n";
         return kExitBadInput;

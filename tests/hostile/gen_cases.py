@@ -10,10 +10,14 @@ import json
 cases = []
 
 
-def case(name, args, status, message=None, files=(), group=None, **extra):
+def case(name, args, status, message=None, files=(), group=None, names=None, **extra):
+    """names: what a rejection must name in its message (the file or option,
+    and the key); every case with status 2 gives them."""
     c = {"name": name, "args": list(args), "status": status}
     if message is not None:
         c["message"] = message
+    if names:
+        c["names"] = [n for n in names if n]
     if files:
         c["files"] = list(files)
     if group:
@@ -60,6 +64,13 @@ COMMANDS = {
               ["--json"]),
 }
 
+# A full disk fails at the end of the work; what the command keeps on purpose.
+FULL_EXTRA = {
+    # Every row's result stays (hours of runs), in --keep or, here, $TMPDIR.
+    "reproduce": {"env": {"TMPDIR": "{dir}/tmp"}, "kept": ["tmp"], "setup": [{"path": "tmp", "dir": True}],
+                  "message": ["full/x.out", "No space left on device", "every row's result is kept in"]},
+}
+
 # --- Outputs: every output option against every kind of bad target --------------
 for cmd, (argv, files, inp, outs) in COMMANDS.items():
     base_files = files + [text("plain.txt", "a file\n"), {"path": "d", "dir": True},
@@ -79,24 +90,35 @@ for cmd, (argv, files, inp, outs) in COMMANDS.items():
             ("is-input-via-dotdot", "d/../" + inp, "is an input of this command"),
         ]
         for tag, target, msg in bad:
-            case(f"{cmd}-{o}-{tag}", argv + [opt, target], 2, msg, base_files)
+            case(f"{cmd}-{o}-{tag}", argv + [opt, target], 2, msg, base_files, names=[opt, target])
         case(f"{cmd}-{o}-symlink-to-input", argv + [opt, "link"], 2, "is an input of this command",
-             base_files + [{"path": "link", "symlink": inp}])
+             base_files + [{"path": "link", "symlink": inp}], names=[opt + " link"])
         case(f"{cmd}-{o}-hardlink-to-input", argv + [opt, "hard"], 2, "is an input of this command",
-             base_files + [{"path": "hard", "hardlink": inp}])
+             base_files + [{"path": "hard", "hardlink": inp}], names=[opt + " hard"])
         case(f"{cmd}-{o}-symlink-to-dev-null", argv + [opt, "nul"], 2, "is a device",
-             base_files + [{"path": "nul", "symlink": "/dev/null"}])
+             base_files + [{"path": "nul", "symlink": "/dev/null"}], names=[opt + " nul"])
         case(f"{cmd}-{o}-symlink-to-dir", argv + [opt, "dl"], 2, "is a directory",
-             base_files + [{"path": "dl", "symlink": "d"}])
+             base_files + [{"path": "dl", "symlink": "d"}], names=[opt + " dl"])
         case(f"{cmd}-{o}-symlink-loop", argv + [opt, "loop1"], 2, "cannot write here",
-             base_files + [{"path": "loop1", "symlink": "loop2"}, {"path": "loop2", "symlink": "loop1"}])
+             base_files + [{"path": "loop1", "symlink": "loop2"}, {"path": "loop2", "symlink": "loop1"}],
+             names=[opt + " loop1"])
+        # Disk faults (a small tmpfs): a read-only place is refused before any
+        # work (2); a full disk is found only when writing (1, with the
+        # system's reason), and leaves no partial or temporary file.
+        case(f"{cmd}-{o}-read-only-mount", argv + [opt, "ro/x.out"], 2, "Read-only file system",
+             base_files + [{"path": "ro", "tmpfs": "ro"}], names=[opt + " ro/x.out"])
+        full = dict(FULL_EXTRA.get(cmd, {}))
+        case(f"{cmd}-{o}-disk-full", argv + [opt, "full/x.out"], 1,
+             full.pop("message", ["full/x.out", "No space left on device"]),
+             base_files + [{"path": "full", "tmpfs": "full"}] + full.pop("setup", []), **full)
     # Two outputs of one command naming the same file.
     for i, a in enumerate(outs):
         for b in outs[i + 1:]:
             case(f"{cmd}-{a.lstrip('-')}-same-as-{b.lstrip('-')}", argv + [a, "x.out", b, "x.out"], 2,
-                 "this file is also written as", base_files)
+                 "this file is also written as", base_files, names=[b + " x.out", "written as " + a])
             case(f"{cmd}-{a.lstrip('-')}-link-to-{b.lstrip('-')}", argv + [a, "x.out", b, "lx"], 2,
-                 "this file is also written as", base_files + [{"path": "lx", "symlink": "x.out"}])
+                 "this file is also written as", base_files + [{"path": "lx", "symlink": "x.out"}],
+                 names=[b + " lx", "written as " + a])
 
 # Writes that succeed go through symlinks and leave the link a link.
 for cmd, opt, extra in [("run", "--out", []), ("run", "--stats", []), ("run", "--trace-vcd", []),
