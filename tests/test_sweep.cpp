@@ -260,7 +260,7 @@ TEST_CASE("sweep --jobs 2 gives the same collected table as --jobs 1", "[sweep]"
     // A metric path that is not in the results is bad input naming the path.
     const auto [rc, out] = capture(kBinary + " collect " + dir + "/j1 --metric metrics.nope 2>&1");
     CHECK(rc == 2);
-    CHECK_THAT(out, Catch::Contains("metrics.nope not found"));
+    CHECK_THAT(out, Catch::Contains("--metric metrics.nope: not found"));
 }
 
 TEST_CASE("collect: 95% interval uses Student's t", "[sweep]") {

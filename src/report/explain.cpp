@@ -3,6 +3,8 @@
 #include "config/platforms.h"
 
 #include <algorithm>
+#include <cmath>
+#include <optional>
 #include <cstdio>
 #include <cstdlib>
 #include <dirent.h>
@@ -56,9 +58,18 @@ void check_keys(const json& obj, const std::string& path, const std::vector<std:
 double number_at(const json& obj, const char* key, const std::string& path, double dflt) {
     auto it = obj.find(key);
     if (it == obj.end()) return dflt;
-    if (!it->is_number() || it->get<double>() < 0)
-        throw ConfigError(path + "." + key + ": expected a number >= 0, found " + it->dump());
+    // Bounded: a time beyond it would not fit a simulated time.
+    if (!it->is_number() || it->get<double>() < 0 || it->get<double>() > 1e15)
+        throw ConfigError(path + "." + key + ": expected a number 0..1e15, found " + it->dump());
     return it->get<double>();
+}
+
+uint64_t index_at(const json& obj, const char* key, const std::string& path, uint64_t dflt) {
+    auto it = obj.find(key);
+    if (it == obj.end()) return dflt;
+    if (!it->is_number_unsigned())
+        throw ConfigError(path + "." + key + ": expected an integer >= 0, found " + it->dump());
+    return it->get<uint64_t>();
 }
 
 AffinityMoveParams affinity_params(const json& j) {
@@ -71,8 +82,8 @@ AffinityMoveParams affinity_params(const json& j) {
     p.cleanup_retry = ns(number_at(j, "cleanup_retry_ns", at, ns_of(p.cleanup_retry)));
     if (p.cleanup_retry <= sc_core::SC_ZERO_TIME)
         throw ConfigError(at + ".cleanup_retry_ns: must be > 0");
-    p.queue = uint64_t(number_at(j, "queue", at, double(p.queue)));
-    p.to_cpu = uint64_t(number_at(j, "to_cpu", at, double(p.to_cpu)));
+    p.queue = index_at(j, "queue", at, p.queue);
+    p.to_cpu = index_at(j, "to_cpu", at, p.to_cpu);
     if (j.contains("device")) {
         if (!j["device"].is_string()) throw ConfigError(at + ".device: expected a device name");
         p.device = j["device"].get<std::string>();
@@ -84,6 +95,65 @@ AffinityMoveParams affinity_params(const json& j) {
     return p;
 }
 
+// The explain section's display settings, checked where the scenario is
+// read (not first in a variant's child, after other variants have run).
+struct ExplainView {
+    std::optional<std::pair<double, double>> window, narration_window;
+    unsigned columns = 100;
+    size_t narration_lines = 80;
+};
+
+ExplainView explain_view(const json& ex) {
+    ExplainView v;
+    const auto window_at = [&](const char* key, std::optional<std::pair<double, double>>& into) {
+        auto it = ex.find(key);
+        if (it == ex.end()) return;
+        const json& win = *it;
+        if (!win.is_array() || win.size() != 2 || !win[0].is_number() || !win[1].is_number() ||
+            win[0].get<double>() < 0 || win[1].get<double>() <= win[0].get<double>() ||
+            !std::isfinite(win[1].get<double>()))
+            throw ConfigError(std::string("explain.") + key +
+                              ": expected [from, to] in ns with 0 <= from < to, found " + win.dump());
+        into = std::make_pair(win[0].get<double>(), win[1].get<double>());
+    };
+    // An integer in range, so a huge number cannot wrap into one.
+    const auto integer_at = [&](const char* key, uint64_t lo, uint64_t hi, uint64_t dflt) {
+        auto it = ex.find(key);
+        if (it == ex.end()) return dflt;
+        if (!it->is_number_unsigned() || it->get<uint64_t>() < lo || it->get<uint64_t>() > hi)
+            throw ConfigError(std::string("explain.") + key + ": expected an integer " +
+                              std::to_string(lo) + ".." + std::to_string(hi) + ", found " +
+                              it->dump());
+        return it->get<uint64_t>();
+    };
+    window_at("window_ns", v.window);
+    window_at("narration_window_ns", v.narration_window);
+    v.columns = unsigned(integer_at("columns", 10, 400, 100));
+    v.narration_lines = size_t(integer_at("narration_lines", 0, 100000, 80));
+    return v;
+}
+
+// The affinity move's references, against the variant's loaded config.
+void check_affinity_refs(const AffinityMoveParams& p, const SimConfig& config) {
+    const std::string at = "explain.affinity_move";
+    const auto dev = std::find_if(config.devices.begin(), config.devices.end(),
+                                  [&](const DeviceConfig& d) { return d.name == p.device; });
+    if (dev == config.devices.end()) {
+        std::vector<std::string> names;
+        for (const DeviceConfig& d : config.devices) names.push_back(d.name);
+        throw ConfigError(at + ".device: no device named \"" + p.device + "\" (devices: " +
+                          join_keys(names) + ")");
+    }
+    if (p.queue >= dev->params.vectors)
+        throw ConfigError(at + ".queue: device \"" + p.device + "\" has " +
+                          std::to_string(dev->params.vectors) + " queue(s), found " +
+                          std::to_string(p.queue));
+    if (p.to_cpu >= config.topology.cpus)
+        throw ConfigError(at + ".to_cpu: CPU " + std::to_string(p.to_cpu) +
+                          " does not exist (topology.cpus is " +
+                          std::to_string(config.topology.cpus) + ")");
+}
+
 const json& explain_section(const json& doc) {
     static const json empty = json::object();
     auto it = doc.find("explain");
@@ -92,10 +162,20 @@ const json& explain_section(const json& doc) {
 
 // A variant's run config (the document with the variant's "set" applied,
 // its explain section removed) and that section, moved into `explain`.
-json variant_config(const ExplainScenario& s, const ExplainVariant& var, json& explain) {
+json variant_config(const ExplainScenario& s, size_t index, json& explain) {
+    const ExplainVariant& var = s.variants.at(index);
     json doc = s.document;
-    for (auto it = var.set.begin(); it != var.set.end(); ++it)
-        apply_override(doc, it.key() + "=" + it.value().dump());
+    for (auto it = var.set.begin(); it != var.set.end(); ++it) try {
+            apply_override(doc, it.key() + "=" + it.value().dump());
+        } catch (const ConfigError& e) {
+            // apply_override speaks of --set; here the key is the scenario's.
+            std::string why = e.what();
+            if (const size_t colon = why.find(": "); why.rfind("--set ", 0) == 0 &&
+                                                      colon != std::string::npos)
+                why = why.substr(colon + 2);
+            throw ConfigError("explain.variants[" + std::to_string(index) + "].set.\"" + it.key() +
+                              "\": " + why);
+        }
     explain = explain_section(doc);
     doc.erase("explain");
     return doc;
@@ -148,6 +228,17 @@ std::vector<std::pair<std::string, std::string>> list_scenarios() {
 
 namespace {
 
+// Every variant's config and explain settings must load: bad input is found
+// before anything runs.
+void check_variants(const ExplainScenario& s) {
+    for (size_t i = 0; i < s.variants.size(); ++i) {
+        json ex;
+        const SimConfig config = load_config(variant_config(s, i, ex));
+        explain_view(ex);
+        if (ex.contains("affinity_move")) check_affinity_refs(affinity_params(ex["affinity_move"]), config);
+    }
+}
+
 ExplainScenario load_scenario_unnamed(const std::string& path) {
     ExplainScenario s;
     s.path = path;
@@ -190,12 +281,7 @@ ExplainScenario load_scenario_unnamed(const std::string& path) {
     } else {
         s.variants.push_back({text(s.document, "mode", "", "posted"), json::object()});
     }
-    // Every variant's config must load: bad input is found before anything runs.
-    for (const ExplainVariant& var : s.variants) {
-        json ex;
-        load_config(variant_config(s, var, ex));
-        if (ex.contains("affinity_move")) affinity_params(ex["affinity_move"]);
-    }
+    check_variants(s);
     return s;
 }
 
@@ -215,10 +301,7 @@ ExplainScenario load_scenario(const std::string& path) {
 void apply_sets(ExplainScenario& s, const std::vector<std::string>& sets) {
     for (const std::string& set : sets) apply_override(s.document, set);
     try {
-        for (const ExplainVariant& var : s.variants) {
-            json ex;
-            load_config(variant_config(s, var, ex));
-        }
+        check_variants(s);
     } catch (const ConfigError& e) {
         throw ConfigError(s.path + " with --set: " + e.what());
     }
@@ -227,7 +310,8 @@ void apply_sets(ExplainScenario& s, const std::vector<std::string>& sets) {
 json run_variant(const ExplainScenario& s, size_t index) {
     const ExplainVariant& var = s.variants.at(index);
     json ex;
-    const SimConfig config = load_config(variant_config(s, var, ex));
+    const SimConfig config = load_config(variant_config(s, index, ex));
+    const ExplainView view = explain_view(ex);
 
     System system(config);
     TraceRecorder recorder;
@@ -246,23 +330,12 @@ json run_variant(const ExplainScenario& s, size_t index) {
     const json results = collect_results(system);
     const TraceContext ctx = TraceContext::of(system);
 
-    TimelineWindow w{config.run.warmup, ctx.end, 100};
-    auto window_at = [&](const char* key, TimelineWindow& into) {
-        if (!ex.contains(key)) return;
-        const json& win = ex[key];
-        if (!win.is_array() || win.size() != 2 || !win[0].is_number() || !win[1].is_number() ||
-            win[1].get<double>() <= win[0].get<double>())
-            throw ConfigError(std::string("explain.") + key +
-                              ": expected [from, to] in ns with to > from");
-        into.from = ns(win[0].get<double>());
-        into.to = ns(win[1].get<double>());
-    };
-    window_at("window_ns", w);
+    TimelineWindow w{config.run.warmup, ctx.end, view.columns};
+    if (view.window) w.from = ns(view.window->first), w.to = ns(view.window->second);
     TimelineWindow told = w;  // what the narration covers
-    window_at("narration_window_ns", told);
-    w.columns = unsigned(number_at(ex, "columns", "explain", 100));
-    if (w.columns < 10 || w.columns > 400) throw ConfigError("explain.columns: expected 10..400");
-    const size_t lines = size_t(number_at(ex, "narration_lines", "explain", 80));
+    if (view.narration_window)
+        told.from = ns(view.narration_window->first), told.to = ns(view.narration_window->second);
+    const size_t lines = view.narration_lines;
 
     json rows = json::array();
     for (const TimelineRow& r : timeline_rows(recorder.events(), ctx, w, var.label))
