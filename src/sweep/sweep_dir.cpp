@@ -69,7 +69,7 @@ void SweepDir::claim_outputs(const SweepSpec& spec) const {
     if (spec.base_path.empty()) claim_output("the sweep's base.json", config_path(spec));
 }
 
-void SweepDir::claim_outputs(const SweepSpec& spec, const std::function<void()>& then) const {
+bool SweepDir::claim_outputs(const SweepSpec& spec, const std::function<void()>& then) const {
     // The directories this claim creates, outermost first: a rejected
     // sweep leaves none of them behind.
     std::vector<fs::path> created;
@@ -86,6 +86,7 @@ void SweepDir::claim_outputs(const SweepSpec& spec, const std::function<void()>&
         for (auto it = created.rbegin(); it != created.rend(); ++it) fs::remove(*it, ec);  // empty only
         throw;
     }
+    return !created.empty();
 }
 
 std::string SweepDir::result_path(const SweepPoint& p) const {

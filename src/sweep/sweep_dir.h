@@ -34,7 +34,8 @@ public:
     void claim_outputs(const SweepSpec& spec) const;
     // The same, then `then` (the command's other claims); if either throws,
     // the directories it created are removed again before the rethrow.
-    void claim_outputs(const SweepSpec& spec, const std::function<void()>& then) const;
+    // True when DIR did not exist before.
+    bool claim_outputs(const SweepSpec& spec, const std::function<void()>& then) const;
 
     std::string result_path(const SweepPoint& p) const;
     std::string log_path(const SweepPoint& p) const;

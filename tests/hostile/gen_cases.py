@@ -343,8 +343,41 @@ for tag, cfg, msg in [("empty-object", {}, "devices: expected at least one devic
 case("sweep-comment-number", ["sweep", "s.json", "--out", "sw"], 2,
      "s.json: comment: expected a string, found a number",
      [TINY, js("s.json", {"comment": 5, "base": "tiny.json"})], names=["s.json"])
-case("run-systemc-warnings-not-on-stdout", ["run", "tiny.json"], 0, None, [TINY],
-     stdout_lacks=["Warning:", "Info:", "Error:"])
+# A name SystemC must rewrite (a space, a dot) makes it warn: on stderr, never
+# into run -q's silence or --emit-commands' one command per line.
+with open(__file__.replace("gen_cases.py", "fixtures/tiny.json")) as f:
+    SPACED = json.load(f)
+SPACED["devices"][0]["name"] = "my dev.0"
+for e in SPACED["workloads"][0]["events"]:
+    e[1] = "my dev.0"
+case("run-systemc-warnings-not-on-stdout", ["run", "sp.json", "-q"], 0, "W506", [js("sp.json", SPACED)],
+     stdout_lacks=["Warning", "W506", "In file", "my"])
+case("sweep-systemc-warnings-not-in-commands", ["sweep", "s.json", "--out", "sw", "--emit-commands"],
+     0, None, [js("sp.json", SPACED), js("s.json", {"base": "sp.json",
+                                                      "vary": {"handler.loop_limit": [1, 2]}})],
+     stdout_lacks=["Warning", "W506", "In file"], creates=["sw/sweep.json"])
+# A control character in a varied value would split its point's command line.
+for tag, spec, key in [
+        ("vary-comment-newline", {"base": "tiny.json", "vary": {"comment": ["a\nb", "c"]}},
+         "vary.comment[0]"),
+        ("vary-name-newline", {"base": "tiny.json", "vary": {"devices.0.name": ["d", "e\rf"]}},
+         "vary.devices.0.name[1]"),
+        ("vary-nested-tab", {"base": "tiny.json", "vary": {"devices.0.irq_cpus": [[0], {"a\tb": 1}]}},
+         "vary.devices.0.irq_cpus[1]"),
+        ("zip-newline", {"base": "tiny.json", "zip": [{"comment": ["x\n", "y"],
+                                                       "handler.loop_limit": [1, 2]}]},
+         "zip[0].comment[0]")]:
+    case(f"sweep-{tag}", ["sweep", "s.json", "--out", "sw", "--emit-commands"], 2,
+         "a control character", [TINY, js("s.json", spec)], names=["s.json: ", key])
+# The sweep's own outputs on a faulty disk.
+case("sweep-out-read-only-mount", ["sweep", "spec.json", "--out", "ro/sw"], 2, "Read-only file system",
+     [TINY, SPEC, {"path": "ro", "tmpfs": "ro"}], names=["ro/sw"])
+case("sweep-emit-slurm-read-only-mount", ["sweep", "spec.json", "--out", "sw", "--emit-slurm", "ro/j.sh"],
+     2, "Read-only file system", [TINY, SPEC, {"path": "ro", "tmpfs": "ro"}], names=["--emit-slurm ro/j.sh"])
+case("sweep-out-disk-full", ["sweep", "spec.json", "--out", "full/sw"], 1,
+     ["full/sw/sweep.json", "No space left on device"], [TINY, SPEC, {"path": "full", "tmpfs": "full"}])
+case("sweep-emit-slurm-disk-full", ["sweep", "spec.json", "--out", "sw", "--emit-slurm", "full/j.sh"], 1,
+     ["full/j.commands", "No space left on device"], [TINY, SPEC, {"path": "full", "tmpfs": "full"}])
 
 # --- explain: scenario fields -------------------------------------------------------
 with open(__file__.replace("gen_cases.py", "fixtures/scenario.json")) as f:
