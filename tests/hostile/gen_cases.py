@@ -681,6 +681,18 @@ for tag, extra, key in [("json-dev-null", ["--json", "/dev/null"], "--json /dev/
     case(f"bench-before-floor-{tag}", BF + extra, 2, None,
          [TINY, {"path": "ro", "tmpfs": "ro"}], names=[key])
 
+# --- stdout on a full disk: printed results that are lost are a failed write ------
+for cmd, argv, files, extra in [
+        ("run", ["run", "tiny.json"], [TINY], {}),
+        ("params", ["params"], [], {}),
+        ("explain", ["explain", "scenario.json"], [SCEN], {}),
+        ("reproduce", ["reproduce", "tiny", "--tables", "tables.json"], [TINY, TABLES], {}),
+        ("bench", ["bench", "--reps", "1", "--no-floor", "--config", "tiny.json"], [TINY], {}),
+        ("sweep", ["sweep", "spec.json", "--out", "sw", "--emit-commands"], [TINY, SPEC],
+         {"creates": ["sw", "sw/sweep.json", "sw/points", "sw/logs", "sw/.sweep.lock"]})]:
+    case(f"{cmd}-stdout-disk-full", argv, 1, "writing to standard output failed: No space left on device",
+         files, stdout_to="/dev/full", **extra)
+
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups

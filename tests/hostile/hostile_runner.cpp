@@ -17,7 +17,7 @@
 // "args": [...], "status", "message": "fragment" | ["f1", "f2"],
 // "names": [...], "stdout_lacks": [...], "changes": [...], "creates": [...],
 // "kept": [DIR] (a failure may leave files under DIR, and must leave some),
-// "env": {NAME: VALUE}}.
+// "env": {NAME: VALUE}, "stdout_to": a file to open as stdout (/dev/full)}.
 // A setup entry is {"path": P} plus one of "copy" (a fixture's name),
 // "text", "json", "dir": true, "fifo": true, "symlink": TARGET, "hardlink":
 // EXISTING, "tmpfs": "full" | "ro" (a small tmpfs mounted at P, filled up or
@@ -91,7 +91,7 @@ struct Outcome {
 };
 
 Outcome run(const std::string& binary, const std::vector<std::string>& args, const fs::path& dir,
-            const json& env) {
+            const json& env, const std::string& stdout_to) {
     const fs::path out = dir.parent_path() / (dir.filename().string() + ".stdout");
     const fs::path err = dir.parent_path() / (dir.filename().string() + ".stderr");
     std::vector<std::string> all{binary};
@@ -106,7 +106,8 @@ Outcome run(const std::string& binary, const std::vector<std::string>& args, con
         for (auto it = env.begin(); it != env.end(); ++it)
             ::setenv(it.key().c_str(), subst(it.value().get<std::string>(), dir.string()).c_str(), 1);
         const int in = ::open("/dev/null", O_RDONLY);
-        const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int o = stdout_to.empty() ? ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644)
+                                        : ::open(stdout_to.c_str(), O_WRONLY);
         const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         ::dup2(in, 0);
         ::dup2(o, 1);
@@ -219,7 +220,8 @@ std::string check_case(const json& c, const std::string& binary, const fs::path&
     const auto before = snapshot(dir);
     std::vector<std::string> args;
     for (const json& a : c.at("args")) args.push_back(subst(a.get<std::string>(), dir.string()));
-    const Outcome o = run(binary, args, dir, c.value("env", json::object()));
+    const Outcome o = run(binary, args, dir, c.value("env", json::object()),
+                          c.value("stdout_to", std::string()));
     const auto after = snapshot(dir);
 
     std::string problems;
