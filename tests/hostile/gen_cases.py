@@ -122,7 +122,8 @@ for cmd, (argv, files, inp, outs) in COMMANDS.items():
 
 # Writes that succeed go through symlinks and leave the link a link.
 for cmd, opt, extra in [("run", "--out", []), ("run", "--stats", []), ("run", "--trace-vcd", []),
-                        ("run", "--trace-perfetto", []), ("explain", "--out", [])]:
+                        ("run", "--trace-perfetto", []), ("explain", "--out", []),
+                        ("reproduce", "--out", []), ("bench", "--json", [])]:
     argv, files, inp, _ = COMMANDS[cmd]
     case(f"{cmd}-{opt.lstrip('-')}-through-symlink", argv + [opt, "link.out"], 0, None,
          files + [{"path": "link.out", "symlink": "target.out"}, text("target.out", "old\n")],
