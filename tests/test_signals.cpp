@@ -109,7 +109,10 @@ int interrupt_write(const Scratch& s, const std::string& option, int sig) {
     if (pid == 0) {
         ::setenv("LD_PRELOAD", HOLD_RENAME_LIB, 1);
         ::setenv("CIDSIM_TEST_HOLD_RENAME", marker.c_str(), 1);
-        ::setenv("ASAN_OPTIONS", "verify_asan_link_order=0", 1);  // the sanitizer build
+        // The sanitizer build: its runtime is then not the first library loaded.
+        const char* asan = std::getenv("ASAN_OPTIONS");
+        ::setenv("ASAN_OPTIONS",
+                 ((asan && *asan ? std::string(asan) + ":" : "") + "verify_asan_link_order=0").c_str(), 1);
         ::freopen("/dev/null", "w", stdout);
         ::freopen("/dev/null", "w", stderr);
         ::execl(CIDSIM_BINARY, CIDSIM_BINARY, "run", config.c_str(), "-q", option.c_str(),

@@ -667,6 +667,17 @@ for tag, extra, key in [("precision-zero", ["--precision", "0"], "--precision"),
         case(f"reproduce-{table}-{tag}", ["reproduce", table] + extra, 2, None,
              [text("plain.txt", "x"), {"path": "ff", "fifo": True}, {"path": "d", "dir": True},
               {"path": "ro", "tmpfs": "ro"}], names=[key])
+# The systems tables and their row config, copied: outputs onto them are refused.
+VMT = [{"path": "vm/tables.json", "repo": "configs/vm/tables.json"},
+       {"path": "vm/e3-vfio.json", "repo": "configs/vm/e3-vfio.json"}]
+for tag, target in [("tables", "vm/tables.json"), ("row-config", "vm/e3-vfio.json"),
+                    ("row-config-via-dotdot", "vm/../vm/e3-vfio.json")]:
+    case(f"reproduce-vfio-threading-out-is-{tag}",
+         ["reproduce", "vfio-threading", "--tables", "vm/tables.json", "--out", target], 2,
+         "is an input of this command", VMT, names=["--out " + target])
+case("reproduce-vfio-threading-keep-is-row-config",
+     ["reproduce", "vfio-threading", "--tables", "vm/tables.json", "--keep", "vm/e3-vfio.json"], 2,
+     "expected a directory", VMT, names=["--keep vm/e3-vfio.json"])
 case("reproduce-systems-with-own-tables", ["reproduce", "systems", "--tables", "tables.json"], 2,
      "choose a table", [TINY, TABLES], names=["tiny"])
 

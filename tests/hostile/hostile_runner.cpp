@@ -18,7 +18,8 @@
 // "names": [...], "stdout_lacks": [...], "changes": [...], "creates": [...],
 // "kept": [DIR] (a failure may leave files under DIR, and must leave some),
 // "env": {NAME: VALUE}, "stdout_to": a file to open as stdout (/dev/full)}.
-// A setup entry is {"path": P} plus one of "copy" (a fixture's name),
+// A setup entry is {"path": P} plus one of "copy" (a fixture's name), "repo"
+// (a path in the source tree),
 // "text", "json", "dir": true, "fifo": true, "symlink": TARGET, "hardlink":
 // EXISTING, "tmpfs": "full" | "ro" (a small tmpfs mounted at P, filled up or
 // read-only: the disk faults; in a private mount namespace of this runner,
@@ -192,6 +193,8 @@ void setup(const json& files, const fs::path& dir, const fs::path& fixtures) {
         const fs::path p = dir / f.at("path").get<std::string>();
         fs::create_directories(p.parent_path());
         if (f.contains("copy")) fs::copy_file(fixtures / f["copy"].get<std::string>(), p);
+        else if (f.contains("repo"))  // a file of the source tree (fixtures is tests/hostile/fixtures)
+            fs::copy_file(fixtures / "../../.." / f["repo"].get<std::string>(), p);
         else if (f.contains("text")) std::ofstream(p, std::ios::binary) << f["text"].get<std::string>();
         else if (f.contains("json")) std::ofstream(p) << f["json"].dump(1);
         else if (f.contains("dir")) fs::create_directories(p);
