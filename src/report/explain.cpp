@@ -16,6 +16,7 @@
 #include "report/results.h"
 #include "report/trace_recorder.h"
 #include "sim/affinity_move.h"
+#include "sim/invariants.h"
 #include "sim/system.h"
 
 namespace cidsim {
@@ -327,6 +328,14 @@ json run_variant(const ExplainScenario& s, size_t index) {
         system.vmx_cpu(i).record_steps_into(&vm_steps[i]);
     system.run();
     for (unsigned i = 0; i < system.vcpu_count(); ++i) system.vmx_cpu(i).record_steps_into(nullptr);
+    // A run that broke the model's own rules explains nothing: as `cidsim
+    // run`, it fails (a deliberately racy variant's findings are reported, not enforced).
+    if (const InvariantReport invariants = check_invariants(system); !invariants.ok()) {
+        std::string why;
+        for (const std::string& f : invariants.failures()) why += (why.empty() ? "" : "; ") + f;
+        throw std::runtime_error(s.path + ": variant " + std::to_string(index) + " (" + var.label +
+                                 "): " + why);
+    }
     const json results = collect_results(system);
     const TraceContext ctx = TraceContext::of(system);
 

@@ -693,6 +693,26 @@ for tag, extra, key in [("json-dev-null", ["--json", "/dev/null"], "--json /dev/
     case(f"bench-before-floor-{tag}", BF + extra, 2, None,
          [TINY, {"path": "ro", "tmpfs": "ro"}], names=[key])
 
+# --- Runtime failures: a run that breaks an invariant writes nothing ---------------
+with open(__file__.replace("gen_cases.py", "fixtures/tiny.json")) as f:
+    BROKEN = json.load(f)
+# Four completions within 3 ns on a queue bounded at one: bounded_queues fails at 1 ns.
+BROKEN["devices"][0]["max_in_flight"] = 1
+BROKEN["workloads"][0]["events"] = [[t, "dev0", 0] for t in range(4)]
+BROKEN_SCEN = dict(json.loads(json.dumps(BROKEN)), explain=SCENARIO["explain"])
+INV = ["invariant bounded_queues violated", "b.json"]
+case("run-invariant-broken-writes-nothing",
+     ["run", "b.json", "--out", "r.json", "--stats", "s.txt", "--trace-vcd", "v.vcd",
+      "--trace-perfetto", "p.json"], 1, INV, [js("b.json", BROKEN)])
+case("explain-invariant-broken-writes-nothing", ["explain", "b.json", "--out", "r.json"], 1, INV,
+     [js("b.json", BROKEN_SCEN)])
+case("reproduce-row-invariant-broken-writes-nothing",
+     ["reproduce", "x", "--tables", "t.json", "--out", "r.txt"], 1, ["x row 0 failed"] + INV,
+     [js("b.json", BROKEN), js("t.json", {"tables": [{"name": "x", "title": "t", "set": "prediction",
+                                                       "metrics": ["irq_rate_M"],
+                                                       "rows": [{"key": {"a": 1}, "config": "b.json"}]}]}),
+      {"path": "tmp", "dir": True}], env={"TMPDIR": "{dir}/tmp"})
+
 # --- stdout on a full disk: printed results that are lost are a failed write ------
 for cmd, argv, files, extra in [
         ("run", ["run", "tiny.json"], [TINY], {}),
