@@ -2,7 +2,10 @@
 """Writes cases.json, the hostile-input cases (issue 19) hostile_runner runs.
 
 Each family below crosses one kind of hostile input with every command or
-option it applies to. Run it after changing a family:
+option it applies to. Every rejection (status 2) lists what its message must
+name (the file or option, and the key); the runner also checks of every case
+that no input changed, no temporary file is left and that a failed command
+left no file behind (hostile_runner.cpp). Run it after changing a family:
     python3 tests/hostile/gen_cases.py > tests/hostile/cases.json
 """
 import json
@@ -465,6 +468,11 @@ for tag, target, msg in [("reported-etc-hostname", "/etc/hostname", "is a file; 
                          ("under-file", "plain.txt/k", "--keep plain.txt/k")]:
     case(f"reproduce-keep-{tag}", RP + ["--keep", target], 2, msg, RPF,
          names=["--keep " + target if target else "--keep"])
+case("reproduce-keep-read-only-mount", RP + ["--keep", "ro/k"], 2, "Read-only file system",
+     RPF + [{"path": "ro", "tmpfs": "ro"}], names=["--keep ro/k"])
+# $TMPDIR is the environment, not an argument: a scratch directory that cannot be made is a runtime failure.
+case("reproduce-tmpdir-read-only-mount", RP, 1, ["cannot make a temporary directory", "Read-only file system"],
+     RPF + [{"path": "ro", "tmpfs": "ro"}], env={"TMPDIR": "{dir}/ro"})
 case("reproduce-reported-tables-is-out", RP + ["--out", "tables.json"], 2,
      "is an input of this command", RPF, names=["--out tables.json"])
 case("reproduce-out-is-row-config", RP + ["--out", "tiny.json"], 2, "is an input of this command", RPF, names=["--out tiny.json"])
