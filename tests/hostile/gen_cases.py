@@ -645,6 +645,13 @@ for tag, mut, key in VM_BAD:
     case(f"sweep-vm-base-{tag}", ["sweep", "s.json", "--out", "sw"], 2, None,
          [js("s.json", {"base": c, "vary": {"vm.context_switch_ns": [500, 1000]}})],
          names=["s.json", key])
+for tag, vary, key in [("vcpus-empty", {"vcpus": [[], [{}]]}, "vary.vcpus[0]"),
+                       ("platform-unknown", {"platform": ["generic", "nope"]}, "vary.platform[1]"),
+                       ("guest-idle-unknown", {"vcpus.0.guest_idle": ["run", "nap"]},
+                        "vary.vcpus.0.guest_idle[1]"),
+                       ("vcpu-index-missing", {"vcpus.1.apicv": [True, False]}, "vcpus")]:
+    case(f"sweep-vm-vary-{tag}", ["sweep", "s.json", "--out", "sw"], 2, None,
+         [copy("vm.json"), js("s.json", {"base": "vm.json", "vary": vary})], names=["s.json: ", key])
 case("run-vm-platform-include-conflict", ["run", "v.json"], 2, None,
      [js("v.json", dict(VM, platform="generic", include="p.json")),
       js("p.json", {"platform": "spr"})], names=["v.json: ", "platform"])
