@@ -1,7 +1,6 @@
 #include "report/explain_section.h"
 
 #include <algorithm>
-#include <cmath>
 
 #include "config/config_loader.h"
 
@@ -11,11 +10,13 @@ using nlohmann::json;
 
 namespace {
 
+// Times in ns are bounded: beyond this a time would not fit a simulated time.
+constexpr double kMaxNs = 1e15;
+
 double number_at(const json& obj, const char* key, const std::string& path, double dflt) {
     auto it = obj.find(key);
     if (it == obj.end()) return dflt;
-    // Bounded: a time beyond it would not fit a simulated time.
-    if (!it->is_number() || it->get<double>() < 0 || it->get<double>() > 1e15)
+    if (!it->is_number() || it->get<double>() < 0 || it->get<double>() > kMaxNs)
         throw ConfigError(path + "." + key + ": expected a number 0..1e15, found " + it->dump());
     return it->get<double>();
 }
@@ -69,9 +70,10 @@ ExplainView explain_view(const json& ex) {
         const json& win = *it;
         if (!win.is_array() || win.size() != 2 || !win[0].is_number() || !win[1].is_number() ||
             win[0].get<double>() < 0 || win[1].get<double>() <= win[0].get<double>() ||
-            !std::isfinite(win[1].get<double>()))
+            !(win[1].get<double>() <= kMaxNs))
             throw ConfigError(std::string("explain.") + key +
-                              ": expected [from, to] in ns with 0 <= from < to, found " + win.dump());
+                              ": expected [from, to] in ns with 0 <= from < to <= 1e15, found " +
+                              win.dump());
         into = std::make_pair(win[0].get<double>(), win[1].get<double>());
     };
     // An integer in range, so a huge number cannot wrap into one.

@@ -527,6 +527,7 @@ EXPLAIN_BAD = [
     ("window-string", lambda s: s["explain"].update(window_ns="0:10"), "explain.window_ns"),
     ("window-negative", lambda s: s["explain"].update(window_ns=[-5, 10]), "explain.window_ns"),
     ("window-one-number", lambda s: s["explain"].update(window_ns=[1]), "explain.window_ns"),
+    ("window-huge", lambda s: s["explain"].update(window_ns=[0, 1e300]), "explain.window_ns"),
     ("narration-window-null", lambda s: s["explain"].update(narration_window_ns=None),
      "explain.narration_window_ns"),
     ("unknown-key", lambda s: s["explain"].update(colums=80), "explain.colums"),
