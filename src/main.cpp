@@ -1,7 +1,10 @@
 // cidsim: argument dispatch only; each subcommand lives in src/cli/.
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include "version.h"
 #include <cstring>
+#include <unistd.h>
 #include <iostream>
 
 #include <systemc>
@@ -72,7 +75,20 @@ int sc_main(int argc, char* argv[]) {
             // expect is reported as that command's failure, not as
             // SystemC's "(E549) uncaught exception".
             try {
-                return c.fn(argc - 1, argv + 1);
+                const int status = c.fn(argc - 1, argv + 1);
+                // Results printed into a full disk or a closed pipe are lost:
+                // that is a failed write (1), not a success.
+                errno = 0;
+                if ((std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout) &&
+                    status == cidsim::kExitOk) {
+                    // Failed earlier, its errno since overwritten: one more byte
+                    // (to output already cut short) asks the system for the reason.
+                    if (errno == 0 && ::write(STDOUT_FILENO, "\n", 1) == 1) errno = 0;
+                    std::cerr << "cidsim " << c.name << ": writing to standard output failed"
+                              << (errno ? std::string(": ") + std::strerror(errno) : "") << "\n";
+                    return cidsim::kExitFailure;
+                }
+                return status;
             } catch (const cidsim::BadInput& e) {
                 std::cerr << "cidsim " << c.name << ": " << e.what() << "\n";
                 return cidsim::kExitBadInput;

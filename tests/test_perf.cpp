@@ -123,5 +123,5 @@ TEST_CASE("bench refuses a stray word instead of ignoring it", "[perf][cli]") {
     Scratch s;
     const Run r = run_cidsim(s, "bench --no-floor --reps 1 posted");
     CHECK(r.status == 2);
-    CHECK(r.err.find("too many positional options") != std::string::npos);
+    CHECK(r.err.find("unexpected argument(s): 'posted'") != std::string::npos);
 }

@@ -1,6 +1,7 @@
 // Interrupted commands leave nothing behind (issue 19): `cidsim reproduce`
 // killed by SIGTERM or SIGINT while its runs are going removes its scratch
-// directory (in $TMPDIR) and still ends by that signal.
+// directory (in $TMPDIR), and one killed while it writes a result or trace
+// removes the temporary file, both still ending by that signal.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include <fstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "cli_runner.h"
 
@@ -85,4 +87,81 @@ TEST_CASE("reproduce removes its scratch directory when it ends normally", "[sig
     ::unsetenv("TMPDIR");
     CHECK(r.status == 0);
     CHECK(scratch_dirs(tmp) == 0);
+}
+
+namespace {
+
+std::vector<std::string> temporary_files(const fs::path& dir) {
+    std::vector<std::string> out;
+    for (const fs::directory_entry& e : fs::recursive_directory_iterator(dir))
+        if (e.path().filename().string().find(".tmp.") != std::string::npos)
+            out.push_back(e.path().string());
+    return out;
+}
+
+// Runs `cidsim run` with `option FILE`, held (hold_rename.cpp) when its
+// temporary file is written in full and about to be renamed onto FILE;
+// sends `sig` then. Returns the signal that ended it.
+int interrupt_write(const Scratch& s, const std::string& option, int sig) {
+    const std::string out = s / "written.out", marker = s / "held";
+    const std::string config = CIDSIM_SOURCE_DIR "/tests/hostile/fixtures/tiny.json";
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::setenv("LD_PRELOAD", HOLD_RENAME_LIB, 1);
+        ::setenv("CIDSIM_TEST_HOLD_RENAME", marker.c_str(), 1);
+        // The sanitizer build: its runtime is then not the first library loaded.
+        const char* asan = std::getenv("ASAN_OPTIONS");
+        ::setenv("ASAN_OPTIONS",
+                 ((asan && *asan ? std::string(asan) + ":" : "") + "verify_asan_link_order=0").c_str(), 1);
+        ::freopen("/dev/null", "w", stdout);
+        ::freopen("/dev/null", "w", stderr);
+        ::execl(CIDSIM_BINARY, CIDSIM_BINARY, "run", config.c_str(), "-q", option.c_str(),
+                out.c_str(), (char*)nullptr);
+        ::_exit(127);
+    }
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (!fs::exists(marker) && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    const bool held = fs::exists(marker);
+    // The test means something only if the temporary file is there when the signal comes.
+    CHECK(held);
+    CHECK(temporary_files(s.dir).size() == (held ? 1u : 0u));
+    ::kill(pid, sig);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    CHECK(temporary_files(s.dir).empty());
+    CHECK_FALSE(fs::exists(out));  // nothing under the final name
+    return WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+}
+
+}  // namespace
+
+TEST_CASE("a run killed by SIGTERM while it writes its Perfetto trace leaves no temporary file",
+          "[signals]") {
+    Scratch s;
+    CHECK(interrupt_write(s, "--trace-perfetto", SIGTERM) == SIGTERM);
+}
+
+TEST_CASE("a run killed by SIGINT while it writes its Perfetto trace leaves no temporary file",
+          "[signals]") {
+    Scratch s;
+    CHECK(interrupt_write(s, "--trace-perfetto", SIGINT) == SIGINT);
+}
+
+TEST_CASE("a run killed by SIGTERM while it writes its VCD trace leaves no temporary file",
+          "[signals]") {
+    Scratch s;
+    CHECK(interrupt_write(s, "--trace-vcd", SIGTERM) == SIGTERM);
+}
+
+TEST_CASE("a run killed by SIGINT while it writes its VCD trace leaves no temporary file",
+          "[signals]") {
+    Scratch s;
+    CHECK(interrupt_write(s, "--trace-vcd", SIGINT) == SIGINT);
+}
+
+TEST_CASE("a run killed by SIGHUP while it writes its result leaves no temporary file",
+          "[signals]") {
+    Scratch s;
+    CHECK(interrupt_write(s, "--out", SIGHUP) == SIGHUP);
 }

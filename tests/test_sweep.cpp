@@ -260,7 +260,7 @@ TEST_CASE("sweep --jobs 2 gives the same collected table as --jobs 1", "[sweep]"
     // A metric path that is not in the results is bad input naming the path.
     const auto [rc, out] = capture(kBinary + " collect " + dir + "/j1 --metric metrics.nope 2>&1");
     CHECK(rc == 2);
-    CHECK_THAT(out, Catch::Contains("metrics.nope not found"));
+    CHECK_THAT(out, Catch::Contains("--metric metrics.nope: not found"));
 }
 
 TEST_CASE("collect: 95% interval uses Student's t", "[sweep]") {
@@ -414,6 +414,28 @@ TEST_CASE("a sweep over a trace replay with events after the metric probe's run 
     // The whole trace ran at every point: its nine MSIs, not those of a shortened run.
     CHECK(std::count(t.begin(), t.end(), '\n') == 3);
     CHECK_THAT(t, Catch::Contains(",9\n"));
+}
+
+TEST_CASE("every RFC config, each of which includes its platform, is accepted as a sweep base",
+          "[sweep]") {
+    const std::string dir = temp_dir("rfc-bases");
+    size_t bases = 0;
+    for (const auto& e : std::filesystem::directory_iterator(std::string(CIDSIM_SOURCE_DIR) + "/configs/rfc")) {
+        const std::string name = e.path().filename().string();
+        if (name == "tables.json" || name == "devices.json") continue;  // not run configs
+        const json cfg = json::parse(read(e.path().string()));
+        CHECK(cfg.contains("include"));  // what the sweep once refused
+        const std::string spec = dir + "/" + name;
+        std::ofstream(spec) << json{{"base", e.path().string()},
+                                    {"vary", {{"handler.loop_limit", {2, 3}}}}}
+                                   .dump();
+        const auto [rc, out] = capture(kBinary + " sweep " + spec + " --out " + dir + "/out-" + name +
+                                       " --emit-commands 2>&1");
+        INFO(name << ": " << out);
+        CHECK(rc == 0);
+        ++bases;
+    }
+    CHECK(bases >= 8);
 }
 
 TEST_CASE("collect refuses a result made with another fixed setting than its sweep's", "[sweep]") {

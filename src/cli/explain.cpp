@@ -90,14 +90,25 @@ int cmd_explain(int argc, char** argv) {
     }
 
     if (vm.count("variant")) {  // child: one variant, result as JSON on stdout
+        // What only the built system can check (vector allocation) is the
+        // scenario's fault too: its messages name the scenario file.
+        const auto named = [&](const std::string& what) {
+            return what.rfind(scenario.path + ":", 0) == 0 ? what : scenario.path + ": " + what;
+        };
+        uint64_t v = 0;
         try {
-            const uint64_t v = integer_option(vm, "variant", 0, scenario.variants.size() - 1);
-            std::cout << run_variant(scenario, size_t(v)).dump() << "\n";
+            v = integer_option(vm, "variant", 0, scenario.variants.size() - 1);
         } catch (const BadInput& e) {
             std::cerr << "cidsim explain: " << e.what() << "\n";
             return kExitBadInput;
+        }
+        try {
+            std::cout << run_variant(scenario, size_t(v)).dump() << "\n";
+        } catch (const BadInput& e) {
+            std::cerr << "cidsim explain: " << named(e.what()) << "\n";
+            return kExitBadInput;
         } catch (const std::invalid_argument& e) {
-            std::cerr << "cidsim explain: " << e.what() << "\n";
+            std::cerr << "cidsim explain: " << named(e.what()) << "\n";
             return kExitBadInput;
         } catch (const std::exception& e) {
             std::cerr << "cidsim explain: failed: " << e.what() << "\n";

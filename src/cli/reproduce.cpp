@@ -339,10 +339,22 @@ int cmd_reproduce(int argc, char** argv) {
                          : format == "csv" ? table_csv(tables_out)
                          : (chosen.size() == 1 && which != "all" && which != "systems" ? tables_out[0] : tables_out)
                                    .dump(2) + "\n";
-    if (out.empty())
+    if (out.empty()) {
         std::cout << output;
-    else
+        return kExitOk;
+    }
+    try {
         write_file_atomically(out, output);
+    } catch (const std::exception& e) {
+        // Hours of runs are not thrown away with the table: the rows' results stay.
+        if (run_dir.temporary) {
+            run_dir.temporary = false;
+            run_dir.on_signal.reset();
+        }
+        std::cerr << "cidsim reproduce: " << e.what() << "; every row's result is kept in "
+                  << dir << "\n";
+        return kExitFailure;
+    }
     return kExitOk;
 }
 

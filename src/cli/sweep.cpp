@@ -90,13 +90,15 @@ int cmd_sweep(int argc, char** argv) {
     // The spec and its base have been read: no output may be one of them,
     // nor the Slurm script one of the sweep's own files.
     std::unique_ptr<SweepDir> dir_owner;
+    bool fresh_dir = false;  // made by this command: removed again if it fails before any run
     try {
         dir_owner = std::make_unique<SweepDir>(out_dir, self_executable());
-        dir_owner->claim_outputs(spec);
-        if (!slurm.empty()) {
-            claim_output("--emit-slurm", slurm);
-            claim_output("--emit-slurm's commands file", slurm_commands_path(slurm));
-        }
+        fresh_dir = dir_owner->claim_outputs(spec, [&] {
+            if (!slurm.empty()) {
+                claim_output("--emit-slurm", slurm);
+                claim_output("--emit-slurm's commands file", slurm_commands_path(slurm));
+            }
+        });
     } catch (const BadInput& e) {
         std::cerr << "cidsim sweep: " << e.what() << "\n";
         return kExitBadInput;
@@ -111,13 +113,20 @@ int cmd_sweep(int argc, char** argv) {
         std::error_code ec;
         std::filesystem::create_directories(dir.dir(), ec);
         const SweepLock lock(dir.dir());
-        dir.prepare(spec, points);
-        if (vm.count("emit-commands")) std::cout << point_commands(dir, spec, points) << std::flush;
-        if (vm.count("emit-slurm")) {
-            const std::string cmds = write_slurm_script(vm["emit-slurm"].as<std::string>(), dir, spec, points);
-            std::cerr << "cidsim sweep: wrote " << vm["emit-slurm"].as<std::string>() << " (" << points.size()
-                      << " array tasks) and " << cmds << "\n";
+        try {
+            dir.prepare(spec, points);
+            if (vm.count("emit-slurm")) {
+                const std::string cmds = write_slurm_script(slurm, dir, spec, points);
+                std::cerr << "cidsim sweep: wrote " << slurm << " (" << points.size()
+                          << " array tasks) and " << cmds << "\n";
+            }
+        } catch (const std::exception&) {
+            // A full disk, say: a directory this command made holds nothing
+            // worth keeping yet (no point has run), so it goes.
+            if (fresh_dir) std::filesystem::remove_all(dir.dir(), ec);
+            throw;
         }
+        if (vm.count("emit-commands")) std::cout << point_commands(dir, spec, points) << std::flush;
         if (vm.count("emit-commands") || vm.count("emit-slurm")) return kExitOk;
 
         SweepOptions o;

@@ -694,7 +694,14 @@ json merge_includes(json config, const std::string& dir, const std::string& sour
         if (!inc.is_string() || inc.get<std::string>().empty())
             throw ConfigError(source + ": include: expected a file name or a list of them");
         const std::string file = inc.get<std::string>();
-        merged.merge_patch(read_config_file(file[0] == '/' ? file : dir + "/" + file, depth + 1));
+        json included;
+        try {
+            included = read_config_file(file[0] == '/' ? file : dir + "/" + file, depth + 1);
+        } catch (const ConfigError& e) {
+            // The included file's own message, and which config and key led there.
+            throw ConfigError(source + ": include \"" + file + "\": " + e.what());
+        }
+        merged.merge_patch(included);
     }
     // One platform per config: an included platform file's values under a
     // different "platform" name would run on one and report the other.

@@ -11,9 +11,11 @@
 #include <unistd.h>
 
 #include "config/config_loader.h"
+#include "report/explain_section.h"
 #include "report/results.h"
 #include "report/trace_recorder.h"
 #include "sim/affinity_move.h"
+#include "sim/invariants.h"
 #include "sim/system.h"
 
 namespace cidsim {
@@ -45,45 +47,6 @@ std::vector<std::string> scenario_dirs() {
     return dirs;
 }
 
-void check_keys(const json& obj, const std::string& path, const std::vector<std::string>& keys) {
-    if (!obj.is_object()) throw ConfigError(path + ": expected an object");
-    for (auto it = obj.begin(); it != obj.end(); ++it)
-        if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
-            throw ConfigError(path + "." + it.key() + ": unknown key; valid keys here: " +
-                              join_keys(keys));
-}
-
-double number_at(const json& obj, const char* key, const std::string& path, double dflt) {
-    auto it = obj.find(key);
-    if (it == obj.end()) return dflt;
-    if (!it->is_number() || it->get<double>() < 0)
-        throw ConfigError(path + "." + key + ": expected a number >= 0, found " + it->dump());
-    return it->get<double>();
-}
-
-AffinityMoveParams affinity_params(const json& j) {
-    const std::string at = "explain.affinity_move";
-    check_keys(j, at, {"at_ns", "device", "queue", "to_cpu", "cleanup_after_ns",
-                       "cleanup_retry_ns", "check_pir"});
-    AffinityMoveParams p;
-    p.at = ns(number_at(j, "at_ns", at, ns_of(p.at)));
-    p.cleanup_after = ns(number_at(j, "cleanup_after_ns", at, ns_of(p.cleanup_after)));
-    p.cleanup_retry = ns(number_at(j, "cleanup_retry_ns", at, ns_of(p.cleanup_retry)));
-    if (p.cleanup_retry <= sc_core::SC_ZERO_TIME)
-        throw ConfigError(at + ".cleanup_retry_ns: must be > 0");
-    p.queue = uint64_t(number_at(j, "queue", at, double(p.queue)));
-    p.to_cpu = uint64_t(number_at(j, "to_cpu", at, double(p.to_cpu)));
-    if (j.contains("device")) {
-        if (!j["device"].is_string()) throw ConfigError(at + ".device: expected a device name");
-        p.device = j["device"].get<std::string>();
-    }
-    if (j.contains("check_pir")) {
-        if (!j["check_pir"].is_boolean()) throw ConfigError(at + ".check_pir: expected true or false");
-        p.check_pir = j["check_pir"].get<bool>();
-    }
-    return p;
-}
-
 const json& explain_section(const json& doc) {
     static const json empty = json::object();
     auto it = doc.find("explain");
@@ -92,10 +55,20 @@ const json& explain_section(const json& doc) {
 
 // A variant's run config (the document with the variant's "set" applied,
 // its explain section removed) and that section, moved into `explain`.
-json variant_config(const ExplainScenario& s, const ExplainVariant& var, json& explain) {
+json variant_config(const ExplainScenario& s, size_t index, json& explain) {
+    const ExplainVariant& var = s.variants.at(index);
     json doc = s.document;
-    for (auto it = var.set.begin(); it != var.set.end(); ++it)
-        apply_override(doc, it.key() + "=" + it.value().dump());
+    for (auto it = var.set.begin(); it != var.set.end(); ++it) try {
+            apply_override(doc, it.key() + "=" + it.value().dump());
+        } catch (const ConfigError& e) {
+            // apply_override speaks of --set; here the key is the scenario's.
+            std::string why = e.what();
+            if (const size_t colon = why.find(": "); why.rfind("--set ", 0) == 0 &&
+                                                      colon != std::string::npos)
+                why = why.substr(colon + 2);
+            throw ConfigError("explain.variants[" + std::to_string(index) + "].set.\"" + it.key() +
+                              "\": " + why);
+        }
     explain = explain_section(doc);
     doc.erase("explain");
     return doc;
@@ -148,6 +121,17 @@ std::vector<std::pair<std::string, std::string>> list_scenarios() {
 
 namespace {
 
+// Every variant's config and explain settings must load: bad input is found
+// before anything runs.
+void check_variants(const ExplainScenario& s) {
+    for (size_t i = 0; i < s.variants.size(); ++i) {
+        json ex;
+        const SimConfig config = load_config(variant_config(s, i, ex));
+        explain_view(ex);
+        if (ex.contains("affinity_move")) check_affinity_refs(affinity_params(ex["affinity_move"]), config);
+    }
+}
+
 ExplainScenario load_scenario_unnamed(const std::string& path) {
     ExplainScenario s;
     s.path = path;
@@ -190,12 +174,7 @@ ExplainScenario load_scenario_unnamed(const std::string& path) {
     } else {
         s.variants.push_back({text(s.document, "mode", "", "posted"), json::object()});
     }
-    // Every variant's config must load: bad input is found before anything runs.
-    for (const ExplainVariant& var : s.variants) {
-        json ex;
-        load_config(variant_config(s, var, ex));
-        if (ex.contains("affinity_move")) affinity_params(ex["affinity_move"]);
-    }
+    check_variants(s);
     return s;
 }
 
@@ -215,10 +194,7 @@ ExplainScenario load_scenario(const std::string& path) {
 void apply_sets(ExplainScenario& s, const std::vector<std::string>& sets) {
     for (const std::string& set : sets) apply_override(s.document, set);
     try {
-        for (const ExplainVariant& var : s.variants) {
-            json ex;
-            load_config(variant_config(s, var, ex));
-        }
+        check_variants(s);
     } catch (const ConfigError& e) {
         throw ConfigError(s.path + " with --set: " + e.what());
     }
@@ -227,7 +203,8 @@ void apply_sets(ExplainScenario& s, const std::vector<std::string>& sets) {
 json run_variant(const ExplainScenario& s, size_t index) {
     const ExplainVariant& var = s.variants.at(index);
     json ex;
-    const SimConfig config = load_config(variant_config(s, var, ex));
+    const SimConfig config = load_config(variant_config(s, index, ex));
+    const ExplainView view = explain_view(ex);
 
     System system(config);
     TraceRecorder recorder;
@@ -243,26 +220,23 @@ json run_variant(const ExplainScenario& s, size_t index) {
         system.vmx_cpu(i).record_steps_into(&vm_steps[i]);
     system.run();
     for (unsigned i = 0; i < system.vcpu_count(); ++i) system.vmx_cpu(i).record_steps_into(nullptr);
+    // A run that broke the model's own rules explains nothing: as `cidsim
+    // run`, it fails (a deliberately racy variant's findings are reported, not enforced).
+    if (const InvariantReport invariants = check_invariants(system); !invariants.ok()) {
+        std::string why;
+        for (const std::string& f : invariants.failures()) why += (why.empty() ? "" : "; ") + f;
+        throw std::runtime_error(s.path + ": variant " + std::to_string(index) + " (" + var.label +
+                                 "): " + why);
+    }
     const json results = collect_results(system);
     const TraceContext ctx = TraceContext::of(system);
 
-    TimelineWindow w{config.run.warmup, ctx.end, 100};
-    auto window_at = [&](const char* key, TimelineWindow& into) {
-        if (!ex.contains(key)) return;
-        const json& win = ex[key];
-        if (!win.is_array() || win.size() != 2 || !win[0].is_number() || !win[1].is_number() ||
-            win[1].get<double>() <= win[0].get<double>())
-            throw ConfigError(std::string("explain.") + key +
-                              ": expected [from, to] in ns with to > from");
-        into.from = ns(win[0].get<double>());
-        into.to = ns(win[1].get<double>());
-    };
-    window_at("window_ns", w);
+    TimelineWindow w{config.run.warmup, ctx.end, view.columns};
+    if (view.window) w.from = ns(view.window->first), w.to = ns(view.window->second);
     TimelineWindow told = w;  // what the narration covers
-    window_at("narration_window_ns", told);
-    w.columns = unsigned(number_at(ex, "columns", "explain", 100));
-    if (w.columns < 10 || w.columns > 400) throw ConfigError("explain.columns: expected 10..400");
-    const size_t lines = size_t(number_at(ex, "narration_lines", "explain", 80));
+    if (view.narration_window)
+        told.from = ns(view.narration_window->first), told.to = ns(view.narration_window->second);
+    const size_t lines = view.narration_lines;
 
     json rows = json::array();
     for (const TimelineRow& r : timeline_rows(recorder.events(), ctx, w, var.label))

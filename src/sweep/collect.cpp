@@ -112,6 +112,8 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
     const json manifest = read_json_file(manifest_path);
     const ManifestReader mr{manifest_path};
     if (!manifest.is_object()) mr.fail("(top level)", "an object", manifest);
+    // Where each metric was named, for a message about one no result has.
+    const bool from_option = !metrics.empty();
     if (metrics.empty()) metrics = mr.strings(manifest, "metrics");
     const std::vector<std::string> params = mr.strings(manifest, "parameters");
     const json& point_list = mr.member(manifest, "", "points");
@@ -171,8 +173,10 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
         for (size_t m = 0; m < metrics.size(); ++m) {
             const json* v = json_at_path(result, metrics[m]);
             if (!v)
-                throw ConfigError("metrics[" + std::to_string(m) + "]: " + metrics[m] +
-                                  " not found in " + path);
+                throw ConfigError((from_option ? "--metric " + metrics[m]
+                                               : manifest_path + ": metrics[" + std::to_string(m) +
+                                                     "]: " + metrics[m]) +
+                                  ": not found in " + path);
             if (v->is_object() || v->is_array())
                 throw ConfigError("metrics[" + std::to_string(m) + "]: " + metrics[m] +
                                   " is not a single value in " + path +

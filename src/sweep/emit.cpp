@@ -28,6 +28,8 @@ std::string write_slurm_script(const std::string& script_path, const SweepDir& d
     const std::string commands = slurm_commands_path(script_path);
     const std::string n = std::to_string(points.size());
     // Commands first: a script never points at a commands file that is not there.
+    std::error_code ec;
+    const bool commands_existed = fs::exists(fs::symlink_status(commands, ec));
     write_file_atomically(commands, point_commands(dir, spec, points));
     std::string s;
     s += "#!/bin/bash\n";
@@ -46,7 +48,12 @@ std::string write_slurm_script(const std::string& script_path, const SweepDir& d
     s += "  exit 2\n";
     s += "fi\n";
     s += "eval \"$line\"\n";
-    write_file_atomically(script.string(), s);
+    try {
+        write_file_atomically(script.string(), s);
+    } catch (...) {
+        if (!commands_existed) fs::remove(commands, ec);  // no commands file without its script
+        throw;
+    }
     fs::permissions(script, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
                     fs::perm_options::add);
     return commands;

@@ -69,6 +69,26 @@ void SweepDir::claim_outputs(const SweepSpec& spec) const {
     if (spec.base_path.empty()) claim_output("the sweep's base.json", config_path(spec));
 }
 
+bool SweepDir::claim_outputs(const SweepSpec& spec, const std::function<void()>& then) const {
+    // The directories this claim creates, outermost first: a rejected
+    // sweep leaves none of them behind.
+    std::vector<fs::path> created;
+    std::error_code ec;
+    for (fs::path p = fs::absolute(m_dir, ec).lexically_normal(); !p.empty() && !fs::exists(p, ec);
+         p = p.parent_path()) {
+        created.insert(created.begin(), p);
+        if (p == p.parent_path()) break;
+    }
+    try {
+        claim_outputs(spec);
+        then();
+    } catch (...) {
+        for (auto it = created.rbegin(); it != created.rend(); ++it) fs::remove(*it, ec);  // empty only
+        throw;
+    }
+    return !created.empty();
+}
+
 std::string SweepDir::result_path(const SweepPoint& p) const {
     return m_dir + "/points/" + p.name + ".json";
 }

@@ -9,6 +9,7 @@
 //
 // A point's command is self-contained (absolute binary, config and output
 // paths), so any engine on any host sharing DIR can run it.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,10 @@ public:
     // the manifest, and base.json for an inline base. BadInput when DIR is
     // a file or cannot be made, or when one of them is an input.
     void claim_outputs(const SweepSpec& spec) const;
+    // The same, then `then` (the command's other claims); if either throws,
+    // the directories it created are removed again before the rethrow.
+    // True when DIR did not exist before.
+    bool claim_outputs(const SweepSpec& spec, const std::function<void()>& then) const;
 
     std::string result_path(const SweepPoint& p) const;
     std::string log_path(const SweepPoint& p) const;

@@ -34,6 +34,21 @@ void check_path(const std::string& at, const std::string& path) {
 }
 
 // A list of values for one path: non-empty, no nulls, no duplicates.
+// A control character anywhere in a value (a string, or an array's or
+// object's strings and keys).
+bool has_control(const json& j) {
+    const auto in = [](const std::string& t) {
+        return std::any_of(t.begin(), t.end(),
+                           [](char c) { return (unsigned char)c < 0x20 || c == 0x7f; });
+    };
+    if (j.is_string()) return in(j.get_ref<const std::string&>());
+    if (j.is_array()) return std::any_of(j.begin(), j.end(), has_control);
+    if (j.is_object())
+        for (auto it = j.begin(); it != j.end(); ++it)
+            if (in(it.key()) || has_control(it.value())) return true;
+    return false;
+}
+
 std::vector<json> value_list(const std::string& at, const json& j) {
     if (!j.is_array() || j.empty())
         throw ConfigError(at + ": expected a non-empty array of values, found " +
@@ -42,6 +57,12 @@ std::vector<json> value_list(const std::string& at, const json& j) {
     std::set<std::string> seen;
     for (size_t i = 0; i < j.size(); ++i) {
         if (j[i].is_null()) throw ConfigError(at + "[" + std::to_string(i) + "]: null is not a value");
+        // Each point is one line of --emit-commands and of the Slurm
+        // commands file: a newline in a value would split its command.
+        if (has_control(j[i]))
+            throw ConfigError(at + "[" + std::to_string(i) + "]: " + j[i].dump() +
+                              ": a control character in a varied value; expected printable "
+                              "characters only (each point is one command line)");
         if (!seen.insert(j[i].dump()).second)
             throw ConfigError(at + "[" + std::to_string(i) + "]: " + j[i].dump() +
                               " appears twice");

@@ -2,7 +2,10 @@
 """Writes cases.json, the hostile-input cases (issue 19) hostile_runner runs.
 
 Each family below crosses one kind of hostile input with every command or
-option it applies to. Run it after changing a family:
+option it applies to. Every rejection (status 2) lists what its message must
+name (the file or option, and the key); the runner also checks of every case
+that no input changed, no temporary file is left and that a failed command
+left no file behind (hostile_runner.cpp). Run it after changing a family:
     python3 tests/hostile/gen_cases.py > tests/hostile/cases.json
 """
 import json
@@ -10,10 +13,14 @@ import json
 cases = []
 
 
-def case(name, args, status, message=None, files=(), group=None, **extra):
+def case(name, args, status, message=None, files=(), group=None, names=None, **extra):
+    """names: what a rejection must name in its message (the file or option,
+    and the key); every case with status 2 gives them."""
     c = {"name": name, "args": list(args), "status": status}
     if message is not None:
         c["message"] = message
+    if names:
+        c["names"] = [n for n in names if n]
     if files:
         c["files"] = list(files)
     if group:
@@ -60,6 +67,13 @@ COMMANDS = {
               ["--json"]),
 }
 
+# A full disk fails at the end of the work; what the command keeps on purpose.
+FULL_EXTRA = {
+    # Every row's result stays (hours of runs), in --keep or, here, $TMPDIR.
+    "reproduce": {"env": {"TMPDIR": "{dir}/tmp"}, "kept": ["tmp"], "setup": [{"path": "tmp", "dir": True}],
+                  "message": ["full/x.out", "No space left on device", "every row's result is kept in"]},
+}
+
 # --- Outputs: every output option against every kind of bad target --------------
 for cmd, (argv, files, inp, outs) in COMMANDS.items():
     base_files = files + [text("plain.txt", "a file\n"), {"path": "d", "dir": True},
@@ -79,28 +93,40 @@ for cmd, (argv, files, inp, outs) in COMMANDS.items():
             ("is-input-via-dotdot", "d/../" + inp, "is an input of this command"),
         ]
         for tag, target, msg in bad:
-            case(f"{cmd}-{o}-{tag}", argv + [opt, target], 2, msg, base_files)
+            case(f"{cmd}-{o}-{tag}", argv + [opt, target], 2, msg, base_files, names=[opt, target])
         case(f"{cmd}-{o}-symlink-to-input", argv + [opt, "link"], 2, "is an input of this command",
-             base_files + [{"path": "link", "symlink": inp}])
+             base_files + [{"path": "link", "symlink": inp}], names=[opt + " link"])
         case(f"{cmd}-{o}-hardlink-to-input", argv + [opt, "hard"], 2, "is an input of this command",
-             base_files + [{"path": "hard", "hardlink": inp}])
+             base_files + [{"path": "hard", "hardlink": inp}], names=[opt + " hard"])
         case(f"{cmd}-{o}-symlink-to-dev-null", argv + [opt, "nul"], 2, "is a device",
-             base_files + [{"path": "nul", "symlink": "/dev/null"}])
+             base_files + [{"path": "nul", "symlink": "/dev/null"}], names=[opt + " nul"])
         case(f"{cmd}-{o}-symlink-to-dir", argv + [opt, "dl"], 2, "is a directory",
-             base_files + [{"path": "dl", "symlink": "d"}])
+             base_files + [{"path": "dl", "symlink": "d"}], names=[opt + " dl"])
         case(f"{cmd}-{o}-symlink-loop", argv + [opt, "loop1"], 2, "cannot write here",
-             base_files + [{"path": "loop1", "symlink": "loop2"}, {"path": "loop2", "symlink": "loop1"}])
+             base_files + [{"path": "loop1", "symlink": "loop2"}, {"path": "loop2", "symlink": "loop1"}],
+             names=[opt + " loop1"])
+        # Disk faults (a small tmpfs): a read-only place is refused before any
+        # work (2); a full disk is found only when writing (1, with the
+        # system's reason), and leaves no partial or temporary file.
+        case(f"{cmd}-{o}-read-only-mount", argv + [opt, "ro/x.out"], 2, "Read-only file system",
+             base_files + [{"path": "ro", "tmpfs": "ro"}], names=[opt + " ro/x.out"])
+        full = dict(FULL_EXTRA.get(cmd, {}))
+        case(f"{cmd}-{o}-disk-full", argv + [opt, "full/x.out"], 1,
+             full.pop("message", ["full/x.out", "No space left on device"]),
+             base_files + [{"path": "full", "tmpfs": "full"}] + full.pop("setup", []), **full)
     # Two outputs of one command naming the same file.
     for i, a in enumerate(outs):
         for b in outs[i + 1:]:
             case(f"{cmd}-{a.lstrip('-')}-same-as-{b.lstrip('-')}", argv + [a, "x.out", b, "x.out"], 2,
-                 "this file is also written as", base_files)
+                 "this file is also written as", base_files, names=[b + " x.out", "written as " + a])
             case(f"{cmd}-{a.lstrip('-')}-link-to-{b.lstrip('-')}", argv + [a, "x.out", b, "lx"], 2,
-                 "this file is also written as", base_files + [{"path": "lx", "symlink": "x.out"}])
+                 "this file is also written as", base_files + [{"path": "lx", "symlink": "x.out"}],
+                 names=[b + " lx", "written as " + a])
 
 # Writes that succeed go through symlinks and leave the link a link.
 for cmd, opt, extra in [("run", "--out", []), ("run", "--stats", []), ("run", "--trace-vcd", []),
-                        ("run", "--trace-perfetto", []), ("explain", "--out", [])]:
+                        ("run", "--trace-perfetto", []), ("explain", "--out", []),
+                        ("reproduce", "--out", []), ("bench", "--json", [])]:
     argv, files, inp, _ = COMMANDS[cmd]
     case(f"{cmd}-{opt.lstrip('-')}-through-symlink", argv + [opt, "link.out"], 0, None,
          files + [{"path": "link.out", "symlink": "target.out"}, text("target.out", "old\n")],
@@ -143,7 +169,7 @@ for name, (mk, what) in INPUTS.items():
         ("top-level-array", "array.json", 2, "array.json"),
         ("duplicate-key", "dup.json", 2, "duplicate key"),
     ]:
-        case(f"{name}-{tag}", mk(path), status, msg, files)
+        case(f"{name}-{tag}", mk(path), status, msg, files, names=[path or "empty"])
 
 # Includes, the sweep's base, a reproduce row's config, a collect manifest and
 # result can be hostile files too.
@@ -153,26 +179,30 @@ for tag, entry, msg in [("fifo", {"path": "inc.json", "fifo": True}, "is a FIFO"
     files = [js("c.json", {"include": "inc.json", "devices": [{"name": "d0"}]})]
     if entry:
         files.append(entry)
-    case(f"run-include-{tag}", ["run", "c.json"], 2, msg, files)
+    case(f"run-include-{tag}", ["run", "c.json"], 2, msg, files, names=["c.json: include", "inc.json"])
     files2 = [js("s.json", {"base": "inc.json"})] + ([entry] if entry else [])
-    case(f"sweep-base-{tag}", ["sweep", "s.json", "--out", "sw"], 2, ["base: ", msg], files2)
+    case(f"sweep-base-{tag}", ["sweep", "s.json", "--out", "sw"], 2, ["base: ", msg], files2,
+         names=["s.json: base", "inc.json"])
     files3 = [js("t.json", {"tables": [{"name": "x", "title": "t", "set": "prediction",
                                         "metrics": ["irq_rate_M"],
                                         "rows": [{"key": {"a": 1}, "config": "inc.json"}]}]})]
     files3 += [entry] if entry else []
-    case(f"reproduce-row-config-{tag}", ["reproduce", "x", "--tables", "t.json"], 2, msg, files3)
+    case(f"reproduce-row-config-{tag}", ["reproduce", "x", "--tables", "t.json"], 2, msg, files3,
+         names=["inc.json"])
 for tag, entry, msg in [("fifo", {"path": "m/sweep.json", "fifo": True}, "is a FIFO"),
                         ("directory", {"path": "m/sweep.json", "dir": True}, "is a directory"),
                         ("dev-null-link", {"path": "m/sweep.json", "symlink": "/dev/null"},
                          "is a device"),
                         ("empty", text("m/sweep.json", ""), "not valid JSON"),
                         ("not-json", text("m/sweep.json", "{points"), "not valid JSON")]:
-    case(f"collect-manifest-{tag}", ["collect", "m"], 2, msg, [{"path": "m", "dir": True}, entry])
-case("collect-no-dir", ["collect", "nodir"], 2, "nodir: no such directory")
+    case(f"collect-manifest-{tag}", ["collect", "m"], 2, msg, [{"path": "m", "dir": True}, entry],
+         names=["m/sweep.json"])
+case("collect-no-dir", ["collect", "nodir"], 2, "nodir: no such directory", names=["nodir"])
 case("collect-dir-is-file", ["collect", "plain.txt"], 2, "not a directory",
-     [text("plain.txt", "x")])
-case("collect-no-manifest", ["collect", "d"], 2, "no sweep manifest", [{"path": "d", "dir": True}])
-case("collect-empty-dir-name", ["collect", ""], 2, "empty")
+     [text("plain.txt", "x")], names=["plain.txt"])
+case("collect-no-manifest", ["collect", "d"], 2, "no sweep manifest", [{"path": "d", "dir": True}],
+     names=["d"])
+case("collect-empty-dir-name", ["collect", ""], 2, "empty", names=["empty"])
 for tag, entry, msg in [("fifo", {"path": "m/points/p0.json", "fifo": True}, "not a cidsim result"),
                         ("directory", {"path": "m/points/p0.json", "dir": True}, "not a cidsim result"),
                         ("not-json", text("m/points/p0.json", "{"), "not a cidsim result"),
@@ -187,7 +217,8 @@ for tag, entry, msg in [("fifo", {"path": "m/points/p0.json", "fifo": True}, "no
                          js("m/points/p0.json", {"metrics": {}, "seed": 2,
                                                  "config": {"handler": {"loop_limit": 1}}}),
                          "is for another seed or config")]:
-    case(f"collect-result-{tag}", ["collect", "m"], 2, msg, sweep_dir([entry]))
+    case(f"collect-result-{tag}", ["collect", "m"], 2, msg, sweep_dir([entry]),
+         names=["m/points/p0.json"])
 
 # --- The collect manifest, field by field -----------------------------------------
 GOOD_POINT = {"name": "p0", "group": "g0", "params": {"handler.loop_limit": 1}, "seed": 1,
@@ -197,7 +228,8 @@ GOOD = {"parameters": ["handler.loop_limit"], "metrics": ["metrics.msi_rate_mps"
 
 
 def manifest_case(tag, m, msg):
-    case(f"collect-manifest-{tag}", ["collect", "m"], 2, msg, [js("m/sweep.json", m)])
+    case(f"collect-manifest-{tag}", ["collect", "m"], 2, msg, [js("m/sweep.json", m)],
+         names=["m/sweep.json"])
 
 
 manifest_case("reported-points-number", {"points": 5, "parameters": [], "metrics": []},
@@ -235,7 +267,8 @@ manifest_case("param-missing-second-point",
               'points[1].params: no value for "handler.loop_limit"')
 case("collect-metric-missing", ["collect", "m", "--metric", "metrics.nope"], 2, "metrics.nope",
      sweep_dir([js("m/points/p0.json", {"metrics": {}, "seed": 1,
-                                        "config": {"handler": {"loop_limit": 1}}})]))
+                                        "config": {"handler": {"loop_limit": 1}}})]),
+     names=["--metric metrics.nope", "m/points/p0.json"])
 
 # --- Numeric options: no wrap-around, no NaN, ranges -------------------------------
 NUMERIC = [
@@ -262,35 +295,39 @@ for cmd, argv, files, opt, rng, extra_bad in NUMERIC:
     if is_int:
         bad += ["1.5", "1e3"]
     for i, b in enumerate(bad):
-        case(f"{cmd}-{opt}-bad{i}", argv + [f"--{opt}", b], 2, f"--{opt}: expected", files)
+        case(f"{cmd}-{opt}-bad{i}", argv + [f"--{opt}", b], 2, f"--{opt}: expected", files,
+             names=[f"--{opt}"])
 case("run-seed-max-ok", ["run", "tiny.json", "-q", "--seed", "18446744073709551615"], 0, None, [TINY])
 case("reproduce-precision-reported-0", ["reproduce", "tiny", "--tables", "tables.json",
-                                        "--precision", "0"], 2, "--precision: expected", [TINY, TABLES])
+                                        "--precision", "0"], 2, "--precision: expected", [TINY, TABLES],
+     names=["--precision"])
 case("explain-variant-out-of-range", ["explain", "scenario.json", "--variant", "2"], 2,
-     "--variant: expected an integer 0..1", [SCEN])
+     "--variant: expected an integer 0..1", [SCEN], names=["--variant"])
 case("explain-variant-negative", ["explain", "scenario.json", "--variant", "-1"], 2,
-     "--variant: expected", [SCEN])
+     "--variant: expected", [SCEN], names=["--variant"])
 
 # --- --set paths ---------------------------------------------------------------------
-SET_BAD = [("trailing-dot", "handler.loop_limit.=2", "empty key in the path"),
-           ("double-dot", "devices..x=1", "empty key in the path"),
-           ("leading-dot", ".handler.loop_limit=2", "empty key in the path"),
-           ("only-dot", ".=2", "empty key in the path"),
-           ("no-equals", "handler.loop_limit", "expected key.path=value"),
-           ("no-key", "=5", "expected key.path=value"),
-           ("into-number", "run.seed.x=1", "has no keys"),
-           ("index-out-of-range", "devices.7.name=x", "no element 7"),
-           ("index-not-number", "devices.x.name=y", "no element x"),
-           ("unknown-key", "handler.loop_limt=2", "unknown key"),
-           ("wrong-type", "handler.loop_limit=\"many\"", "handler.loop_limit"),
-           ("negative", "handler.loop_limit=-1", "handler.loop_limit"),
-           ("nan", "run.duration_ns=NaN", "run.duration_ns"),
-           ("devices-empty", "devices=[]", "devices: expected at least one device"),
-           ("comment-number", "comment=12345", "comment: expected a string, found a number")]
-for tag, s, msg in SET_BAD:
-    case(f"run-set-{tag}", ["run", "tiny.json", "--set", s], 2, msg, [TINY])
+# (tag, --set, message, what it must name: the option and path, or the file and key)
+SET_BAD = [("trailing-dot", "handler.loop_limit.=2", "empty key in the path", ["--set handler"]),
+           ("double-dot", "devices..x=1", "empty key in the path", ["--set devices"]),
+           ("leading-dot", ".handler.loop_limit=2", "empty key in the path", ["--set .handler"]),
+           ("only-dot", ".=2", "empty key in the path", ["--set ."]),
+           ("no-equals", "handler.loop_limit", "expected key.path=value", ["--set handler.loop_limit"]),
+           ("no-key", "=5", "expected key.path=value", ["--set =5"]),
+           ("into-number", "run.seed.x=1", "has no keys", ["--set run.seed"]),
+           ("index-out-of-range", "devices.7.name=x", "no element 7", ["--set devices.7"]),
+           ("index-not-number", "devices.x.name=y", "no element x", ["--set devices.x"]),
+           ("unknown-key", "handler.loop_limt=2", "unknown key", ["tiny.json", "handler.loop_limt"]),
+           ("wrong-type", "handler.loop_limit=\"many\"", "handler.loop_limit", ["tiny.json"]),
+           ("negative", "handler.loop_limit=-1", "handler.loop_limit", ["tiny.json"]),
+           ("nan", "run.duration_ns=NaN", "run.duration_ns", ["tiny.json"]),
+           ("devices-empty", "devices=[]", "devices: expected at least one device", ["tiny.json"]),
+           ("comment-number", "comment=12345", "comment: expected a string, found a number",
+            ["tiny.json"])]
+for tag, s, msg, nm in SET_BAD:
+    case(f"run-set-{tag}", ["run", "tiny.json", "--set", s], 2, msg, [TINY], names=nm)
     case(f"bench-set-{tag}", ["bench", "--reps", "1", "--no-floor", "--config", "tiny.json",
-                              "--set", s], 2, msg, [TINY])
+                              "--set", s], 2, msg, [TINY], names=nm)
 
 # --- Configs the loader must refuse (reported) ------------------------------------
 for tag, cfg, msg in [("empty-object", {}, "devices: expected at least one device, found none"),
@@ -301,16 +338,50 @@ for tag, cfg, msg in [("empty-object", {}, "devices: expected at least one devic
                        "comment: expected a string"),
                       ("comment-null", {"comment": None, "devices": [{"name": "d"}]},
                        "comment: expected a string")]:
-    case(f"run-config-{tag}", ["run", "e.json"], 2, ["e.json", msg], [js("e.json", cfg)])
+    case(f"run-config-{tag}", ["run", "e.json"], 2, ["e.json", msg], [js("e.json", cfg)],
+         names=["e.json: "])
     case(f"bench-config-{tag}", ["bench", "--reps", "1", "--no-floor", "--config", "e.json"], 2,
-         ["e.json", msg], [js("e.json", cfg)])
+         ["e.json", msg], [js("e.json", cfg)], names=["e.json: "])
     case(f"sweep-inline-base-{tag}", ["sweep", "s.json", "--out", "sw"], 2, msg,
-         [js("s.json", {"base": cfg})])
+         [js("s.json", {"base": cfg})], names=["s.json"])
 case("sweep-comment-number", ["sweep", "s.json", "--out", "sw"], 2,
      "s.json: comment: expected a string, found a number",
-     [TINY, js("s.json", {"comment": 5, "base": "tiny.json"})])
-case("run-systemc-warnings-not-on-stdout", ["run", "tiny.json"], 0, None, [TINY],
-     stdout_lacks=["Warning:", "Info:", "Error:"])
+     [TINY, js("s.json", {"comment": 5, "base": "tiny.json"})], names=["s.json"])
+# A name SystemC must rewrite (a space, a dot) makes it warn: on stderr, never
+# into run -q's silence or --emit-commands' one command per line.
+with open(__file__.replace("gen_cases.py", "fixtures/tiny.json")) as f:
+    SPACED = json.load(f)
+SPACED["devices"][0]["name"] = "my dev.0"
+for e in SPACED["workloads"][0]["events"]:
+    e[1] = "my dev.0"
+case("run-systemc-warnings-not-on-stdout", ["run", "sp.json", "-q"], 0, "W506", [js("sp.json", SPACED)],
+     stdout_lacks=["Warning", "W506", "In file", "my"])
+case("sweep-systemc-warnings-not-in-commands", ["sweep", "s.json", "--out", "sw", "--emit-commands"],
+     0, None, [js("sp.json", SPACED), js("s.json", {"base": "sp.json",
+                                                      "vary": {"handler.loop_limit": [1, 2]}})],
+     stdout_lacks=["Warning", "W506", "In file"], creates=["sw/sweep.json"])
+# A control character in a varied value would split its point's command line.
+for tag, spec, key in [
+        ("vary-comment-newline", {"base": "tiny.json", "vary": {"comment": ["a\nb", "c"]}},
+         "vary.comment[0]"),
+        ("vary-name-newline", {"base": "tiny.json", "vary": {"devices.0.name": ["d", "e\rf"]}},
+         "vary.devices.0.name[1]"),
+        ("vary-nested-tab", {"base": "tiny.json", "vary": {"devices.0.irq_cpus": [[0], {"a\tb": 1}]}},
+         "vary.devices.0.irq_cpus[1]"),
+        ("zip-newline", {"base": "tiny.json", "zip": [{"comment": ["x\n", "y"],
+                                                       "handler.loop_limit": [1, 2]}]},
+         "zip[0].comment[0]")]:
+    case(f"sweep-{tag}", ["sweep", "s.json", "--out", "sw", "--emit-commands"], 2,
+         "a control character", [TINY, js("s.json", spec)], names=["s.json: ", key])
+# The sweep's own outputs on a faulty disk.
+case("sweep-out-read-only-mount", ["sweep", "spec.json", "--out", "ro/sw"], 2, "Read-only file system",
+     [TINY, SPEC, {"path": "ro", "tmpfs": "ro"}], names=["ro/sw"])
+case("sweep-emit-slurm-read-only-mount", ["sweep", "spec.json", "--out", "sw", "--emit-slurm", "ro/j.sh"],
+     2, "Read-only file system", [TINY, SPEC, {"path": "ro", "tmpfs": "ro"}], names=["--emit-slurm ro/j.sh"])
+case("sweep-out-disk-full", ["sweep", "spec.json", "--out", "full/sw"], 1,
+     ["full/sw/sweep.json", "No space left on device"], [TINY, SPEC, {"path": "full", "tmpfs": "full"}])
+case("sweep-emit-slurm-disk-full", ["sweep", "spec.json", "--out", "sw", "--emit-slurm", "full/j.sh"], 1,
+     ["full/j.commands", "No space left on device"], [TINY, SPEC, {"path": "full", "tmpfs": "full"}])
 
 # --- explain: scenario fields -------------------------------------------------------
 with open(__file__.replace("gen_cases.py", "fixtures/scenario.json")) as f:
@@ -333,7 +404,7 @@ for where, tag, v in [("title", "number", 5), ("title", "null", None), ("title",
         s["mode"] = v
         key = "mode"
     case(f"explain-{where}-{tag}", ["explain", "x.json"], 2, ["x.json", f"{key}: expected"],
-         [js("x.json", s)])
+         [js("x.json", s)], names=["x.json: "])
 for tag, mut, msg in [("variants-empty", lambda s: s["explain"].update(variants=[]), "non-empty array"),
                       ("variants-number", lambda s: s["explain"].update(variants=3), "non-empty array"),
                       ("set-not-object", lambda s: s["explain"]["variants"][0].update(set=[1]),
@@ -346,38 +417,41 @@ for tag, mut, msg in [("variants-empty", lambda s: s["explain"].update(variants=
                        "empty key in the path")]:
     s = json.loads(json.dumps(SCENARIO))
     mut(s)
-    case(f"explain-{tag}", ["explain", "x.json"], 2, ["x.json", msg], [js("x.json", s)])
-case("explain-unknown-scenario", ["explain", "no-such-scenario"], 2, "no such scenario")
+    case(f"explain-{tag}", ["explain", "x.json"], 2, ["x.json", msg], [js("x.json", s)],
+         names=["x.json: "])
+case("explain-unknown-scenario", ["explain", "no-such-scenario"], 2, "no such scenario",
+     names=["no-such-scenario"])
 
 # --- sweep: outputs that are inputs or one another --------------------------------
 SW = [TINY, SPEC, text("plain.txt", "x"), {"path": "ff", "fifo": True}]
 case("sweep-reported-emit-slurm-is-spec", ["sweep", "spec.json", "--out", "sw", "--emit-slurm",
-                                           "spec.json"], 2, "is an input of this command", SW)
+                                           "spec.json"], 2, "is an input of this command", SW, names=["--emit-slurm spec.json"])
 case("sweep-reported-emit-slurm-is-manifest", ["sweep", "spec.json", "--out", "sw", "--emit-slurm",
                                                "sw/sweep.json"], 2,
-     "this file is also written as the sweep manifest", SW)
+     "this file is also written as the sweep manifest", SW, names=["--emit-slurm sw/sweep.json"])
 case("sweep-emit-slurm-is-base", ["sweep", "spec.json", "--out", "sw", "--emit-slurm", "tiny.json"],
-     2, "is an input of this command", SW)
+     2, "is an input of this command", SW, names=["--emit-slurm tiny.json"])
 case("sweep-emit-slurm-commands-is-spec", ["sweep", "spec.commands", "--out", "sw", "--emit-slurm",
                                            "spec.sh"], 2, "is an input of this command",
-     [TINY, copy("spec.commands", "spec.json")])
+     [TINY, copy("spec.commands", "spec.json")], names=["spec.commands"])
 case("sweep-emit-slurm-is-inline-base", ["sweep", "inline-spec.json", "--out", "sw",
                                          "--emit-slurm", "sw/base.json"], 2,
-     "this file is also written as the sweep's base.json", [copy("inline-spec.json")])
+     "this file is also written as the sweep's base.json", [copy("inline-spec.json")], names=["--emit-slurm sw/base.json"])
 case("sweep-spec-is-manifest", ["sweep", "sw/sweep.json", "--out", "sw"], 2,
      "is an input of this command", [TINY, copy("sw/sweep.json", "spec.json"),
-                                     copy("sw/tiny.json", "tiny.json")])
+                                     copy("sw/tiny.json", "tiny.json")], names=["sw/sweep.json"])
 case("sweep-inline-base-written-over-spec", ["sweep", "sw/base.json", "--out", "sw"], 2,
-     "is an input of this command", [copy("sw/base.json", "inline-spec.json")])
+     "is an input of this command", [copy("sw/base.json", "inline-spec.json")], names=["sw/base.json"])
 for tag, target, msg in [("empty", "", "empty"), ("dev-null", "/dev/null", "is a device"),
                          ("fifo", "ff", "is a FIFO"), ("file", "plain.txt", "is a file"),
                          ("under-file", "plain.txt/x", "plain.txt/x")]:
-    case(f"sweep-out-{tag}", ["sweep", "spec.json", "--out", target], 2, msg, SW)
+    case(f"sweep-out-{tag}", ["sweep", "spec.json", "--out", target], 2, msg, SW,
+         names=["--out " + target if target else "--out"])
 for tag, target, msg in [("empty", "", "empty"), ("dev-null", "/dev/null", "is a device"),
                          ("fifo", "ff", "is a FIFO"), ("directory", "sw", "is a directory"),
                          ("missing-parent", "nodir/x.sh", "cannot write here")]:
     case(f"sweep-emit-slurm-{tag}", ["sweep", "spec.json", "--out", "sw", "--emit-slurm", target], 2,
-         msg, SW)
+         msg, SW, names=["--emit-slurm " + target if target else "--emit-slurm"])
 case("sweep-emit-slurm-ok", ["sweep", "spec.json", "--out", "sw", "--emit-slurm", "job.sh"], 0, None,
      SW, creates=["job.sh", "job.commands", "sw/sweep.json"])
 case("sweep-runs-ok", ["sweep", "spec.json", "--out", "sw", "--jobs", "1"], 0, None, SW,
@@ -392,14 +466,20 @@ for tag, target, msg in [("reported-etc-hostname", "/etc/hostname", "is a file; 
                          ("fifo", "ff", "is a FIFO"),
                          ("empty", "", "empty"),
                          ("under-file", "plain.txt/k", "--keep plain.txt/k")]:
-    case(f"reproduce-keep-{tag}", RP + ["--keep", target], 2, msg, RPF)
+    case(f"reproduce-keep-{tag}", RP + ["--keep", target], 2, msg, RPF,
+         names=["--keep " + target if target else "--keep"])
+case("reproduce-keep-read-only-mount", RP + ["--keep", "ro/k"], 2, "Read-only file system",
+     RPF + [{"path": "ro", "tmpfs": "ro"}], names=["--keep ro/k"])
+# $TMPDIR is the environment, not an argument: a scratch directory that cannot be made is a runtime failure.
+case("reproduce-tmpdir-read-only-mount", RP, 1, ["cannot make a temporary directory", "Read-only file system"],
+     RPF + [{"path": "ro", "tmpfs": "ro"}], env={"TMPDIR": "{dir}/ro"})
 case("reproduce-reported-tables-is-out", RP + ["--out", "tables.json"], 2,
-     "is an input of this command", RPF)
-case("reproduce-out-is-row-config", RP + ["--out", "tiny.json"], 2, "is an input of this command", RPF)
-case("reproduce-reported-out-unwritable", RP + ["--out", "/proc/cidsim/x"], 2, "cannot write here", RPF)
-case("reproduce-format-bad", RP + ["--format", "xml"], 2, "--format must be", RPF)
+     "is an input of this command", RPF, names=["--out tables.json"])
+case("reproduce-out-is-row-config", RP + ["--out", "tiny.json"], 2, "is an input of this command", RPF, names=["--out tiny.json"])
+case("reproduce-reported-out-unwritable", RP + ["--out", "/proc/cidsim/x"], 2, "cannot write here", RPF, names=["--out /proc/cidsim/x"])
+case("reproduce-format-bad", RP + ["--format", "xml"], 2, "--format must be", RPF, names=["--format"])
 case("reproduce-unknown-table", ["reproduce", "nope", "--tables", "tables.json"], 2,
-     "choose a table", RPF)
+     "choose a table", RPF, names=["tiny"])
 case("reproduce-ok", RP + ["--out", "r.txt", "--keep", "k"], 0, None, RPF, creates=["r.txt", "k"])
 for tag, t, msg in [("tables-not-array", {"tables": 3}, "tables: expected an array"),
                     ("no-tables", {}, "tables: expected an array"),
@@ -408,7 +488,8 @@ for tag, t, msg in [("tables-not-array", {"tables": 3}, "tables: expected an arr
                                   "metrics": ["irq_rate_M"],
                                   "rows": [{"key": {"a": 1}, "config": "nope.json"}]}]},
                      "nope.json: no such file")]:
-    case(f"reproduce-{tag}", ["reproduce", "x", "--tables", "t.json"], 2, msg, [js("t.json", t)])
+    case(f"reproduce-{tag}", ["reproduce", "x", "--tables", "t.json"], 2, msg, [js("t.json", t)],
+         names=["nope.json" if "nope" in tag else "t.json: "])
 
 # --- every command: unknown options, missing arguments --------------------------
 for cmd, argv, files in [("run", ["run", "tiny.json"], [TINY]),
@@ -418,20 +499,252 @@ for cmd, argv, files in [("run", ["run", "tiny.json"], [TINY]),
                          ("explain", ["explain", "scenario.json"], [SCEN]),
                          ("bench", ["bench", "--no-floor", "--config", "tiny.json"], [TINY]),
                          ("params", ["params"], [])]:
-    case(f"{cmd}-unknown-option", argv + ["--no-such-option"], 2, "unrecognised option", files)
+    case(f"{cmd}-unknown-option", argv + ["--no-such-option"], 2, "unrecognised option", files,
+         names=["--no-such-option"])
     case(f"{cmd}-option-missing-value", [argv[0], "--help", "--definitely-not"], 2,
-         "unrecognised option", files)
-case("run-no-config", ["run"], 2, "a config file is required")
-case("run-two-configs", ["run", "tiny.json", "tiny.json"], 2, "", [TINY])
-case("sweep-no-out", ["sweep", "spec.json"], 2, "--out DIR are required", [TINY, SPEC])
-case("sweep-no-spec", ["sweep", "--out", "sw"], 2, "are required")
-case("collect-no-dir-arg", ["collect"], 2, "a sweep directory is required")
-case("cli-unknown-command", ["frobnicate"], 2, "unknown command", group="cli")
-case("cli-no-command", [], 2, "usage", group="cli")
-case("params-unknown-block", ["params", "no-such-block"], 2, "no-such-block")
-case("params-bad-format", ["params", "--format", "xml"], 2, "--format must be")
+         "unrecognised option", files, names=["--definitely-not"])
+case("run-no-config", ["run"], 2, "a config file is required", names=["config file"])
+case("run-two-configs", ["run", "tiny.json", "tiny.json"], 2, "unexpected argument(s)", [TINY], names=["'tiny.json'"])
+case("sweep-no-out", ["sweep", "spec.json"], 2, "--out DIR are required", [TINY, SPEC], names=["--out"])
+case("sweep-no-spec", ["sweep", "--out", "sw"], 2, "are required", names=["sweep spec"])
+case("collect-no-dir-arg", ["collect"], 2, "a sweep directory is required", names=["sweep directory"])
+case("cli-unknown-command", ["frobnicate"], 2, "unknown command", group="cli", names=["frobnicate"])
+case("cli-no-command", [], 2, "usage", group="cli", names=["usage"])
+case("params-unknown-block", ["params", "no-such-block"], 2, "no-such-block", names=["no-such-block"])
+case("params-bad-format", ["params", "--format", "xml"], 2, "--format must be", names=["--format"])
+
+# --- explain: every check of the explain section names the scenario file and key ---
+EXPLAIN_BAD = [
+    ("columns-too-few", lambda s: s["explain"].update(columns=5), "explain.columns"),
+    ("columns-huge", lambda s: s["explain"].update(columns=1e300), "explain.columns"),
+    ("columns-fraction", lambda s: s["explain"].update(columns=50.5), "explain.columns"),
+    ("columns-string", lambda s: s["explain"].update(columns="80"), "explain.columns"),
+    ("narration-lines-negative", lambda s: s["explain"].update(narration_lines=-1),
+     "explain.narration_lines"),
+    ("narration-lines-huge", lambda s: s["explain"].update(narration_lines=1e300),
+     "explain.narration_lines"),
+    ("window-reversed", lambda s: s["explain"].update(window_ns=[5, 1]), "explain.window_ns"),
+    ("window-string", lambda s: s["explain"].update(window_ns="0:10"), "explain.window_ns"),
+    ("window-negative", lambda s: s["explain"].update(window_ns=[-5, 10]), "explain.window_ns"),
+    ("window-one-number", lambda s: s["explain"].update(window_ns=[1]), "explain.window_ns"),
+    ("window-huge", lambda s: s["explain"].update(window_ns=[0, 1e300]), "explain.window_ns"),
+    ("narration-window-null", lambda s: s["explain"].update(narration_window_ns=None),
+     "explain.narration_window_ns"),
+    ("unknown-key", lambda s: s["explain"].update(colums=80), "explain.colums"),
+    ("affinity-not-object", lambda s: s["explain"].update(affinity_move=3), "explain.affinity_move"),
+    ("affinity-unknown-key", lambda s: s["explain"].update(affinity_move={"at": 1}),
+     "explain.affinity_move.at"),
+    ("affinity-device-number", lambda s: s["explain"].update(affinity_move={"device": 1}),
+     "explain.affinity_move.device"),
+    ("affinity-device-missing", lambda s: s["explain"].update(affinity_move={"device": "nope"}),
+     "explain.affinity_move.device"),
+    ("affinity-cpu-missing", lambda s: s["explain"].update(affinity_move={"device": "dev0", "to_cpu": 9}),
+     "explain.affinity_move.to_cpu"),
+    ("affinity-cpu-negative", lambda s: s["explain"].update(affinity_move={"to_cpu": -1}),
+     "explain.affinity_move.to_cpu"),
+    ("affinity-queue-missing", lambda s: s["explain"].update(affinity_move={"device": "dev0", "queue": 4}),
+     "explain.affinity_move.queue"),
+    ("affinity-queue-huge", lambda s: s["explain"].update(affinity_move={"queue": 1e300}),
+     "explain.affinity_move.queue"),
+    ("affinity-at-negative", lambda s: s["explain"].update(affinity_move={"at_ns": -1}),
+     "explain.affinity_move.at_ns"),
+    ("affinity-at-huge", lambda s: s["explain"].update(affinity_move={"at_ns": 1e300}),
+     "explain.affinity_move.at_ns"),
+    ("affinity-retry-zero", lambda s: s["explain"].update(affinity_move={"cleanup_retry_ns": 0}),
+     "explain.affinity_move.cleanup_retry_ns"),
+    ("affinity-check-pir-number", lambda s: s["explain"].update(affinity_move={"check_pir": 1}),
+     "explain.affinity_move.check_pir"),
+    ("variant-not-object", lambda s: s["explain"]["variants"].__setitem__(0, 5), "explain.variants[0]"),
+    ("variant-label-array", lambda s: s["explain"]["variants"][1].update(label=[]),
+     "explain.variants[1].label"),
+    ("variant-set-empty-key", lambda s: s["explain"]["variants"][0].update(set={"a..b": 1}),
+     'explain.variants[0].set."a..b"'),
+    ("variant-set-into-number", lambda s: s["explain"]["variants"][1].update(set={"run.duration_ns.x": 1}),
+     'explain.variants[1].set."run.duration_ns.x"'),
+    ("variant-set-unknown", lambda s: s["explain"]["variants"][0].update(set={"handler.nope": 1}),
+     "handler.nope"),
+    ("variant-set-wrong-type", lambda s: s["explain"]["variants"][1].update(set={"mode": 3}), "mode"),
+    ("variant-set-columns", lambda s: s["explain"]["variants"][1].update(set={"explain.columns": 3}),
+     "explain.columns"),
+    ("title-object", lambda s: s["explain"].update(title={}), "explain.title"),
+    ("top-unknown-key", lambda s: s.update(explian={}), "explian"),
+    ("run-duration-negative", lambda s: s["run"].update(duration_ns=-1), "run.duration_ns"),
+    ("device-vectors-exhausted", lambda s: s["devices"][0].update(vectors=250, irq_cpus=[0]),
+     "devices[0]"),
+    ("workload-unknown-device", lambda s: s["workloads"][0].update(events=[[0, "nope", 0]]),
+     "workloads[0]"),
+    ("top-array", None, "config: expected an object"),
+]
+for tag, mut, key in EXPLAIN_BAD:
+    s = json.loads(json.dumps(SCENARIO))
+    if mut:
+        mut(s)
+    else:
+        s = [s]
+    case(f"explain-scenario-{tag}", ["explain", "x.json"], 2, None, [js("x.json", s)],
+         names=["x.json: ", key])
+    # The same check must hold when --set brings the bad value in.
+explain_set = [("columns", "explain.columns=5", "explain.columns"),
+               ("empty-key", "explain..columns=5", "--set explain..columns"),
+               ("unknown", "handler.loop_limt=2", "handler.loop_limt"),
+               ("wrong-type", "run.duration_ns=\"x\"", "run.duration_ns"),
+               ("vcpus-not-array", "vcpus=3", "vcpus"),
+               ("platform-unknown", "platform=\"xyz\"", "platform")]
+for tag, set_, key in explain_set:
+    case(f"explain-set-{tag}", ["explain", "scenario.json", "--set", set_], 2, None, [SCEN],
+         names=["--set", key] if tag == "empty-key" else ["scenario.json", "--set", key])
+for tag, set_, key in [("vcpu-guest-idle", "vcpus.0.guest_idle=\"sleep\"", "vcpus[0].guest_idle"),
+                       ("vcpu-index", "vcpus.3.apicv=true", "--set vcpus.3"),
+                       ("assigned-missing-vcpu", "devices.0.assigned_to=\"vcpu4\"", "devices[0].assigned_to"),
+                       ("host-handler", "devices.0.host_handler=\"soft\"", "devices[0].host_handler")]:
+    case(f"explain-vm-delivery-set-{tag}", ["explain", "vm-delivery", "--set", set_], 2, None,
+         names=[key])
+VMSCEN = copy("vm-scenario.json")
+case("explain-vm-scenario-out-is-input", ["explain", "vm-scenario.json", "--out", "vm-scenario.json"], 2,
+     "is an input of this command", [VMSCEN], names=["--out vm-scenario.json"])
+case("explain-vm-delivery-out-dev-null", ["explain", "vm-delivery", "--out", "/dev/null"], 2,
+     "is a device", names=["--out /dev/null"])
+case("explain-vm-delivery-out-read-only", ["explain", "vm-delivery", "--out", "ro/x.json"], 2,
+     "Read-only file system", [{"path": "ro", "tmpfs": "ro"}], names=["--out ro/x.json"])
+case("explain-vm-delivery-ok", ["explain", "vm-delivery", "--out", "r.json"], 0, None,
+     creates=["r.json"])
+
+# --- vcpus[] and platform: the sections added after the first campaign -----------
+with open(__file__.replace("gen_cases.py", "fixtures/vm.json")) as f:
+    VM = json.load(f)
+VM_BAD = [
+    ("vcpus-number", lambda c: c.update(vcpus=3), "vcpus"),
+    ("vcpus-object", lambda c: c.update(vcpus={}), "vcpus"),
+    ("vcpu-not-object", lambda c: c.update(vcpus=[1]), "vcpus[0]"),
+    ("vcpu-unknown-key", lambda c: c["vcpus"][0].update(apicvv=True), "vcpus[0].apicvv"),
+    ("vcpu-apicv-string", lambda c: c["vcpus"][0].update(apicv="yes"), "vcpus[0].apicv"),
+    ("vcpu-vid-number", lambda c: c["vcpus"][0].update(vid=1), "vcpus[0].vid"),
+    ("vcpu-guest-idle-unknown", lambda c: c["vcpus"][0].update(guest_idle="sleep"), "vcpus[0].guest_idle"),
+    ("vcpu-guest-idle-null", lambda c: c["vcpus"][0].update(guest_idle=None), "vcpus[0].guest_idle"),
+    ("vcpus-too-many", lambda c: c.update(vcpus=[{}] * 9), "vcpus"),
+    ("vm-not-object", lambda c: c.update(vm=[]), "vm"),
+    ("vm-unknown-key", lambda c: c["vm"].update(exit_ns=1), "vm.exit_ns"),
+    ("vm-negative", lambda c: c["vm"].update(context_switch_ns=-1), "vm.context_switch_ns"),
+    ("vm-above-range", lambda c: c["vm"].update(vmexit_hw_ns=1e9), "vm.vmexit_hw_ns"),
+    ("vm-nan-string", lambda c: c["vm"].update(vmexit_hw_ns="NaN"), "vm.vmexit_hw_ns"),
+    ("vm-irq-posting-string", lambda c: c["vm"].update(irq_posting="true"), "vm.irq_posting"),
+    ("assigned-to-missing", lambda c: c["devices"][0].update(assigned_to="vcpu1"), "devices[0].assigned_to"),
+    ("assigned-to-number", lambda c: c["devices"][0].update(assigned_to=0), "devices[0].assigned_to"),
+    ("host-handler-unknown", lambda c: c["devices"][0].update(host_handler="soft"), "devices[0].host_handler"),
+    ("host-handler-number", lambda c: c["devices"][0].update(host_handler=1), "devices[0].host_handler"),
+    ("platform-unknown", lambda c: c.update(platform="xyz"), "platform"),
+    ("platform-number", lambda c: c.update(platform=1), "platform"),
+    ("platform-null", lambda c: c.update(platform=None), "platform"),
+    ("platform-empty", lambda c: c.update(platform=""), "platform"),
+]
+for tag, mut, key in VM_BAD:
+    c = json.loads(json.dumps(VM))
+    mut(c)
+    case(f"run-vm-{tag}", ["run", "v.json"], 2, None, [js("v.json", c)], names=["v.json: ", key])
+    case(f"bench-vm-{tag}", ["bench", "--reps", "1", "--no-floor", "--config", "v.json"], 2, None,
+         [js("v.json", c)], names=["v.json: ", key])
+    case(f"sweep-vm-base-{tag}", ["sweep", "s.json", "--out", "sw"], 2, None,
+         [js("s.json", {"base": c, "vary": {"vm.context_switch_ns": [500, 1000]}})],
+         names=["s.json", key])
+for tag, vary, key in [("vcpus-empty", {"vcpus": [[], [{}]]}, "vary.vcpus[0]"),
+                       ("platform-unknown", {"platform": ["generic", "nope"]}, "vary.platform[1]"),
+                       ("guest-idle-unknown", {"vcpus.0.guest_idle": ["run", "nap"]},
+                        "vary.vcpus.0.guest_idle[1]"),
+                       ("vcpu-index-missing", {"vcpus.1.apicv": [True, False]}, "vcpus")]:
+    case(f"sweep-vm-vary-{tag}", ["sweep", "s.json", "--out", "sw"], 2, None,
+         [copy("vm.json"), js("s.json", {"base": "vm.json", "vary": vary})], names=["s.json: ", key])
+case("run-vm-platform-include-conflict", ["run", "v.json"], 2, None,
+     [js("v.json", dict(VM, platform="generic", include="p.json")),
+      js("p.json", {"platform": "spr"})], names=["v.json: ", "platform"])
+case("run-vm-set-vcpus-wrong", ["run", "vm.json", "--set", "vcpus.0.apicv=2"], 2, None,
+     [copy("vm.json")], names=["vm.json", "vcpus[0].apicv"])
+case("run-vm-stats-is-input", ["run", "vm.json", "--stats", "vm.json"], 2,
+     "is an input of this command", [copy("vm.json")], names=["--stats vm.json"])
+case("run-vm-ok", ["run", "vm.json", "-q", "--stats", "s.txt", "--out", "r.json"], 0, None,
+     [copy("vm.json")], creates=["s.txt", "r.json"])
+
+# --- reproduce's systems tables (vfio-threading, systems): refused before any run --
+RS = ["reproduce", "vfio-threading"]
+for tag, extra, key in [("precision-zero", ["--precision", "0"], "--precision"),
+                        ("precision-negative", ["--precision", "-1"], "--precision"),
+                        ("precision-nan", ["--precision", "nan"], "--precision"),
+                        ("jobs-negative", ["--jobs", "-1"], "--jobs"),
+                        ("max-reruns-big", ["--max-reruns", "99"], "--max-reruns"),
+                        ("format-bad", ["--format", "yaml"], "--format"),
+                        ("out-empty", ["--out", ""], "--out"),
+                        ("out-dev-null", ["--out", "/dev/null"], "--out /dev/null"),
+                        ("out-fifo", ["--out", "ff"], "--out ff"),
+                        ("out-directory", ["--out", "d"], "--out d"),
+                        ("out-read-only", ["--out", "ro/t.txt"], "--out ro/t.txt"),
+                        ("keep-file", ["--keep", "plain.txt"], "--keep plain.txt"),
+                        ("keep-fifo", ["--keep", "ff"], "--keep ff"),
+                        ("keep-under-file", ["--keep", "plain.txt/k"], "--keep plain.txt/k")]:
+    for table in ["vfio-threading", "systems"]:
+        case(f"reproduce-{table}-{tag}", ["reproduce", table] + extra, 2, None,
+             [text("plain.txt", "x"), {"path": "ff", "fifo": True}, {"path": "d", "dir": True},
+              {"path": "ro", "tmpfs": "ro"}], names=[key])
+# The systems tables and their row config, copied: outputs onto them are refused.
+VMT = [{"path": "vm/tables.json", "repo": "configs/vm/tables.json"},
+       {"path": "vm/e3-vfio.json", "repo": "configs/vm/e3-vfio.json"}]
+for tag, target in [("tables", "vm/tables.json"), ("row-config", "vm/e3-vfio.json"),
+                    ("row-config-via-dotdot", "vm/../vm/e3-vfio.json")]:
+    case(f"reproduce-vfio-threading-out-is-{tag}",
+         ["reproduce", "vfio-threading", "--tables", "vm/tables.json", "--out", target], 2,
+         "is an input of this command", VMT, names=["--out " + target])
+case("reproduce-vfio-threading-keep-is-row-config",
+     ["reproduce", "vfio-threading", "--tables", "vm/tables.json", "--keep", "vm/e3-vfio.json"], 2,
+     "expected a directory", VMT, names=["--keep vm/e3-vfio.json"])
+case("reproduce-systems-with-own-tables", ["reproduce", "systems", "--tables", "tables.json"], 2,
+     "choose a table", [TINY, TABLES], names=["tiny"])
+
+# --- bench checks every option and output before it runs the floor -----------------
+# A floor of 10^12 events would run for a day: a check made after it hangs the case.
+BF = ["bench", "--reps", "1", "--floor-events", "1000000000000", "--config", "tiny.json"]
+for tag, extra, key in [("json-dev-null", ["--json", "/dev/null"], "--json /dev/null"),
+                        ("json-is-config", ["--json", "tiny.json"], "--json tiny.json"),
+                        ("json-read-only", ["--json", "ro/b.json"], "--json ro/b.json"),
+                        ("set-bad", ["--set", "handler.loop_limit=-1"], "handler.loop_limit"),
+                        ("duration-zero", ["--duration-ns", "0"], "--duration-ns"),
+                        ("config-missing", ["--config", "nope.json"], "nope.json")]:
+    case(f"bench-before-floor-{tag}", BF + extra, 2, None,
+         [TINY, {"path": "ro", "tmpfs": "ro"}], names=[key])
+
+# --- Runtime failures: a run that breaks an invariant writes nothing ---------------
+with open(__file__.replace("gen_cases.py", "fixtures/tiny.json")) as f:
+    BROKEN = json.load(f)
+# Four completions within 3 ns on a queue bounded at one: bounded_queues fails at 1 ns.
+BROKEN["devices"][0]["max_in_flight"] = 1
+BROKEN["workloads"][0]["events"] = [[t, "dev0", 0] for t in range(4)]
+BROKEN_SCEN = dict(json.loads(json.dumps(BROKEN)), explain=SCENARIO["explain"])
+INV = ["invariant bounded_queues violated", "b.json"]
+case("run-invariant-broken-writes-nothing",
+     ["run", "b.json", "--out", "r.json", "--stats", "s.txt", "--trace-vcd", "v.vcd",
+      "--trace-perfetto", "p.json"], 1, INV, [js("b.json", BROKEN)])
+case("explain-invariant-broken-writes-nothing", ["explain", "b.json", "--out", "r.json"], 1, INV,
+     [js("b.json", BROKEN_SCEN)])
+case("reproduce-row-invariant-broken-writes-nothing",
+     ["reproduce", "x", "--tables", "t.json", "--out", "r.txt"], 1, ["x row 0 failed"] + INV,
+     [js("b.json", BROKEN), js("t.json", {"tables": [{"name": "x", "title": "t", "set": "prediction",
+                                                       "metrics": ["irq_rate_M"],
+                                                       "rows": [{"key": {"a": 1}, "config": "b.json"}]}]}),
+      {"path": "tmp", "dir": True}], env={"TMPDIR": "{dir}/tmp"})
+
+# --- stdout on a full disk: printed results that are lost are a failed write ------
+for cmd, argv, files, extra in [
+        ("run", ["run", "tiny.json"], [TINY], {}),
+        ("params", ["params"], [], {}),
+        ("explain", ["explain", "scenario.json"], [SCEN], {}),
+        ("reproduce", ["reproduce", "tiny", "--tables", "tables.json"], [TINY, TABLES], {}),
+        ("bench", ["bench", "--reps", "1", "--no-floor", "--config", "tiny.json"], [TINY], {}),
+        ("sweep", ["sweep", "spec.json", "--out", "sw", "--emit-commands"], [TINY, SPEC],
+         {"creates": ["sw", "sw/sweep.json", "sw/points", "sw/logs", "sw/.sweep.lock"]})]:
+    case(f"{cmd}-stdout-disk-full", argv, 1, "writing to standard output failed: No space left on device",
+         files, stdout_to="/dev/full", **extra)
 
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
+# A rejection names what was wrong: the file or option, and the key.
+unnamed = [c["name"] for c in cases if c["status"] == 2 and not c.get("names")]
+assert not unnamed, unnamed
 print(json.dumps(cases, indent=1))

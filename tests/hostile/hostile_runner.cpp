@@ -5,17 +5,29 @@
 // "filesystem error", SystemC's uncaught-exception report), that every
 // file the case set up is unchanged (same type, bytes, link target) unless
 // the case lists it under "changes", that the files under "creates" exist,
-// and that no temporary file (".tmp.", ".cidsim-probe") is left behind.
+// that no temporary file (".tmp.", ".cidsim-probe") is left behind, and that
+// a command that failed (any status but 0) wrote no file it was not told to
+// ("creates"): a rejection writes nothing, a runtime failure no partial file.
+// A rejection (status 2) must name what was wrong: every "names" fragment
+// (the file or option, and the key) is in stderr.
 //
 //   hostile_runner CASES.json CIDSIM FIXTURES_DIR [GROUP]
 //
 // A case: {"name", "group" (default: the first argument), "files": [setup],
 // "args": [...], "status", "message": "fragment" | ["f1", "f2"],
-// "stdout_lacks": [...], "changes": [...], "creates": [...]}. A setup entry
-// is {"path": P} plus one of "copy" (a fixture's name), "text", "json",
-// "dir": true, "fifo": true, "symlink": TARGET, "hardlink": EXISTING.
+// "names": [...], "stdout_lacks": [...], "changes": [...], "creates": [...],
+// "kept": [DIR] (a failure may leave files under DIR, and must leave some),
+// "env": {NAME: VALUE}, "stdout_to": a file to open as stdout (/dev/full)}.
+// A setup entry is {"path": P} plus one of "copy" (a fixture's name), "repo"
+// (a path in the source tree),
+// "text", "json", "dir": true, "fifo": true, "symlink": TARGET, "hardlink":
+// EXISTING, "tmpfs": "full" | "ro" (a small tmpfs mounted at P, filled up or
+// read-only: the disk faults; in a private mount namespace of this runner,
+// and skipped, not failed, where none can be made).
 // In args and messages "{dir}" is the scratch directory (also the cwd).
 #include <fcntl.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -25,6 +37,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -78,7 +91,8 @@ struct Outcome {
     std::string out, err;
 };
 
-Outcome run(const std::string& binary, const std::vector<std::string>& args, const fs::path& dir) {
+Outcome run(const std::string& binary, const std::vector<std::string>& args, const fs::path& dir,
+            const json& env, const std::string& stdout_to) {
     const fs::path out = dir.parent_path() / (dir.filename().string() + ".stdout");
     const fs::path err = dir.parent_path() / (dir.filename().string() + ".stderr");
     std::vector<std::string> all{binary};
@@ -90,8 +104,11 @@ Outcome run(const std::string& binary, const std::vector<std::string>& args, con
     if (pid == 0) {
         ::setpgid(0, 0);  // its children are killed with it on a timeout
         if (::chdir(dir.c_str()) != 0) ::_exit(126);
+        for (auto it = env.begin(); it != env.end(); ++it)
+            ::setenv(it.key().c_str(), subst(it.value().get<std::string>(), dir.string()).c_str(), 1);
         const int in = ::open("/dev/null", O_RDONLY);
-        const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int o = stdout_to.empty() ? ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644)
+                                        : ::open(stdout_to.c_str(), O_WRONLY);
         const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         ::dup2(in, 0);
         ::dup2(o, 1);
@@ -119,11 +136,65 @@ Outcome run(const std::string& binary, const std::vector<std::string>& args, con
     return r;
 }
 
+struct Skip : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// A private mount namespace, made once: a tmpfs mounted there is seen by
+// this runner and the cidsim it starts, and by nothing else.
+bool private_mounts() {
+    static int state = -1;
+    if (state >= 0) return state == 1;
+    state = 0;
+    if (::unshare(CLONE_NEWNS) != 0) {
+        // Not root: a user namespace of our own maps us to root in it.
+        const uid_t uid = ::getuid();
+        const gid_t gid = ::getgid();
+        if (::unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0) return false;
+        std::ofstream("/proc/self/setgroups") << "deny";
+        std::ofstream("/proc/self/uid_map") << "0 " << uid << " 1";
+        std::ofstream("/proc/self/gid_map") << "0 " << gid << " 1";
+    }
+    if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return false;
+    state = 1;
+    return true;
+}
+
+std::vector<fs::path> g_mounts;  // of the current case, unmounted after it
+
+void mount_tmpfs(const fs::path& p, const std::string& kind) {
+    if (!private_mounts()) throw Skip("no private mount namespace here for a tmpfs");
+    fs::create_directories(p);
+    if (::mount("tmpfs", p.c_str(), "tmpfs", 0, "size=64k") != 0)
+        throw Skip(std::string("cannot mount a tmpfs: ") + std::strerror(errno));
+    g_mounts.push_back(p);
+    if (kind == "full") {
+        // Filled to the last block: the next write gets ENOSPC.
+        const int fd = ::open((p / "filler").c_str(), O_WRONLY | O_CREAT, 0644);
+        const std::string block(4096, 'x');
+        while (::write(fd, block.data(), block.size()) > 0) {}
+        while (::write(fd, block.data(), 1) > 0) {}
+        ::close(fd);
+    } else if (kind == "ro") {
+        if (::mount(nullptr, p.c_str(), nullptr, MS_REMOUNT | MS_RDONLY, nullptr) != 0)
+            throw std::runtime_error("cannot remount read-only: " + p.string());
+    } else {
+        throw std::runtime_error("tmpfs: expected \"full\" or \"ro\"");
+    }
+}
+
+void unmount_all() {
+    for (const fs::path& p : g_mounts) ::umount2(p.c_str(), MNT_DETACH);
+    g_mounts.clear();
+}
+
 void setup(const json& files, const fs::path& dir, const fs::path& fixtures) {
     for (const json& f : files) {
         const fs::path p = dir / f.at("path").get<std::string>();
         fs::create_directories(p.parent_path());
         if (f.contains("copy")) fs::copy_file(fixtures / f["copy"].get<std::string>(), p);
+        else if (f.contains("repo"))  // a file of the source tree (fixtures is tests/hostile/fixtures)
+            fs::copy_file(fixtures / "../../.." / f["repo"].get<std::string>(), p);
         else if (f.contains("text")) std::ofstream(p, std::ios::binary) << f["text"].get<std::string>();
         else if (f.contains("json")) std::ofstream(p) << f["json"].dump(1);
         else if (f.contains("dir")) fs::create_directories(p);
@@ -131,6 +202,7 @@ void setup(const json& files, const fs::path& dir, const fs::path& fixtures) {
             if (::mkfifo(p.c_str(), 0644) != 0) throw std::runtime_error("mkfifo " + p.string());
         } else if (f.contains("symlink")) fs::create_symlink(f["symlink"].get<std::string>(), p);
         else if (f.contains("hardlink")) fs::create_hard_link(dir / f["hardlink"].get<std::string>(), p);
+        else if (f.contains("tmpfs")) mount_tmpfs(p, f["tmpfs"].get<std::string>());
         else throw std::runtime_error("setup entry without a kind: " + f.dump());
     }
 }
@@ -151,7 +223,8 @@ std::string check_case(const json& c, const std::string& binary, const fs::path&
     const auto before = snapshot(dir);
     std::vector<std::string> args;
     for (const json& a : c.at("args")) args.push_back(subst(a.get<std::string>(), dir.string()));
-    const Outcome o = run(binary, args, dir);
+    const Outcome o = run(binary, args, dir, c.value("env", json::object()),
+                          c.value("stdout_to", std::string()));
     const auto after = snapshot(dir);
 
     std::string problems;
@@ -162,9 +235,17 @@ std::string check_case(const json& c, const std::string& binary, const fs::path&
     for (const std::string& m : strings(c, "message"))
         if (o.err.find(subst(m, dir.string())) == std::string::npos)
             problems += "stderr lacks: " + subst(m, dir.string()) + "\n";
+    // SystemC's own error reports ("Error: (E109) ...", "(E549) uncaught
+    // exception") mean a check cidsim should have made itself.
     for (const char* leak : {"json.exception", "filesystem error", "filesystem_error", "E549",
-                             "uncaught exception", "terminate called", "what():"})
+                             "E109", "Error: (E", "uncaught exception", "terminate called",
+                             "what():", "basic_string", "std::"})
         if (o.err.find(leak) != std::string::npos) problems += "stderr leaks internal text: " + std::string(leak) + "\n";
+    for (const std::string& n : strings(c, "names"))
+        if (o.err.find(subst(n, dir.string())) == std::string::npos)
+            problems += "stderr does not name: " + subst(n, dir.string()) + "\n";
+    if (o.status != 0 && o.err.find("cidsim") == std::string::npos)
+        problems += "failed without a message from cidsim on stderr\n";
     for (const std::string& s : strings(c, "stdout_lacks"))
         if (o.out.find(s) != std::string::npos) problems += "stdout holds: " + s + "\n";
     const std::vector<std::string> changes = strings(c, "changes");
@@ -174,8 +255,26 @@ std::string check_case(const json& c, const std::string& binary, const fs::path&
         if (it == after.end()) problems += "input removed: " + path + "\n";
         else if (it->second != state) problems += "input changed: " + path + "\n";
     }
-    for (const std::string& path : strings(c, "creates"))
+    const std::vector<std::string> creates = strings(c, "creates");
+    for (const std::string& path : creates)
         if (!after.count(path)) problems += "not created: " + path + "\n";
+    // "kept": directories a failure keeps on purpose (and says so); each must hold something.
+    const std::vector<std::string> kept = strings(c, "kept");
+    const auto is_kept = [&](const std::string& path) {
+        for (const std::string& k : kept)
+            if (path.rfind(k + "/", 0) == 0) return true;
+        return false;
+    };
+    for (const std::string& k : kept)
+        if (std::none_of(after.begin(), after.end(), [&](const auto& e) {
+                return e.first.rfind(k + "/", 0) == 0 && !before.count(e.first);
+            }))
+            problems += "nothing kept under " + k + "\n";
+    if (o.status != 0)
+        for (const auto& [path, state] : after)
+            if (!before.count(path) && !is_kept(path) &&
+                std::find(creates.begin(), creates.end(), path) == creates.end())
+                problems += "failed, yet left " + path + " behind\n";
     for (const auto& [path, state] : after)
         if (path.find(".tmp.") != std::string::npos || path.find(".cidsim-probe") != std::string::npos)
             problems += "temporary file left: " + path + "\n";
@@ -201,7 +300,7 @@ int main(int argc, char** argv) {
     const char* tmp = std::getenv("TMPDIR");
     const fs::path root = fs::path(tmp ? tmp : "/tmp") / ("cidsim-hostile-" + std::to_string(::getpid()));
     fs::remove_all(root);
-    size_t ran = 0, failed = 0;
+    size_t ran = 0, failed = 0, skipped = 0;
     for (size_t i = 0; i < cases.size(); ++i) {
         const json& c = cases[i];
         const std::string g = c.value("group", c.at("args").empty() ? "" : c["args"][0].get<std::string>());
@@ -210,9 +309,13 @@ int main(int argc, char** argv) {
         std::string problems;
         try {
             problems = check_case(c, binary, fixtures, root / std::to_string(i));
+        } catch (const Skip& e) {
+            ++skipped;
+            std::cout << "SKIPPED " << c.at("name").get<std::string>() << ": " << e.what() << "\n";
         } catch (const std::exception& e) {
             problems = std::string("setup failed: ") + e.what() + "\n";
         }
+        unmount_all();
         if (!problems.empty()) {
             ++failed;
             std::cout << "FAILED " << c.at("name").get<std::string>() << ":\n" << problems << "\n";
@@ -223,6 +326,6 @@ int main(int argc, char** argv) {
     }
     fs::remove_all(root);
     std::cout << "hostile inputs" << (group.empty() ? "" : " (" + group + ")") << ": " << ran
-              << " cases, " << failed << " failed\n";
+              << " cases, " << failed << " failed, " << skipped << " skipped\n";
     return failed || ran == 0 ? 1 : 0;
 }

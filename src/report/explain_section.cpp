@@ -1,0 +1,117 @@
+#include "report/explain_section.h"
+
+#include <algorithm>
+
+#include "config/config_loader.h"
+
+namespace cidsim {
+
+using nlohmann::json;
+
+namespace {
+
+// Times in ns are bounded: beyond this a time would not fit a simulated time.
+constexpr double kMaxNs = 1e15;
+
+double number_at(const json& obj, const char* key, const std::string& path, double dflt) {
+    auto it = obj.find(key);
+    if (it == obj.end()) return dflt;
+    if (!it->is_number() || it->get<double>() < 0 || it->get<double>() > kMaxNs)
+        throw ConfigError(path + "." + key + ": expected a number 0..1e15, found " + it->dump());
+    return it->get<double>();
+}
+
+uint64_t index_at(const json& obj, const char* key, const std::string& path, uint64_t dflt) {
+    auto it = obj.find(key);
+    if (it == obj.end()) return dflt;
+    if (!it->is_number_unsigned())
+        throw ConfigError(path + "." + key + ": expected an integer >= 0, found " + it->dump());
+    return it->get<uint64_t>();
+}
+
+}  // namespace
+
+void check_keys(const json& obj, const std::string& path, const std::vector<std::string>& keys) {
+    if (!obj.is_object()) throw ConfigError(path + ": expected an object");
+    for (auto it = obj.begin(); it != obj.end(); ++it)
+        if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
+            throw ConfigError(path + "." + it.key() + ": unknown key; valid keys here: " +
+                              join_keys(keys));
+}
+
+AffinityMoveParams affinity_params(const json& j) {
+    const std::string at = "explain.affinity_move";
+    check_keys(j, at, {"at_ns", "device", "queue", "to_cpu", "cleanup_after_ns",
+                       "cleanup_retry_ns", "check_pir"});
+    AffinityMoveParams p;
+    p.at = ns(number_at(j, "at_ns", at, ns_of(p.at)));
+    p.cleanup_after = ns(number_at(j, "cleanup_after_ns", at, ns_of(p.cleanup_after)));
+    p.cleanup_retry = ns(number_at(j, "cleanup_retry_ns", at, ns_of(p.cleanup_retry)));
+    if (p.cleanup_retry <= sc_core::SC_ZERO_TIME)
+        throw ConfigError(at + ".cleanup_retry_ns: must be > 0");
+    p.queue = index_at(j, "queue", at, p.queue);
+    p.to_cpu = index_at(j, "to_cpu", at, p.to_cpu);
+    if (j.contains("device")) {
+        if (!j["device"].is_string()) throw ConfigError(at + ".device: expected a device name");
+        p.device = j["device"].get<std::string>();
+    }
+    if (j.contains("check_pir")) {
+        if (!j["check_pir"].is_boolean()) throw ConfigError(at + ".check_pir: expected true or false");
+        p.check_pir = j["check_pir"].get<bool>();
+    }
+    return p;
+}
+
+ExplainView explain_view(const json& ex) {
+    ExplainView v;
+    const auto window_at = [&](const char* key, std::optional<std::pair<double, double>>& into) {
+        auto it = ex.find(key);
+        if (it == ex.end()) return;
+        const json& win = *it;
+        if (!win.is_array() || win.size() != 2 || !win[0].is_number() || !win[1].is_number() ||
+            win[0].get<double>() < 0 || win[1].get<double>() <= win[0].get<double>() ||
+            !(win[1].get<double>() <= kMaxNs))
+            throw ConfigError(std::string("explain.") + key +
+                              ": expected [from, to] in ns with 0 <= from < to <= 1e15, found " +
+                              win.dump());
+        into = std::make_pair(win[0].get<double>(), win[1].get<double>());
+    };
+    // An integer in range, so a huge number cannot wrap into one.
+    const auto integer_at = [&](const char* key, uint64_t lo, uint64_t hi, uint64_t dflt) {
+        auto it = ex.find(key);
+        if (it == ex.end()) return dflt;
+        if (!it->is_number_unsigned() || it->get<uint64_t>() < lo || it->get<uint64_t>() > hi)
+            throw ConfigError(std::string("explain.") + key + ": expected an integer " +
+                              std::to_string(lo) + ".." + std::to_string(hi) + ", found " +
+                              it->dump());
+        return it->get<uint64_t>();
+    };
+    window_at("window_ns", v.window);
+    window_at("narration_window_ns", v.narration_window);
+    v.columns = unsigned(integer_at("columns", 10, 400, 100));
+    v.narration_lines = size_t(integer_at("narration_lines", 0, 100000, 80));
+    return v;
+}
+
+// The affinity move's references, against the variant's loaded config.
+void check_affinity_refs(const AffinityMoveParams& p, const SimConfig& config) {
+    const std::string at = "explain.affinity_move";
+    const auto dev = std::find_if(config.devices.begin(), config.devices.end(),
+                                  [&](const DeviceConfig& d) { return d.name == p.device; });
+    if (dev == config.devices.end()) {
+        std::vector<std::string> names;
+        for (const DeviceConfig& d : config.devices) names.push_back(d.name);
+        throw ConfigError(at + ".device: no device named \"" + p.device + "\" (devices: " +
+                          join_keys(names) + ")");
+    }
+    if (p.queue >= dev->params.vectors)
+        throw ConfigError(at + ".queue: device \"" + p.device + "\" has " +
+                          std::to_string(dev->params.vectors) + " queue(s), found " +
+                          std::to_string(p.queue));
+    if (p.to_cpu >= config.topology.cpus)
+        throw ConfigError(at + ".to_cpu: CPU " + std::to_string(p.to_cpu) +
+                          " does not exist (topology.cpus is " +
+                          std::to_string(config.topology.cpus) + ")");
+}
+
+}  // namespace cidsim
