@@ -3,6 +3,9 @@
 // results untouched, and the E3 calibration in place.
 #include <catch2/catch.hpp>
 
+#include <map>
+#include <sstream>
+
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
@@ -135,4 +138,85 @@ TEST_CASE("a Perfetto trace of a VM run has the vCPU's pCPU track with the IRQ t
     CHECK(slices == std::vector<std::string>{"guest", "root: vcpu", "root: irq/36-vfio",
                                              "root: vcpu", "guest"});
     CHECK(exit_step);
+    // The vCPU's own state and the IRQ thread, each on a track of its own.
+    auto track = [&](const std::string& name) {
+        int t = -1;
+        for (const json& e : doc["traceEvents"])
+            if (e["ph"] == "M" && e["name"] == "thread_name" && e["args"]["name"] == name)
+                t = e["tid"].get<int>();
+        std::vector<std::string> out;
+        for (const json& e : doc["traceEvents"])
+            if (e["tid"] == t && e["ph"] == "X") out.push_back(e["name"].get<std::string>());
+        return out;
+    };
+    CHECK(track("vcpu0 state") ==
+          std::vector<std::string>{"root", "guest", "root", "preempted", "root", "guest"});
+    CHECK(track("irq/36-vfio on CPU1") == std::vector<std::string>{"runnable", "running"});
+}
+
+namespace {
+
+// Each one-bit wire of a VCD scope, by name: its value changes in order
+// (the $dumpvars value first).
+std::map<std::string, std::string> vcd_wires(const std::string& vcd, const std::string& scope) {
+    std::map<std::string, std::string> id_to_name, out;
+    std::istringstream in(vcd);
+    std::string line, current;
+    while (std::getline(in, line)) {
+        std::istringstream w(line);
+        std::string tok;
+        w >> tok;
+        if (tok == "$scope") {
+            w >> tok >> current;
+        } else if (tok == "$var") {
+            std::string type, width, id, name;
+            w >> type >> width >> id >> name;
+            if (current == scope && width == "1") id_to_name[id] = name;
+        } else if (!line.empty() && (line[0] == '0' || line[0] == '1')) {
+            auto it = id_to_name.find(line.substr(1));
+            if (it != id_to_name.end()) out[it->second] += line[0];
+        }
+    }
+    for (const auto& [id, name] : id_to_name) out.emplace(name, "");
+    return out;
+}
+
+// A rising edge per '1' that follows a '0' (or opens the dump).
+int rises(const std::string& values) {
+    int n = 0;
+    for (size_t i = 0; i < values.size(); ++i)
+        if (values[i] == '1' && (i == 0 || values[i - 1] == '0')) ++n;
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("a VCD of a VM run has the vCPU's state and the IRQ thread as wires", "[vm][trace]") {
+    Scratch s;
+    const std::string scenario = "'" CIDSIM_SOURCE_DIR "/configs/explain/vm-delivery.json' -q ";
+    const std::string threaded = s / "threaded.vcd", hard = s / "hard.vcd";
+    REQUIRE(run_cidsim(s, "run " + scenario + "--trace-vcd '" + threaded + "'").status == 0);
+    REQUIRE(run_cidsim(s, "run " + scenario + "--set devices.0.host_handler=hard --trace-vcd '" +
+                              hard + "'").status == 0);
+    // Threaded: the IRQ thread is woken (runnable), preempts the vCPU
+    // (preempted while it runs), sleeps; the vCPU enters the guest twice.
+    auto t = vcd_wires(slurp(threaded), "vcpu0");
+    CHECK(rises(t["guest"]) == 2);
+    CHECK(rises(t["preempted"]) == 1);
+    CHECK(rises(t["irq_36_vfio_runnable"]) == 1);
+    CHECK(rises(t["irq_36_vfio_running"]) == 1);
+    CHECK(rises(t["blocked"]) == 0);
+    CHECK(t.count("pcpu_idle") == 1);
+    // Hard: the vCPU is never preempted and there is no IRQ thread.
+    auto h = vcd_wires(slurp(hard), "vcpu0");
+    CHECK(rises(h["guest"]) == 2);
+    CHECK(rises(h["preempted"]) == 0);
+    CHECK(h.count("irq_36_vfio_running") == 0);
+    // Halted between interrupts: blocked, and the pCPU idle meanwhile.
+    const std::string halted = s / "halted.vcd";
+    REQUIRE(run_cidsim(s, "run " + scenario + "--set vcpus.0.guest_idle=halt --trace-vcd '" +
+                              halted + "'").status == 0);
+    auto b = vcd_wires(slurp(halted), "vcpu0");
+    CHECK(rises(b["blocked"]) >= 1);
+    CHECK(rises(b["pcpu_idle"]) >= 1);
 }

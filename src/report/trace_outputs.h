@@ -10,6 +10,7 @@
 
 #include "report/timeline.h"
 #include "report/trace_recorder.h"
+#include "report/vm_tracks.h"
 #include "sim/system.h"
 
 namespace cidsim {
@@ -39,8 +40,8 @@ private:
     TraceOutputs m_options;
     System& m_system;
     std::unique_ptr<TraceRecorder> m_recorder;
-    // With vCPUs, for Perfetto: each pCPU's states and steps (VmxCpu's logs).
-    std::vector<std::vector<VmStep>> m_vm_states, m_vm_steps;
+    // With vCPUs: their tracks, for the VCD and Perfetto.
+    std::unique_ptr<VmTraceLogs> m_vm;
 };
 
 }  // namespace cidsim
