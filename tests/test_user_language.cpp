@@ -56,12 +56,23 @@ TEST_CASE("\"platform\": \"spr\" runs on the calibrated values and every summary
     CHECK(ra["config"]["cpu"]["irq_entry_ns"] == spr["cpu"]["irq_entry_ns"]);
     CHECK(ra["config"]["root_port"]["drain_ns"] == spr["root_port"]["drain_ns"]);
 
-    // No platform named: the uncalibrated defaults, and the summary says so.
+    // The example names generic: the uncalibrated defaults, and the summary says so.
     const Run g = run_cidsim(s, "run " + example("rfc-burst-posted.json") + " --out " + q(s / "g.json"));
     REQUIRE(g.status == 0);
     CHECK(g.out.find("platform generic (uncalibrated") != std::string::npos);
     CHECK(read_json(s / "g.json")["config"]["platform"] == "generic");
     CHECK(read_json(s / "g.json")["config"]["cpu"]["irq_entry_ns"] != spr["cpu"]["irq_entry_ns"]);
+
+    // No platform named at all (issue 20): the calibrated one, the same
+    // config as naming it, and the summary says it is the default.
+    json none = cfg;
+    none.erase("platform");
+    write(s / "none.json", none);
+    const Run n = run_cidsim(s, "run " + q(s / "none.json") + " --out " + q(s / "n.json"));
+    REQUIRE(n.status == 0);
+    CHECK(n.out.find("platform spr (") != std::string::npos);
+    CHECK(n.out.find("the default)") != std::string::npos);
+    CHECK(read_json(s / "n.json")["config"] == ra["config"]);
 }
 
 TEST_CASE("an unknown platform is bad input naming the file, the key and the known platforms",
@@ -357,7 +368,8 @@ TEST_CASE("reproduce shows rows done and the current row on a terminal only", "[
     const Run plain = run_cidsim(s, args);
     REQUIRE(plain.status == 0);
     CHECK(plain.err.empty());
-    CHECK(plain.out.find("  platform: generic") != std::string::npos);
+    // The fixture names no platform: the table says it ran on the default.
+    CHECK(plain.out.find("  platform: spr") != std::string::npos);
     const std::string cmd = "script -qec \"'" CIDSIM_BINARY "' " + args + "\" /dev/null >" +
                             q(s / "tty.txt") + " 2>&1";
     REQUIRE(std::system(cmd.c_str()) == 0);

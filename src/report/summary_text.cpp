@@ -90,7 +90,7 @@ std::string summary_text(const json& r) {
         "  timer delay ns    p50 %.0f  p99 %.0f  max %.0f\n"
         "  IEC hits/misses   %llu / %llu;  IOMMU faults %llu\n"
         "  stranded %llu (at end %llu);  lost completions %llu;  in flight %llu\n",
-        platform_summary(r["config"].value("platform", std::string(kDefaultPlatform))).c_str(),
+        platform_summary(r["config"].value("platform", std::string(kGenericPlatform))).c_str(),
         r["config"]["mode"].get<std::string>().c_str(),
         (unsigned long long)r["config"]["topology"]["cpus"].get<uint64_t>(),
         m["simulated_seconds"].get<double>() * 1e3, (unsigned long long)m["msis"].get<uint64_t>(),
