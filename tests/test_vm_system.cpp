@@ -3,6 +3,7 @@
 // results untouched, and the E3 calibration in place.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 
@@ -219,4 +220,38 @@ TEST_CASE("a VCD of a VM run has the vCPU's state and the IRQ thread as wires", 
     auto b = vcd_wires(slurp(halted), "vcpu0");
     CHECK(rises(b["blocked"]) >= 1);
     CHECK(rises(b["pcpu_idle"]) >= 1);
+}
+
+TEST_CASE("explain vm-delivery narrates the three ways and draws the exits on its timeline",
+          "[vm][explain]") {
+    Scratch s;
+    const Run r = run_cidsim(s, "explain vm-delivery");
+    INFO(r.out << r.err);
+    REQUIRE(r.status == 0);
+    auto row = [&](const std::string& label) {
+        const size_t at = r.out.find("\n" + label + " ");
+        REQUIRE(at != std::string::npos);
+        const std::string line = r.out.substr(at + 1, r.out.find('\n', at + 1) - at - 1);
+        // The cells lie between the label and the note "(...)".
+        const size_t note = line.rfind("  (");
+        REQUIRE(note != std::string::npos);
+        return line.substr(label.size(), note - label.size());
+    };
+    // Remapped: one exit, then root (r) and, threaded, the IRQ thread (t),
+    // before the guest handler (H); posted: no exit, the CPU takes it (P).
+    const std::string threaded = row("threaded vcpu0"), hard = row("hard vcpu0"),
+                      posted = row("vtd-posted vcpu0");
+    CHECK(std::count(threaded.begin(), threaded.end(), 'X') == 1);
+    CHECK(threaded.find('t') != std::string::npos);
+    CHECK(threaded.find('X') < threaded.find('t'));
+    CHECK(threaded.find('t') < threaded.find('H'));
+    CHECK(std::count(hard.begin(), hard.end(), 'X') == 1);
+    CHECK(hard.find('t') == std::string::npos);
+    CHECK(posted.find('X') == std::string::npos);
+    CHECK(posted.find('P') < posted.find('H'));
+    CHECK(r.out.find("(0 VM exits, 1 posted in guest mode)") != std::string::npos);
+    CHECK(r.out.find("vCPU rows: g guest") != std::string::npos);
+    // The idle host CPU has no row of its own.
+    CHECK(r.out.find("(0 interrupts)") == std::string::npos);
+    CHECK(r.out.find("context switch vcpu -> irq/36-vfio") != std::string::npos);
 }

@@ -45,6 +45,47 @@ std::string vcd_name(std::string s) {
 
 }  // namespace
 
+const char* const kVmTimelineLegend =
+    "vCPU rows: g guest, r root (the vCPU thread), t an IRQ thread, . idle; "
+    "X VM exit, P posted interrupt taken in guest mode (no exit), H guest handler";
+
+TimelineRow vm_timeline_row(const std::vector<VmStep>& states, const std::vector<VmStep>& steps,
+                            const TimelineWindow& w, const std::string& label) {
+    const double span = ns_of(w.to - w.from);
+    auto column = [&](const sc_core::sc_time& t) -> long {
+        if (t < w.from || t >= w.to) return -1;
+        return long(ns_of(t - w.from) / span * w.columns);
+    };
+    std::string cells(w.columns, ' ');
+    size_t k = 0;
+    for (unsigned c = 0; c < w.columns; ++c) {
+        const sc_core::sc_time at = w.from + ns(span * c / w.columns);
+        while (k < states.size() && states[k].at <= at) ++k;
+        if (k == 0) continue;  // before the first state: nothing known
+        const std::string& s = states[k - 1].what;
+        cells[c] = s == "guest" ? 'g' : s == "idle" ? '.' : s == "root: vcpu" ? 'r'
+                 : s.rfind("root: irq/", 0) == 0 ? 't' : 'r';
+    }
+    unsigned exits = 0, posted = 0;
+    for (const VmStep& st : steps) {
+        const long c = column(st.at);
+        char mark = 0;
+        if (st.what.find("0xF2 arrives in guest mode") != std::string::npos) {
+            mark = 'P';
+            ++posted;
+        } else if (st.what.find("VM exit ") != std::string::npos) {
+            mark = 'X';
+            ++exits;
+        } else if (st.what.rfind("guest: virtual interrupt", 0) == 0) {
+            mark = 'H';
+        }
+        if (mark && c >= 0) cells[size_t(c)] = mark;
+    }
+    std::string note = "(" + std::to_string(exits) + (exits == 1 ? " VM exit" : " VM exits");
+    if (posted) note += ", " + std::to_string(posted) + " posted in guest mode";
+    return {label, cells, note + ")"};
+}
+
 std::string VmTraceLogs::with_perfetto_tracks(const std::string& perfetto,
                                               const TimelineWindow& w) const {
     nlohmann::json doc = nlohmann::json::parse(perfetto);

@@ -18,6 +18,15 @@
 
 namespace cidsim {
 
+// The text timeline's row of one vCPU's pCPU (explain's picture): per
+// column what it runs at the column's start, g guest, r root in the vCPU
+// thread, t an IRQ thread, . idle; over that X a VM exit, P a posted
+// interrupt taken in guest mode (no exit), H the guest's handler.
+TimelineRow vm_timeline_row(const std::vector<VmStep>& states, const std::vector<VmStep>& steps,
+                            const TimelineWindow& w, const std::string& label);
+// The legend of those rows, for under the picture.
+extern const char* const kVmTimelineLegend;
+
 // Attaches the logs to every vCPU while it lives (detaches on destruction).
 class VmTraceLogs {
 public:
