@@ -377,3 +377,21 @@ TEST_CASE("reproduce shows rows done and the current row on a terminal only", "[
     CHECK(tty.find("cidsim reproduce: 1/1 rows done") != std::string::npos);
     CHECK(tty.find("running tiny mode=posted") != std::string::npos);
 }
+
+TEST_CASE("the interrupts table counts the whole measured time with run.batches > 1, as the summary does",
+          "[cli][totals]") {
+    Scratch s;
+    // Window ends are not acts of the model, so one window and four give
+    // the same run: the table must not show only the last window.
+    for (const std::string& config : {kRoot + "/configs/examples/posted-bursty.json",
+                                      kRoot + "/configs/vm/e3-vfio.json"}) {
+        INFO(config);
+        const std::string args = "run " + q(config) + " -q --interrupts --set run.duration_ns=4e6";
+        const Run one = run_cidsim(s, args + " --set run.batches=1");
+        const Run four = run_cidsim(s, args + " --set run.batches=4");
+        REQUIRE(one.status == 0);
+        REQUIRE(four.status == 0);
+        CHECK(one.out.find("LOC:") != std::string::npos);
+        CHECK(four.out == one.out);
+    }
+}

@@ -22,10 +22,17 @@ TraceSession::TraceSession(const TraceOutputs& options, System& system)
     }
     if ((!options.perfetto_path.empty() || !options.vcd_path.empty()) && system.vcpu_count())
         m_vm = std::make_unique<VmTraceLogs>(system, !options.perfetto_path.empty());
+    if (options.interrupts)
+        system.on_reset([this] {
+            // The warm-up's reset ends no measured window: its counts go.
+            if (sc_core::sc_time_stamp() > m_system.config().run.warmup) m_interrupts.add(m_system);
+            else m_interrupts = {};
+        });
 }
 
 TraceSession::~TraceSession() {
     if (m_recorder) m_system.attach_observer(nullptr);
+    if (m_options.interrupts) m_system.on_reset(nullptr);
 }
 
 void TraceSession::finish(std::ostream& out) {
@@ -58,7 +65,11 @@ void TraceSession::finish(std::ostream& out) {
             write_file_atomically(m_options.perfetto_path, text);
         }
     }
-    if (m_options.interrupts) out << "\n" << interrupts_table(m_system);
+    if (m_options.interrupts) {
+        InterruptCounts all = m_interrupts;
+        all.add(m_system);
+        out << "\n" << interrupts_table(m_system, all);
+    }
 }
 
 }  // namespace cidsim

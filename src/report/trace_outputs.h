@@ -8,6 +8,7 @@
 #include <vector>
 #include <string>
 
+#include "report/interrupts_table.h"
 #include "report/timeline.h"
 #include "report/trace_recorder.h"
 #include "report/vm_tracks.h"
@@ -42,6 +43,8 @@ private:
     std::unique_ptr<TraceRecorder> m_recorder;
     // With vCPUs: their tracks, for the VCD and Perfetto.
     std::unique_ptr<VmTraceLogs> m_vm;
+    // --interrupts: the windows that ended before the last (run.batches).
+    InterruptCounts m_interrupts;
 };
 
 }  // namespace cidsim
