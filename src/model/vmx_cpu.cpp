@@ -65,6 +65,14 @@ void VmxCpu::reset_stats() {
     m_mode_since = sim_now();
 }
 
+sc_time VmxCpu::guest_time() const {
+    return m_stats.guest_time + (m_mode == Mode::Guest ? sim_now() - m_mode_since : SC_ZERO_TIME);
+}
+
+sc_time VmxCpu::root_time() const {
+    return m_stats.root_time + (m_mode == Mode::Root ? sim_now() - m_mode_since : SC_ZERO_TIME);
+}
+
 void VmxCpu::set_mode(Mode m) {
     const sc_time d = sim_now() - m_mode_since;
     (m_mode == Mode::Guest ? m_stats.guest_time

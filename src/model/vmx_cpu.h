@@ -149,6 +149,11 @@ public:
     unsigned index() const { return m_index; }
     uint32_t apic_id() const { return m_apic.apic_id(); }
     const VmxCpuStats& stats() const { return m_stats; }
+    // Time in guest mode / in root mode and host threads since the last
+    // reset, the stretch in progress included (stats() has it only once
+    // the mode changes; a window ends in the middle of one).
+    sc_core::sc_time guest_time() const;
+    sc_core::sc_time root_time() const;
     void reset_stats();
     const PostedDescriptor& pid() const { return m_gpid.pid(); }
     const HostScheduler& scheduler() const { return m_sched; }

@@ -61,7 +61,8 @@ bool is_histogram_summary(const json& j) {
 // things that are not measured per window (a trace's event count).
 bool take_last(const std::string& key) {
     static const char* const kLast[] = {"cpu", "vector", "queue", "irte_index", "root_port",
-                                        "device", "name", "type", "unit", "events", "replayed", "job"};
+                                        "device", "name", "type", "unit", "events", "replayed", "job",
+                                        "vcpu", "pcpu_apic_id"};
     if (key.size() > 7 && key.compare(key.size() - 7, 7, "_at_end") == 0) return true;
     return std::find_if(std::begin(kLast), std::end(kLast),
                         [&](const char* k) { return key == k; }) != std::end(kLast);
@@ -174,6 +175,23 @@ void RunTotals::add_window(const System& sys, const json& window) {
     for (unsigned p = 0; p < sys.root_port_count(); ++p)
         collect(sys.root_port(p).stats(), "/root_ports/" + std::to_string(p), false, m_histograms);
     collect(sys.iommu().stats(), "/metrics", false, m_histograms);
+    // The vCPUs' exit histograms, and the guest-visible latency merged from
+    // their assigned devices as vcpu_results does; host CPU per MSI is a
+    // ratio of sums, so both sums are kept.
+    m_vcpu_root_ns.resize(sys.vcpu_count());
+    m_vcpu_msis.resize(sys.vcpu_count());
+    for (unsigned i = 0; i < sys.vcpu_count(); ++i) {
+        const std::string at = "/per_vcpu/" + std::to_string(i);
+        collect(sys.vmx_cpu(i).stats(), at, false, m_histograms);
+        m_vcpu_root_ns[i] += sys.vmx_cpu(i).root_time().to_seconds() * 1e9;
+        auto& [latency, unit] = m_histograms[at + "/msi_to_guest_ns"];
+        unit = "ns";
+        for (size_t d = 0; d < sys.config().devices.size(); ++d)
+            if (sys.config().assigned_vcpu(sys.config().devices[d]) == int(i)) {
+                latency.merge(sys.device(unsigned(d)).stats().msi_to_handler_ns);
+                m_vcpu_msis[i] += sys.device(unsigned(d)).stats().msis;
+            }
+    }
     // The workloads' own histograms (NVMe completion latency).
     for (size_t w = 0; w < sys.workloads().size(); ++w) {
         const auto* nvme = dynamic_cast<const NvmeDisk*>(sys.workloads()[w].get());
@@ -194,7 +212,7 @@ void RunTotals::add_window(const System& sys, const json& window) {
 void RunTotals::write(json& result) const {
     if (m_windows.empty()) return;
     for (const char* section :
-         {"metrics", "per_cpu", "per_vector", "per_device", "root_ports", "workloads"}) {
+         {"metrics", "per_cpu", "per_vector", "per_device", "root_ports", "workloads", "per_vcpu"}) {
         std::vector<const json*> parts;
         for (const json& w : m_windows)
             if (w.contains(section)) parts.push_back(&w[section]);
@@ -212,6 +230,10 @@ void RunTotals::write(json& result) const {
         ratio(m["notifications_sent"].get<double>() + m["remapped_messages"].get<double>(), msis);
     m["pid_line"]["cpu_misses_per_notification"] =
         ratio(m["pid_line"]["cpu_misses"].get<double>(), pmn);
+    if (result.contains("per_vcpu"))
+        for (size_t i = 0; i < result["per_vcpu"].size() && i < m_vcpu_msis.size(); ++i)
+            result["per_vcpu"][i]["host_cpu_ns_per_interrupt"] =
+                ratio(m_vcpu_root_ns[i], double(m_vcpu_msis[i]));
 }
 
 }  // namespace cidsim
