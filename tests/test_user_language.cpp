@@ -395,3 +395,19 @@ TEST_CASE("the interrupts table counts the whole measured time with run.batches 
         CHECK(four.out == one.out);
     }
 }
+
+TEST_CASE("README and the teaching doc show the VM scenario, their commands writing under runs/",
+          "[docs][vm]") {
+    const std::string readme = slurp(kRoot + "/README.md");
+    const std::string doc = slurp(kRoot + "/docs/teaching.md");
+    for (const std::string* text : {&readme, &doc}) {
+        CHECK(text->find("explain vm-delivery") != std::string::npos);
+        CHECK(text->find("scripts/plot/vm_picture.sh ") != std::string::npos);
+        CHECK(text->find("vm-delivery.png)") != std::string::npos);  // the picture itself
+        // The tracked picture is remade only on purpose (issue 20).
+        CHECK(text->find("vm_picture.sh docs/") == std::string::npos);
+        CHECK(text->find("--trace-vcd runs/") != std::string::npos);
+    }
+    const std::string script = slurp(kRoot + "/scripts/plot/vm_picture.sh");
+    CHECK(script.find("out=${1:-runs/") != std::string::npos);
+}

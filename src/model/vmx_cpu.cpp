@@ -300,7 +300,9 @@ void VmxCpu::host_irq() {
     const Vector v = m_apic.acknowledge();
     spend(m_params.host_irq_entry);
     note("host IDT: vector 0x%02X taken (%s)", v,
-         m_mode == Mode::Idle ? "the pCPU was idle" : "inside the exit, IRQs off");
+         m_irq_from_idle                             ? "the pCPU was idle"
+         : m_sched.current() == m_vcpu_thread ? "inside the exit, IRQs off"
+                                              : "in a host thread");
     if (v == kPostedIntrVector) {
         ++m_stats.pin;  // sysvec_kvm_posted_intr_ipi: only the EOI; PIR synced at entry
     } else if (v == kPostedIntrWakeupVector) {
@@ -412,7 +414,9 @@ void VmxCpu::idle_until_irq() {
         settle_inputs();
     }
     set_mode(Mode::Root);
+    m_irq_from_idle = true;  // for the narration: set_mode made it root already
     host_irq();
+    m_irq_from_idle = false;
 }
 
 void VmxCpu::prepare_entry() {

@@ -239,7 +239,8 @@ private:
     Mode m_mode = Mode::Root;
     sc_core::sc_time m_mode_since;
     bool m_loaded = false;
-    bool m_req_event = false;  // KVM_REQ_EVENT: inject at the next entry (no APICv)
+    bool m_req_event = false;
+    bool m_irq_from_idle = false;  // host_irq() called from the idle loop  // KVM_REQ_EVENT: inject at the next entry (no APICv)
     sc_core::sc_time m_notifier_cost;  // put/load of the switch being made
     VmxCpuStats m_stats;
     std::vector<VmStep>* m_log = nullptr;
