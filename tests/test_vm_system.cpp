@@ -3,6 +3,11 @@
 // results untouched, and the E3 calibration in place.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <map>
+#include <set>
+#include <sstream>
+
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
@@ -135,4 +140,203 @@ TEST_CASE("a Perfetto trace of a VM run has the vCPU's pCPU track with the IRQ t
     CHECK(slices == std::vector<std::string>{"guest", "root: vcpu", "root: irq/36-vfio",
                                              "root: vcpu", "guest"});
     CHECK(exit_step);
+    // The vCPU's own state and the IRQ thread, each on a track of its own.
+    auto track = [&](const std::string& name) {
+        int t = -1;
+        for (const json& e : doc["traceEvents"])
+            if (e["ph"] == "M" && e["name"] == "thread_name" && e["args"]["name"] == name)
+                t = e["tid"].get<int>();
+        std::vector<std::string> out;
+        for (const json& e : doc["traceEvents"])
+            if (e["tid"] == t && e["ph"] == "X") out.push_back(e["name"].get<std::string>());
+        return out;
+    };
+    CHECK(track("vcpu0 state") ==
+          std::vector<std::string>{"root", "guest", "root", "preempted", "root", "guest"});
+    CHECK(track("irq/36-vfio on CPU1") == std::vector<std::string>{"runnable", "running"});
+}
+
+namespace {
+
+// Each one-bit wire of a VCD scope, by name: its value changes in order
+// (the $dumpvars value first).
+std::map<std::string, std::string> vcd_wires(const std::string& vcd, const std::string& scope) {
+    std::map<std::string, std::string> id_to_name, out;
+    std::istringstream in(vcd);
+    std::string line, current;
+    while (std::getline(in, line)) {
+        std::istringstream w(line);
+        std::string tok;
+        w >> tok;
+        if (tok == "$scope") {
+            w >> tok >> current;
+        } else if (tok == "$var") {
+            std::string type, width, id, name;
+            w >> type >> width >> id >> name;
+            if (current == scope && width == "1") id_to_name[id] = name;
+        } else if (!line.empty() && (line[0] == '0' || line[0] == '1')) {
+            auto it = id_to_name.find(line.substr(1));
+            if (it != id_to_name.end()) out[it->second] += line[0];
+        }
+    }
+    for (const auto& [id, name] : id_to_name) out.emplace(name, "");
+    return out;
+}
+
+// A rising edge per '1' that follows a '0' (or opens the dump).
+int rises(const std::string& values) {
+    int n = 0;
+    for (size_t i = 0; i < values.size(); ++i)
+        if (values[i] == '1' && (i == 0 || values[i - 1] == '0')) ++n;
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("a VCD of a VM run has the vCPU's state and the IRQ thread as wires", "[vm][trace]") {
+    Scratch s;
+    const std::string scenario = "'" CIDSIM_SOURCE_DIR "/configs/explain/vm-delivery.json' -q ";
+    const std::string threaded = s / "threaded.vcd", hard = s / "hard.vcd";
+    REQUIRE(run_cidsim(s, "run " + scenario + "--trace-vcd '" + threaded + "'").status == 0);
+    REQUIRE(run_cidsim(s, "run " + scenario + "--set devices.0.host_handler=hard --trace-vcd '" +
+                              hard + "'").status == 0);
+    // Threaded: the IRQ thread is woken (runnable), preempts the vCPU
+    // (preempted while it runs), sleeps; the vCPU enters the guest twice.
+    auto t = vcd_wires(slurp(threaded), "vcpu0");
+    CHECK(rises(t["guest"]) == 2);
+    CHECK(rises(t["preempted"]) == 1);
+    CHECK(rises(t["irq_36_vfio_runnable"]) == 1);
+    CHECK(rises(t["irq_36_vfio_running"]) == 1);
+    CHECK(rises(t["blocked"]) == 0);
+    CHECK(t.count("pcpu_idle") == 1);
+    // Hard: the vCPU is never preempted and there is no IRQ thread.
+    auto h = vcd_wires(slurp(hard), "vcpu0");
+    CHECK(rises(h["guest"]) == 2);
+    CHECK(rises(h["preempted"]) == 0);
+    CHECK(h.count("irq_36_vfio_running") == 0);
+    // Halted between interrupts: blocked, and the pCPU idle meanwhile.
+    const std::string halted = s / "halted.vcd";
+    REQUIRE(run_cidsim(s, "run " + scenario + "--set vcpus.0.guest_idle=halt --trace-vcd '" +
+                              halted + "'").status == 0);
+    auto b = vcd_wires(slurp(halted), "vcpu0");
+    CHECK(rises(b["blocked"]) >= 1);
+    CHECK(rises(b["pcpu_idle"]) >= 1);
+}
+
+TEST_CASE("explain vm-delivery narrates the three ways and draws the exits on its timeline",
+          "[vm][explain]") {
+    Scratch s;
+    const Run r = run_cidsim(s, "explain vm-delivery");
+    INFO(r.out << r.err);
+    REQUIRE(r.status == 0);
+    auto row = [&](const std::string& label) {
+        const size_t at = r.out.find("\n" + label + " ");
+        REQUIRE(at != std::string::npos);
+        const std::string line = r.out.substr(at + 1, r.out.find('\n', at + 1) - at - 1);
+        // The cells lie between the label and the note "(...)".
+        const size_t note = line.rfind("  (");
+        REQUIRE(note != std::string::npos);
+        return line.substr(label.size(), note - label.size());
+    };
+    // Remapped: one exit, then root (r) and, threaded, the IRQ thread (t),
+    // before the guest handler (H); posted: no exit, the CPU takes it (P).
+    const std::string threaded = row("threaded vcpu0"), hard = row("hard vcpu0"),
+                      posted = row("vtd-posted vcpu0");
+    CHECK(std::count(threaded.begin(), threaded.end(), 'X') == 1);
+    CHECK(threaded.find('t') != std::string::npos);
+    CHECK(threaded.find('X') < threaded.find('t'));
+    CHECK(threaded.find('t') < threaded.find('H'));
+    CHECK(std::count(hard.begin(), hard.end(), 'X') == 1);
+    CHECK(hard.find('t') == std::string::npos);
+    CHECK(posted.find('X') == std::string::npos);
+    CHECK(posted.find('P') < posted.find('H'));
+    CHECK(r.out.find("(0 VM exits, 1 posted in guest mode)") != std::string::npos);
+    CHECK(r.out.find("vCPU rows: g guest") != std::string::npos);
+    // The idle host CPU has no row of its own.
+    CHECK(r.out.find("(0 interrupts)") == std::string::npos);
+    CHECK(r.out.find("context switch vcpu -> irq/36-vfio") != std::string::npos);
+}
+
+TEST_CASE("per_vcpu holds the whole measured time with run.batches > 1", "[vm][totals]") {
+    Scratch s;
+    // Window ends are not acts of the model: four windows are the same run
+    // as one, so its totals must be the one window's figures.
+    const std::string args = vm_config("e3-vfio.json") +
+                             " --set run.duration_ns=1e7 --set devices.0.host_handler=threaded";
+    const json one = result_of(s, args + " --set run.batches=1")["per_vcpu"][0];
+    const json four = result_of(s, args + " --set run.batches=4")["per_vcpu"][0];
+    for (const char* key : {"exits", "context_switches", "guest_interrupts", "injections",
+                            "exit_handling_ns", "msi_to_guest_ns", "vcpu", "pcpu_apic_id"}) {
+        INFO(key);
+        CHECK(four[key] == one[key]);
+    }
+    CHECK(four["host_cpu_ns_per_interrupt"].get<double>() ==
+          Approx(one["host_cpu_ns_per_interrupt"].get<double>()));
+    CHECK(four["guest_fraction"].get<double>() == Approx(one["guest_fraction"].get<double>()));
+    // One MSI a millisecond costing 6.156 us of root time: the guest runs
+    // the rest, up to the window's end (the stretch in progress counts).
+    CHECK(one["guest_fraction"].get<double>() ==
+          Approx(1 - 10 * one["host_cpu_ns_per_interrupt"].get<double>() / 1e7).epsilon(1e-3));
+}
+
+TEST_CASE("run's summary shows each vCPU's exits, exit handling time and guest latency",
+          "[vm][cli]") {
+    Scratch s;
+    const Run r = run_cidsim(s, "run " + vm_config("e3-vfio.json") + " --set run.duration_ns=1e7");
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("vcpu0 (CPU1): exits EXTERNAL_INTERRUPT 10 (1000/s)") != std::string::npos);
+    // The hard handler's calibrated figure, as perf kvm stat would print it.
+    CHECK(r.out.find("exit handling (kvm_exit -> kvm_entry) us  mean 2.200") != std::string::npos);
+    CHECK(r.out.find("MSI->guest handler us  p50 ") != std::string::npos);
+}
+
+TEST_CASE("reproduce vfio-threading: systems.md E's keys and metrics, the calibration row within "
+          "10%, half-widths under 1%, the sensitivity to the switch cost",
+          "[vm][reproduce]") {
+    Scratch s;
+    const Run r = run_cidsim(s, "reproduce vfio-threading --format json --out '" + (s / "t.json") +
+                                    "' --jobs 2");
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    json doc = json::parse(slurp(s / "t.json"));
+    if (doc.is_array()) doc = doc.at(0);
+    REQUIRE(doc["table"] == "vfio-threading");
+    // Section E: handler=hard (published 2.2), threaded, bypass_inject on
+    // exit_handling_us; handler=vtd_posted (vCPU running, halted) on
+    // ext_int_exits_per_s and msi_to_guest_us p50/p99.
+    std::map<std::string, std::set<std::string>> metrics;  // handler -> metrics
+    std::set<std::string> posted_states;
+    std::vector<std::pair<double, double>> sensitivity;  // context_switch_ns, exit_handling_us
+    for (const json& row : doc["rows"]) {
+        const json& key = row["key"];
+        const std::string handler = key.at("handler").get<std::string>(), m = row["metric"];
+        const double sim = row["simulated"].get<double>(), ci = row["ci95"].get<double>();
+        INFO(row.dump());
+        CHECK(ci <= 0.01 * std::abs(sim) + 1e-9);
+        if (key.contains("context_switch_ns")) {
+            CHECK(handler == "threaded");
+            sensitivity.push_back({key["context_switch_ns"].get<double>(), sim});
+            continue;
+        }
+        metrics[handler].insert(m);
+        if (handler == "vtd_posted") posted_states.insert(key.at("vcpu").get<std::string>());
+        if (handler == "hard" && m == "exit_handling_us") {
+            REQUIRE(row["published"].is_number());
+            CHECK(row["published"].get<double>() == 2.2);
+            CHECK(std::abs(sim - 2.2) / 2.2 < 0.10);
+        } else {
+            CHECK(row["published"].is_null());  // predictions: no published column
+        }
+    }
+    for (const char* h : {"hard", "threaded", "bypass_inject"}) CHECK(metrics[h].count("exit_handling_us"));
+    for (const char* m : {"ext_int_exits_per_s", "msi_to_guest_us_p50", "msi_to_guest_us_p99"})
+        CHECK(metrics["vtd_posted"].count(m));
+    CHECK(posted_states == std::set<std::string>{"running", "halted"});
+    // The threaded figure moves with the assumed switch cost, two switches per MSI.
+    REQUIRE(sensitivity.size() >= 2);
+    std::sort(sensitivity.begin(), sensitivity.end());
+    for (size_t i = 1; i < sensitivity.size(); ++i)
+        CHECK((sensitivity[i].second - sensitivity[i - 1].second) * 1e3 ==
+              Approx(2 * (sensitivity[i].first - sensitivity[i - 1].first)).epsilon(0.01));
 }

@@ -34,6 +34,47 @@ def number(text):
         return None
 
 
+# Unit suffixes of cidsim's keys (README, "Unit suffixes"), longest first.
+UNITS = [("_gb_per_s", "GB/s"), ("_mb_per_s", "MB/s"), ("_mbit_per_s", "Mbit/s"),
+         ("_per_s", "per s"), ("_mpps", "M/s"), ("_mps", "M/s"), ("_gbps", "GB/s"),
+         ("_ns", "ns"), ("_us", "us"), ("_fraction", "fraction"), ("_mean", "mean")]
+PERCENTILE = {"p50": "median", "p90": "p90", "p99": "p99", "p99_9": "p99.9",
+              "p99_99": "p99.99", "max": "max", "mean": "mean", "min": "min"}
+ABBREVIATIONS = {"msi": "MSI", "msis": "MSIs", "cpu": "CPU", "pid": "PID", "iec": "IEC",
+                 "irq": "IRQ", "dma": "DMA", "ns": "ns", "on": "on", "mps": "M/s"}
+
+
+def words(key):
+    """A key path in words with its unit: metrics.msi_to_handler_ns.p99 ->
+    'MSI to handler latency, p99 (ns)'; workloads.0.on_rate_mpps -> 'workload 0:
+    on rate (M/s)'."""
+    parts = [p for p in key.split(".") if p != "metrics"]
+    unit, stat, where = "", "", []
+    named = []
+    for p in parts:
+        if p in PERCENTILE and named:
+            stat = PERCENTILE[p]
+            continue
+        if p.isdigit() and named:
+            # An array element: "workloads 0" reads "workload 0".
+            array = named.pop().replace("_", " ")
+            where.append((array[:-1] if array.endswith("s") else array) + " " + p)
+            continue
+        for suffix, u in UNITS:
+            if p.endswith(suffix) and len(p) > len(suffix):
+                unit, p = u, p[: -len(suffix)]
+                break
+        named.append(p)
+    text = " ".join(ABBREVIATIONS.get(w, w) for w in "_".join(named).split("_"))
+    if unit in ("ns", "us") and "latency" not in text and "delay" not in text:
+        text += " latency"
+    if where:
+        text = ", ".join(where) + ": " + text
+    if stat:
+        text += ", " + stat
+    return text + (" (%s)" % unit if unit else "")
+
+
 def fail(message):
     print("plot_sweep: " + message, file=sys.stderr)
     sys.exit(2)
@@ -51,6 +92,8 @@ def main():
     ap.add_argument("--logx", action="store_true", help="logarithmic x axis")
     ap.add_argument("--logy", action="store_true", help="logarithmic y axis")
     ap.add_argument("--title", help="plot title")
+    ap.add_argument("--xlabel", help="x axis label (default: --x in words, with its unit)")
+    ap.add_argument("--ylabel", help="y axis label (default: --y in words, with its unit)")
     args = ap.parse_args()
 
     with open(args.csv, newline="") as f:
@@ -127,7 +170,7 @@ def main():
         order = sorted(range(len(xs)), key=lambda i: xs[i])
         xs = [xs[i] for i in order]
         ys = [ys[i] for i in order]
-        label = ("%s = %s" % (args.series, s)) if args.series else None
+        label = ("%s = %s" % (args.series.split(".")[-1], s)) if args.series else None
         if aggregated:
             err = [[lo[i] for i in order], [hi[i] for i in order]]
             ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=label, zorder=2)
@@ -141,8 +184,9 @@ def main():
         ax.set_xscale("log")
     if args.logy:
         ax.set_yscale("log")
-    ax.set_xlabel(args.x)
-    ax.set_ylabel(args.y + (" (mean, 95% CI)" if aggregated else ""))
+    ax.set_xlabel(args.xlabel or words(args.x))
+    ax.set_ylabel((args.ylabel or words(args.y)) +
+                  (", mean of seeds with 95% CI" if aggregated else ""))
     if args.title:
         ax.set_title(args.title)
     ax.grid(True, alpha=0.3)

@@ -46,7 +46,7 @@ namespace {
 std::string platforms_line(const std::vector<json>& rows) {
     std::vector<std::string> names;
     for (const json& r : rows) {
-        const std::string p = r["config"].value("platform", std::string(kDefaultPlatform));
+        const std::string p = r["config"].value("platform", std::string(kGenericPlatform));
         if (std::find(names.begin(), names.end(), p) == names.end()) names.push_back(p);
     }
     std::string line = "  platform: ";

@@ -30,7 +30,7 @@ namespace {
 std::string platforms_line(const std::vector<SweepPoint>& points) {
     std::vector<std::string> names;
     for (const SweepPoint& p : points) {
-        const std::string n = p.effective_config.value("platform", std::string(kDefaultPlatform));
+        const std::string n = p.effective_config.value("platform", std::string(kGenericPlatform));
         if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
     }
     std::string line = "  platform:";

@@ -926,16 +926,34 @@ json describe_parameters() {
         top.push_back({{"key", "platform"}, {"type", "choice"}, {"unit", ""},
                        {"default", kDefaultPlatform}, {"min", nullptr}, {"max", nullptr},
                        {"description",
-                        "the platform whose values lie underneath the config: generic "
-                        "(uncalibrated defaults) | spr (calibrated, configs/platform/spr.json)"},
+                        "the platform whose values lie underneath the config: spr (calibrated, "
+                        "configs/platform/spr.json; the default, whose values the default "
+                        "column shows) | generic (the uncalibrated Params defaults, shown as "
+                        "[generic: X] where they differ)"},
                        {"allowed", platform_names()}});
         describe_top(c, d);
         out["(top level)"] = top;
     }
+    // A section's defaults are what a config naming no platform gets; where
+    // the generic platform (the Params defaults) differs, it is said too.
+    SimConfig on_default;
+    const json platform = platform_values(kDefaultPlatform);
+    for (const Section& s : sections())
+        if (auto it = platform.find(s.key); it != platform.end()) {
+            JsonReader r(object_at(*it, s.key), std::string(s.key) + ".");
+            s.describe(on_default, r);
+        }
     for (const Section& s : sections()) {
-        json list = json::array();
-        Describer d(list);
-        s.describe(c, d);
+        json list = json::array(), generic = json::array();
+        Describer d(list), g(generic);
+        s.describe(on_default, d);
+        s.describe(c, g);
+        for (size_t i = 0; i < list.size() && i < generic.size(); ++i)
+            if (list[i]["default"] != generic[i]["default"]) {
+                list[i]["generic_default"] = generic[i]["default"];
+                list[i]["description"] = list[i]["description"].get<std::string>() +
+                                         " [generic: " + generic[i]["default"].dump() + "]";
+            }
         out[s.key] = list;
     }
     {

@@ -7,16 +7,17 @@ namespace cidsim {
 
 using nlohmann::json;
 
-const char* const kDefaultPlatform = "generic";
+const char* const kDefaultPlatform = "spr";
+const char* const kGenericPlatform = "generic";
 
 std::vector<std::string> platform_names() {
-    std::vector<std::string> out{kDefaultPlatform};
+    std::vector<std::string> out{kGenericPlatform};
     for (const auto& [name, text] : builtin_platform_texts()) out.push_back(name);
     return out;
 }
 
 json platform_values(const std::string& name) {
-    if (name == kDefaultPlatform) return json::object();
+    if (name == kGenericPlatform) return json::object();
     for (const auto& [n, text] : builtin_platform_texts())
         if (name == n) {
             json j = parse_config_text(text, std::string("platform ") + n);
@@ -31,8 +32,9 @@ json platform_values(const std::string& name) {
 }
 
 std::string platform_summary(const std::string& name) {
-    if (name == kDefaultPlatform)
-        return name + " (uncalibrated defaults; \"platform\": \"spr\" for the calibrated one)";
+    if (name == kGenericPlatform)
+        return name + " (uncalibrated defaults; \"platform\": \"" + kDefaultPlatform +
+               "\", the default, for the calibrated one)";
     for (const auto& [n, text] : builtin_platform_texts())
         if (name == n) {
             const json j = json::parse(text);
@@ -40,7 +42,8 @@ std::string platform_summary(const std::string& name) {
             const size_t cut = c.find_first_of(".(");
             if (cut != std::string::npos) c = c.substr(0, cut);
             while (!c.empty() && c.back() == ' ') c.pop_back();
-            return c.empty() ? name : name + " (" + c + ", calibrated)";
+            const std::string note = name == kDefaultPlatform ? ", calibrated, the default" : ", calibrated";
+            return c.empty() ? name : name + " (" + c + note + ")";
         }
     return name;
 }

@@ -4,6 +4,8 @@
 // the binary so that a config names one wherever cidsim runs). "generic" is
 // the Params defaults themselves: uncalibrated, round numbers. The named
 // platform goes underneath everything the config (and its includes) sets.
+// A config that names none runs on the calibrated one (issue 20: a config
+// written from scratch and the published tables must not disagree).
 #include <string>
 #include <vector>
 
@@ -11,15 +13,19 @@
 
 namespace cidsim {
 
-// A config that names no platform runs on this one (the Params defaults).
+// A config that names no platform runs on this one ("spr").
 extern const char* const kDefaultPlatform;
+// The Params defaults themselves, and what a result without a platform
+// (written before platforms existed) ran on.
+extern const char* const kGenericPlatform;
 
-// Every platform name, kDefaultPlatform first.
+// Every platform name, kGenericPlatform first.
 std::vector<std::string> platform_names();
 // The platform's values as a config fragment (empty for "generic"); a
 // ConfigError naming the key and the known platforms for any other name.
 nlohmann::json platform_values(const std::string& name);
-// One line for summaries: "spr (Sapphire Rapids-like ...)".
+// One line for summaries: "spr (Sapphire Rapids-like ..., calibrated)",
+// with "the default" when it is kDefaultPlatform.
 std::string platform_summary(const std::string& name);
 
 }  // namespace cidsim

@@ -65,6 +65,7 @@ public:
 
     int current() const { return m_current; }
     const HostThread& thread(int id) const { return m_threads[size_t(id)]; }
+    int thread_count() const { return int(m_threads.size()); }
     const HostSchedulerStats& stats() const { return m_stats; }
     void reset_stats() { m_stats = {}; }
 

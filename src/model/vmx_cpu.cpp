@@ -65,12 +65,21 @@ void VmxCpu::reset_stats() {
     m_mode_since = sim_now();
 }
 
+sc_time VmxCpu::guest_time() const {
+    return m_stats.guest_time + (m_mode == Mode::Guest ? sim_now() - m_mode_since : SC_ZERO_TIME);
+}
+
+sc_time VmxCpu::root_time() const {
+    return m_stats.root_time + (m_mode == Mode::Root ? sim_now() - m_mode_since : SC_ZERO_TIME);
+}
+
 void VmxCpu::set_mode(Mode m) {
     const sc_time d = sim_now() - m_mode_since;
     (m_mode == Mode::Guest ? m_stats.guest_time
      : m_mode == Mode::Root ? m_stats.root_time : m_stats.idle_time) += d;
     m_mode = m;
     m_mode_since = sim_now();
+    note_tracks();
     if (!m_states) return;
     const std::string what = m == Mode::Guest ? "guest"
                            : m == Mode::Idle  ? "idle"
@@ -90,6 +99,41 @@ void VmxCpu::note(const char* fmt, ...) {
 
 const char* VmxCpu::thread_name(int id) const {
     return id == HostScheduler::kIdle ? "idle" : m_sched.thread(id).name.c_str();
+}
+
+void VmxCpu::record_tracks_into(std::vector<VmTrackChange>* log) {
+    m_tracks = log;
+    m_track_state.clear();
+    note_tracks();
+}
+
+bool VmxCpu::wake(int thread) {
+    const bool resched = m_sched.wake(thread);
+    note_tracks();
+    return resched;
+}
+
+void VmxCpu::note_tracks() {
+    if (!m_tracks) return;
+    const int current = m_sched.current();
+    m_track_state.resize(size_t(m_sched.thread_count()));
+    for (int id = 0; id < m_sched.thread_count(); ++id) {
+        const HostThread& t = m_sched.thread(id);
+        const char* state;
+        if (id == m_vcpu_thread)
+            state = current == id ? (m_mode == Mode::Guest ? "guest" : "root")
+                                  : (t.runnable ? "preempted" : "blocked");
+        else
+            state = current == id ? "running" : t.runnable ? "runnable" : "sleeping";
+        if (m_track_state[size_t(id)] == state) continue;
+        m_track_state[size_t(id)] = state;
+        const std::string track = id == m_vcpu_thread ? "vcpu" : t.name;
+        // A state that lasted no time is replaced, not kept as an empty slice.
+        auto same = m_tracks->rbegin();
+        while (same != m_tracks->rend() && same->at == sim_now() && same->track != track) ++same;
+        if (same != m_tracks->rend() && same->at == sim_now()) same->state = state;
+        else m_tracks->push_back({sim_now(), track, state});
+    }
 }
 
 void VmxCpu::sched_out(bool preempted) {
@@ -113,8 +157,9 @@ void VmxCpu::sched_in() {
 void VmxCpu::run() {
     // The vCPU thread is running and loaded; it enters the guest.
     m_mode_since = sim_now();
-    m_sched.wake(m_vcpu_thread);
+    wake(m_vcpu_thread);
     m_sched.switch_to(m_vcpu_thread);
+    note_tracks();
     spend(m_notifier_cost);
     m_notifier_cost = SC_ZERO_TIME;
     prepare_entry();
@@ -255,7 +300,9 @@ void VmxCpu::host_irq() {
     const Vector v = m_apic.acknowledge();
     spend(m_params.host_irq_entry);
     note("host IDT: vector 0x%02X taken (%s)", v,
-         m_mode == Mode::Idle ? "the pCPU was idle" : "inside the exit, IRQs off");
+         m_irq_from_idle                             ? "the pCPU was idle"
+         : m_sched.current() == m_vcpu_thread ? "inside the exit, IRQs off"
+                                              : "in a host thread");
     if (v == kPostedIntrVector) {
         ++m_stats.pin;  // sysvec_kvm_posted_intr_ipi: only the EOI; PIR synced at entry
     } else if (v == kPostedIntrWakeupVector) {
@@ -264,7 +311,7 @@ void VmxCpu::host_irq() {
         spend(m_params.wakeup_handler);
         settle_inputs();
         for (GuestPid* g : m_blocked.vcpus)
-            if (g->pid().on() && m_sched.wake(m_vcpu_thread)) spend(m_params.vcpu_kick);
+            if (g->pid().on() && wake(m_vcpu_thread)) spend(m_params.vcpu_kick);
     } else if (m_routes[v].used) {
         Route& r = m_routes[v];
         ++m_stats.host_device_irqs;
@@ -286,7 +333,7 @@ void VmxCpu::host_irq() {
                      "NEED_RESCHED", thread_name(r.irq_thread));
                 spend(m_params.fifo_wakeup);
                 r.irq_pending = true;
-                m_sched.wake(r.irq_thread);
+                wake(r.irq_thread);
                 break;
         }
     }
@@ -314,7 +361,7 @@ void VmxCpu::inject(Vector gv) {
     // kvm_vcpu_trigger_posted_interrupt fails and KVM kicks it: a blocked
     // vCPU thread is woken; a runnable one is left as it is (no IPI either way).
     spend(m_params.vcpu_kick);
-    if (!m_sched.thread(m_vcpu_thread).runnable) m_sched.wake(m_vcpu_thread);
+    if (!m_sched.thread(m_vcpu_thread).runnable) wake(m_vcpu_thread);
 }
 
 void VmxCpu::schedule_from_vcpu(bool preempted) {
@@ -367,7 +414,9 @@ void VmxCpu::idle_until_irq() {
         settle_inputs();
     }
     set_mode(Mode::Root);
+    m_irq_from_idle = true;  // for the narration: set_mode made it root already
     host_irq();
+    m_irq_from_idle = false;
 }
 
 void VmxCpu::prepare_entry() {

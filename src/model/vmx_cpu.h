@@ -124,6 +124,15 @@ struct VmStep {
     std::string what;
 };
 
+// A change of one state track, for trace outputs: track "vcpu" (guest,
+// root, preempted, blocked) or an IRQ thread's name (running, runnable,
+// sleeping).
+struct VmTrackChange {
+    sc_core::sc_time at;
+    std::string track;
+    std::string state;
+};
+
 class VmxCpu : public sc_core::sc_module, private PreemptNotifier {
 public:
     SC_HAS_PROCESS(VmxCpu);
@@ -140,6 +149,11 @@ public:
     unsigned index() const { return m_index; }
     uint32_t apic_id() const { return m_apic.apic_id(); }
     const VmxCpuStats& stats() const { return m_stats; }
+    // Time in guest mode / in root mode and host threads since the last
+    // reset, the stretch in progress included (stats() has it only once
+    // the mode changes; a window ends in the middle of one).
+    sc_core::sc_time guest_time() const;
+    sc_core::sc_time root_time() const;
     void reset_stats();
     const PostedDescriptor& pid() const { return m_gpid.pid(); }
     const HostScheduler& scheduler() const { return m_sched; }
@@ -151,6 +165,10 @@ public:
     // Records what the pCPU runs from each change on ("guest", "root: vcpu",
     // "root: irq/36-vfio", "idle"), for trace tracks (nullptr stops).
     void record_states_into(std::vector<VmStep>* log) { m_states = log; }
+    // Records the vCPU's state and each IRQ thread's from each change on
+    // (nullptr stops). "preempted" is descheduled while runnable (KVM's
+    // vcpu->preempted), "blocked" asleep in kvm_vcpu_block.
+    void record_tracks_into(std::vector<VmTrackChange>* log);
 
 private:
     enum class Mode : uint8_t { Guest, Root, Idle };
@@ -200,6 +218,10 @@ private:
     // A step for the log, printf-style; nothing without a log.
     void note(const char* fmt, ...) __attribute__((format(printf, 2, 3)));
     const char* thread_name(int id) const;
+    // wake_up_process, with the tracks noted.
+    bool wake(int thread);
+    // Appends the tracks whose state changed; nothing without a log.
+    void note_tracks();
 
     VmxCpuParams m_params;
     VcpuConfig m_vcpu;
@@ -217,11 +239,14 @@ private:
     Mode m_mode = Mode::Root;
     sc_core::sc_time m_mode_since;
     bool m_loaded = false;
-    bool m_req_event = false;  // KVM_REQ_EVENT: inject at the next entry (no APICv)
+    bool m_req_event = false;
+    bool m_irq_from_idle = false;  // host_irq() called from the idle loop  // KVM_REQ_EVENT: inject at the next entry (no APICv)
     sc_core::sc_time m_notifier_cost;  // put/load of the switch being made
     VmxCpuStats m_stats;
     std::vector<VmStep>* m_log = nullptr;
     std::vector<VmStep>* m_states = nullptr;
+    std::vector<VmTrackChange>* m_tracks = nullptr;
+    std::vector<std::string> m_track_state;  // last noted, by thread id
 };
 
 }  // namespace cidsim

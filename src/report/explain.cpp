@@ -1,4 +1,5 @@
 #include "report/explain.h"
+#include "report/vm_tracks.h"
 
 #include "config/platforms.h"
 
@@ -215,11 +216,16 @@ json run_variant(const ExplainScenario& s, size_t index) {
         move_params = affinity_params(ex["affinity_move"]);
         move = std::make_unique<AffinityMove>("affinity_move", move_params, system, &recorder);
     }
-    std::vector<std::vector<VmStep>> vm_steps(system.vcpu_count());
-    for (unsigned i = 0; i < system.vcpu_count(); ++i)
+    std::vector<std::vector<VmStep>> vm_steps(system.vcpu_count()), vm_states(system.vcpu_count());
+    for (unsigned i = 0; i < system.vcpu_count(); ++i) {
         system.vmx_cpu(i).record_steps_into(&vm_steps[i]);
+        system.vmx_cpu(i).record_states_into(&vm_states[i]);
+    }
     system.run();
-    for (unsigned i = 0; i < system.vcpu_count(); ++i) system.vmx_cpu(i).record_steps_into(nullptr);
+    for (unsigned i = 0; i < system.vcpu_count(); ++i) {
+        system.vmx_cpu(i).record_steps_into(nullptr);
+        system.vmx_cpu(i).record_states_into(nullptr);
+    }
     // A run that broke the model's own rules explains nothing: as `cidsim
     // run`, it fails (a deliberately racy variant's findings are reported, not enforced).
     if (const InvariantReport invariants = check_invariants(system); !invariants.ok()) {
@@ -239,8 +245,17 @@ json run_variant(const ExplainScenario& s, size_t index) {
     const size_t lines = view.narration_lines;
 
     json rows = json::array();
-    for (const TimelineRow& r : timeline_rows(recorder.events(), ctx, w, var.label))
+    for (const TimelineRow& r : timeline_rows(recorder.events(), ctx, w, var.label)) {
+        // With guests, a host CPU row with nothing on it only hides the vCPU rows.
+        const bool empty = r.cells.find_first_not_of(' ') == std::string::npos;
+        if (system.vcpu_count() && empty && r.label != "MSIs") continue;
         rows.push_back({{"label", r.label}, {"cells", r.cells}, {"note", r.note}});
+    }
+    for (unsigned i = 0; i < system.vcpu_count(); ++i) {
+        const TimelineRow r =
+            vm_timeline_row(vm_states[i], vm_steps[i], w, var.label + " vcpu" + std::to_string(i));
+        rows.push_back({{"label", r.label}, {"cells", r.cells}, {"note", r.note}, {"vm", true}});
+    }
     const json& m = results["metrics"];
     uint64_t superfluous = 0;
     for (const json& d : results["per_device"]) superfluous += d["empty_handler_invocations"].get<uint64_t>();
@@ -322,8 +337,8 @@ std::string render_explain(const ExplainScenario& s, const std::vector<json>& re
     // The platform every variant ran on (a variant may set its own).
     std::vector<std::string> platforms;
     for (const json& r : results) {
-        const std::string p = r.contains("config") ? r["config"].value("platform", std::string(kDefaultPlatform))
-                                                   : std::string(kDefaultPlatform);
+        const std::string p = r.contains("config") ? r["config"].value("platform", std::string(kGenericPlatform))
+                                                   : std::string(kGenericPlatform);
         if (std::find(platforms.begin(), platforms.end(), p) == platforms.end()) platforms.push_back(p);
     }
     out += "platform:";
@@ -337,8 +352,10 @@ std::string render_explain(const ExplainScenario& s, const std::vector<json>& re
                      results[0]["columns"].get<unsigned>()};
     std::vector<TimelineRow> rows;
     const json& first_msis = results[0]["rows"][0];
+    bool vm_rows = false;
     for (size_t i = 0; i < results.size(); ++i)
         for (const json& r : results[i]["rows"]) {
+            vm_rows = vm_rows || r.value("vm", false);
             const bool msi_row = r["label"] == "MSIs";
             if (msi_row && i > 0 && r["cells"] == first_msis["cells"]) continue;
             std::string label = r["label"].get<std::string>();
@@ -346,6 +363,7 @@ std::string render_explain(const ExplainScenario& s, const std::vector<json>& re
             rows.push_back({label, r["cells"].get<std::string>(), r["note"].get<std::string>()});
         }
     out += "\n" + render_timeline(rows, w);
+    if (vm_rows) out += std::string(kVmTimelineLegend) + "\n";
 
     for (const json& r : results) {
         out += "\n-- " + r["label"].get<std::string>() + " (" + r["mode"].get<std::string>() +

@@ -108,23 +108,24 @@ const ReportMetric kReportMetrics[] = {
      "completions over the measured time"},
 
     {"workloads[] (type periodic)", "completions", "integer", "count",
-     "completions the workload made in the window"},
+     "completions the workload made in the measured time"},
     {"workloads[] (type periodic)", "completion_rate_mps", "number", "1e6/s",
-     "completions over the window"},
+     "completions over the measured time"},
 
     {kPerVcpu, "vcpu", "integer", "index", "the vCPU (configs' vcpus[])"},
     {kPerVcpu, "pcpu_apic_id", "integer", "id", "APIC id of its isolated pCPU"},
     {kPerVcpu, "msi_to_guest_ns", "histogram", "ns",
      "MSI issue to the guest driver's handler draining it, over the devices assigned to "
      "the vCPU (their msi_to_handler_ns merged)"},
-    {kPerVcpu, "context_switches_per_s", "number", "1/s", "context_switches over the window"},
+    {kPerVcpu, "context_switches_per_s", "number", "1/s", "context_switches over the measured time"},
     {kPerVcpu, "host_cpu_ns_per_interrupt", "number", "ns/MSI",
      "host CPU time on the pCPU (root mode and host threads, root_time) per MSI of its "
      "assigned devices"},
-    {kPerVcpu, "guest_fraction", "number", "fraction", "time in guest mode over the window"},
+    {kPerVcpu, "guest_fraction", "number", "fraction",
+     "time in guest mode over the measured time (the stretch in progress at its end included)"},
     {kPerVcpu, "posted_notifications_suppressed", "integer", "count",
      "posts into the vCPU's PID that sent no notification (ON set, or SN)"},
-    {kPerVcpu, "exits_per_s", "object", "1/s", "exits over the window, by exit reason"},
+    {kPerVcpu, "exits_per_s", "object", "1/s", "exits over the measured time, by exit reason"},
 
     {kXen, "eois_per_s", "number", "1/s", "eois (guest EOIs reaching hvm_dpci_msi_eoi) over the measured time"},
     {kXen, "ios", "integer", "count", "I/Os reaped by the guest's threads in the measured time"},

@@ -62,7 +62,7 @@ bool is_histogram_summary(const json& j) {
 bool take_last(const std::string& key) {
     static const char* const kLast[] = {"cpu", "vector", "queue", "irte_index", "root_port",
                                         "device", "name", "type", "unit", "events", "replayed", "job",
-                                        "vcpu", "kind"};
+                                        "vcpu", "pcpu_apic_id", "kind"};
     if (key.size() > 7 && key.compare(key.size() - 7, 7, "_at_end") == 0) return true;
     return std::find_if(std::begin(kLast), std::end(kLast),
                         [&](const char* k) { return key == k; }) != std::end(kLast);
@@ -175,6 +175,23 @@ void RunTotals::add_window(const System& sys, const json& window) {
     for (unsigned p = 0; p < sys.root_port_count(); ++p)
         collect(sys.root_port(p).stats(), "/root_ports/" + std::to_string(p), false, m_histograms);
     collect(sys.iommu().stats(), "/metrics", false, m_histograms);
+    // The vCPUs' exit histograms, and the guest-visible latency merged from
+    // their assigned devices as vcpu_results does; host CPU per MSI is a
+    // ratio of sums, so both sums are kept.
+    m_vcpu_root_ns.resize(sys.vcpu_count());
+    m_vcpu_msis.resize(sys.vcpu_count());
+    for (unsigned i = 0; i < sys.vcpu_count(); ++i) {
+        const std::string at = "/per_vcpu/" + std::to_string(i);
+        collect(sys.vmx_cpu(i).stats(), at, false, m_histograms);
+        m_vcpu_root_ns[i] += sys.vmx_cpu(i).root_time().to_seconds() * 1e9;
+        auto& [latency, unit] = m_histograms[at + "/msi_to_guest_ns"];
+        unit = "ns";
+        for (size_t d = 0; d < sys.config().devices.size(); ++d)
+            if (sys.config().assigned_vcpu(sys.config().devices[d]) == int(i)) {
+                latency.merge(sys.device(unsigned(d)).stats().msi_to_handler_ns);
+                m_vcpu_msis[i] += sys.device(unsigned(d)).stats().msis;
+            }
+    }
     if (sys.xen_vcpu_count()) {
         collect(sys.xen_domain().event_lock().stats(), "/xen/event_lock", false, m_histograms);
         for (unsigned i = 0; i < sys.xen_vcpu_count(); ++i)
@@ -201,7 +218,8 @@ void RunTotals::add_window(const System& sys, const json& window) {
 void RunTotals::write(json& result) const {
     if (m_windows.empty()) return;
     for (const char* section :
-         {"metrics", "per_cpu", "per_vector", "per_device", "root_ports", "workloads", "xen"}) {
+         {"metrics", "per_cpu", "per_vector", "per_device", "root_ports", "workloads", "per_vcpu",
+          "xen"}) {
         std::vector<const json*> parts;
         for (const json& w : m_windows)
             if (w.contains(section)) parts.push_back(&w[section]);
@@ -219,6 +237,10 @@ void RunTotals::write(json& result) const {
         ratio(m["notifications_sent"].get<double>() + m["remapped_messages"].get<double>(), msis);
     m["pid_line"]["cpu_misses_per_notification"] =
         ratio(m["pid_line"]["cpu_misses"].get<double>(), pmn);
+    if (result.contains("per_vcpu"))
+        for (size_t i = 0; i < result["per_vcpu"].size() && i < m_vcpu_msis.size(); ++i)
+            result["per_vcpu"][i]["host_cpu_ns_per_interrupt"] =
+                ratio(m_vcpu_root_ns[i], double(m_vcpu_msis[i]));
     if (result.contains("xen")) {
         json& x = result["xen"];
         const double eois = x["eois"].get<double>(), ios = x["ios"].get<double>();

@@ -25,12 +25,15 @@ public:
     // its statistics are reset, every histogram at the place of its summary.
     void add_window(const System& system, const nlohmann::json& window);
     // `result` (the last window's) with metrics, per_cpu, per_vector,
-    // per_device, root_ports, workloads and xen replaced by the run's totals.
+    // per_device, root_ports, workloads, per_vcpu and xen replaced by the
+    // run's totals.
     void write(nlohmann::json& result) const;
 
 private:
     std::vector<nlohmann::json> m_windows;
     std::map<std::string, std::pair<Histogram, std::string>> m_histograms;  // pointer -> (h, unit)
+    std::vector<double> m_vcpu_root_ns;    // per vCPU, summed over windows
+    std::vector<uint64_t> m_vcpu_msis;
 };
 
 }  // namespace cidsim

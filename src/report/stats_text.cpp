@@ -77,7 +77,7 @@ std::string stats_text(const json& r, const std::string& source) {
     const json& cfg = r["config"];
     os << "---------- Begin cidsim statistics ----------\n";
     os << "# cidsim " << r.value("cidsim_version", std::string("?")) << "; config " << source
-       << "; platform " << platform_summary(cfg.value("platform", std::string(kDefaultPlatform)))
+       << "; platform " << platform_summary(cfg.value("platform", std::string(kGenericPlatform)))
        << "; mode " << cfg.value("mode", std::string("?")) << "; seed " << r.value("seed", json(0)).dump()
        << "\n";
     os << "# name, value, unit, meaning (cidsim params --metrics); with run.batches > 1 the "

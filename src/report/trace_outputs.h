@@ -8,8 +8,10 @@
 #include <vector>
 #include <string>
 
+#include "report/interrupts_table.h"
 #include "report/timeline.h"
 #include "report/trace_recorder.h"
+#include "report/vm_tracks.h"
 #include "sim/system.h"
 
 namespace cidsim {
@@ -39,8 +41,10 @@ private:
     TraceOutputs m_options;
     System& m_system;
     std::unique_ptr<TraceRecorder> m_recorder;
-    // With vCPUs, for Perfetto: each pCPU's states and steps (VmxCpu's logs).
-    std::vector<std::vector<VmStep>> m_vm_states, m_vm_steps;
+    // With vCPUs: their tracks, for the VCD and Perfetto.
+    std::unique_ptr<VmTraceLogs> m_vm;
+    // --interrupts: the windows that ended before the last (run.batches).
+    InterruptCounts m_interrupts;
 };
 
 }  // namespace cidsim

@@ -54,7 +54,7 @@ struct CpuSignals {
 }  // namespace
 
 std::string vcd_text(const std::vector<TraceRecord>& events, const TraceContext& ctx,
-                     const TimelineWindow& window) {
+                     const TimelineWindow& window, const std::vector<VcdWire>& wires) {
     std::vector<Signal> sig;
     auto add = [&](const std::string& scope, const std::string& name, unsigned width) {
         const unsigned n = unsigned(sig.size());
@@ -150,6 +150,10 @@ std::string vcd_text(const std::vector<TraceRecord>& events, const TraceContext&
             default:
                 break;
         }
+    }
+    for (const VcdWire& w : wires) {
+        const unsigned s = add(w.scope, w.name, 1);
+        for (const auto& [at, on] : w.changes) set(at, s, on ? "1" : "0");
     }
     std::stable_sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) {
         return a.ps != b.ps ? a.ps < b.ps : a.seq < b.seq;

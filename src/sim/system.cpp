@@ -296,6 +296,7 @@ int System::route_of(unsigned cpu, Vector vector) const {
 }
 
 void System::reset_stats() {
+    if (m_before_reset) m_before_reset();
     m_measure_start = sc_core::sc_time_stamp();
     m_iommu->reset_stats();
     for (auto& c : m_cpus) c->reset_stats();

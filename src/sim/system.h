@@ -4,6 +4,7 @@
 // and IRTEs, workloads) and runs it. SystemC elaborates once per process, so
 // one process builds one System.
 #include <array>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -42,6 +43,9 @@ public:
     void warm_up();
     void advance(const sc_core::sc_time& t);
     void reset_stats();
+    // Called by reset_stats() before it clears anything, so an observer
+    // can add up what the ending window counted (nullptr: none).
+    void on_reset(std::function<void()> before) { m_before_reset = std::move(before); }
     // Simulated seconds in the current measurement window.
     double measured_seconds() const;
     // Where run() should end: warm-up + duration after it started.
@@ -118,6 +122,7 @@ private:
     std::vector<std::unique_ptr<CpuCore>> m_cpus;
     std::vector<std::unique_ptr<LocalApic>> m_vcpu_apics;
     std::vector<std::unique_ptr<PostedDescriptor>> m_vcpu_pids;
+    std::function<void()> m_before_reset;
     std::vector<std::unique_ptr<VmxCpu>> m_vmx;
     std::unique_ptr<XenDomain> m_xen_domain;
     std::vector<std::unique_ptr<XenPcpu>> m_xen;
