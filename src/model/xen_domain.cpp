@@ -19,6 +19,8 @@ void XenDomainStats::describe(StatVisitor& v) const {
             "walk loads of a pirq line that missed (dirtied by a delivery elsewhere)");
     v.count(in_block("matches"), matches, "count",
             "callbacks that matched the EOId vector (__msi_pirq_eoi, irq_desc lock)");
+    v.histogram(in_block("walk_length"), walk_length, "pirqs",
+                "pirqs visited by each walk, counted when it ends");
 }
 
 XenDomain::XenDomain(const XenParams& params, const SharedLineParams& line,
@@ -77,6 +79,7 @@ void XenDomain::msi_eoi(AgentId pcpu, unsigned guest_vector) {
 void XenDomain::walk(AgentId pcpu, unsigned guest_vector) {
     ++m_stats.walks;
     const unsigned p = unsigned(m_params.pirqs);
+    unsigned visited = 0;
     for (unsigned first = 0; first < p; first += 8) {
         const unsigned end = std::min(p, first + 8);
         sc_time slowest, work = m_params.radix_batch;
@@ -84,6 +87,7 @@ void XenDomain::walk(AgentId pcpu, unsigned guest_vector) {
         bool matched = false;
         for (unsigned i = first; i < end; ++i) {
             ++m_stats.walk_entries;
+            ++visited;
             const bool held = m_pirq_line[i].holds(pcpu);
             const sc_time t = load(m_pirq_line[i], pcpu, LineAccess::Load);
             if (!held) ++m_stats.pirq_misses;
@@ -101,8 +105,9 @@ void XenDomain::walk(AgentId pcpu, unsigned guest_vector) {
             }
         }
         spend(slowest + work);
-        if (rc || (matched && m_params.walk_stops_at_match)) return;
+        if (rc || (matched && m_params.walk_stops_at_match)) break;
     }
+    m_stats.walk_length.record(visited);
 }
 
 uint64_t XenDomain::pirq_line_transfers() const {

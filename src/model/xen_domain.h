@@ -37,6 +37,7 @@ struct XenDomainStats {
     uint64_t walk_entries = 0;  // pirqs visited
     uint64_t pirq_misses = 0;   // walk loads that missed (the line dirty or absent)
     uint64_t matches = 0;       // callbacks that matched (__msi_pirq_eoi)
+    Histogram walk_length;      // pirqs visited, per finished walk
 
     void describe(StatVisitor& v) const;
 };

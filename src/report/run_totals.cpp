@@ -193,6 +193,7 @@ void RunTotals::add_window(const System& sys, const json& window) {
             }
     }
     if (sys.xen_vcpu_count()) {
+        collect(sys.xen_domain().stats(), "/xen", false, m_histograms);
         collect(sys.xen_domain().event_lock().stats(), "/xen/event_lock", false, m_histograms);
         for (unsigned i = 0; i < sys.xen_vcpu_count(); ++i)
             collect(sys.xen_pcpu(i).stats(), "/xen/per_vcpu/" + std::to_string(i), false,
