@@ -113,6 +113,41 @@ std::string vcpu_text(const json& r) {
     return out;
 }
 
+// What a Xen user and the E1 experiment read first: the variant, the
+// domain's event_lock (rate, wait, hand-offs) and the EOI work per EOI.
+std::string xen_text(const json& r) {
+    if (!r.contains("xen")) return "";
+    const json& x = r["xen"];
+    const json& l = x["event_lock"];
+    const json& c = r["config"]["xen"];
+    const double secs = r["metrics"]["simulated_seconds"].get<double>();
+    uint64_t ext = 0, eoi_exits = 0;
+    for (const json& v : x["per_vcpu"]) {
+        ext += v["exits"]["EXTERNAL_INTERRUPT"].get<uint64_t>();
+        eoi_exits += v["exits"]["MSR_WRITE"].get<uint64_t>() + v["exits"]["APIC_ACCESS"].get<uint64_t>();
+    }
+    char buf[900];
+    std::snprintf(buf, sizeof buf,
+                  "  xen: %llu vCPUs on %llu socket(s), variant %s, EOI by %s, %llu pirqs\n"
+                  "    exits EXTERNAL_INTERRUPT %.0f/s, EOI %.0f/s;  EOIs reaching "
+                  "hvm_dpci_msi_eoi %.0f/s;  Xen CPU per I/O %.3f us\n"
+                  "    event_lock (%s): %.0f acquisitions/s, held %.1f %%, wait us mean %.3f  "
+                  "p99 %.3f;  hand-offs %llu (%llu across sockets)\n"
+                  "    walk: %.1f pirqs per EOI, %.1f line misses per EOI\n",
+                  (unsigned long long)c["vcpus"].get<uint64_t>(),
+                  (unsigned long long)c["sockets"].get<uint64_t>(),
+                  c["variant"].get<std::string>().c_str(), c["eoi"].get<std::string>().c_str(),
+                  (unsigned long long)c["pirqs"].get<uint64_t>(), secs > 0 ? ext / secs : 0.0,
+                  secs > 0 ? eoi_exits / secs : 0.0, x["eois_per_s"].get<double>(),
+                  x["host_cpu_us_per_io"].get<double>(), l["kind"].get<std::string>().c_str(),
+                  l["acquisitions_per_s"].get<double>(), l["held_fraction"].get<double>() * 100,
+                  l["wait_ns"]["mean"].get<double>() / 1e3, l["wait_ns"]["p99"].get<double>() / 1e3,
+                  (unsigned long long)l["handoffs"].get<uint64_t>(),
+                  (unsigned long long)l["cross_socket_handoffs"].get<uint64_t>(),
+                  x["walk_entries_per_eoi"].get<double>(), x["pirq_misses_per_eoi"].get<double>());
+    return buf;
+}
+
 }  // namespace
 
 std::string summary_text(const json& r) {
@@ -158,7 +193,7 @@ std::string summary_text(const json& r) {
         (unsigned long long)m["stranded_at_end"].get<uint64_t>(),
         (unsigned long long)m["lost_completions"].get<uint64_t>(),
         (unsigned long long)m["in_flight_completions_at_end"].get<uint64_t>());
-    return std::string(buf) + per_cpu_text(r) + vcpu_text(r) + storage_text(r);
+    return std::string(buf) + per_cpu_text(r) + vcpu_text(r) + xen_text(r) + storage_text(r);
 }
 
 }  // namespace cidsim
