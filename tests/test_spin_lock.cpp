@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "config/sim_config.h"
 #include "model/spin_lock.h"
 
 using namespace cidsim;
@@ -53,17 +54,8 @@ struct Contender : sc_core::sc_module {
     std::vector<Hold>& m_log;
 };
 
-// The platform-like costs of a two-socket box (config xen_line's defaults).
-SharedLineParams line() {
-    SharedLineParams p;
-    p.miss = ns(25);
-    p.snoop_modified = ns(15);
-    p.hop = ns(80);
-    p.upgrade = ns(20);
-    p.invalidate_per_sharer = ns(2);
-    p.home_occupancy = ns(5);
-    return p;
-}
+// The Xen experiment's box (two sockets): config xen_line's defaults.
+SharedLineParams line() { return xen_line_defaults(); }
 
 // n CPUs, the first `on_socket0` of them on socket 0, the rest on socket 1.
 std::vector<uint8_t> sockets(unsigned n, unsigned on_socket0) {
@@ -164,7 +156,7 @@ TEST_CASE("an uncontended ticket lock costs one RMW and no hand-off", "[spin_loc
     REQUIRE(log.size() == 5);
     CHECK(lock.stats().handoffs == 0);
     CHECK(lock.stats().contended == 0);
-    // The first RMW misses (25 ns + locked op 8 ns); later ones hit (1 + 8 ns).
+    // The first RMW misses (miss_ns 25 + locked_op_ns 8); later ones hit (hit_ns 1 + 8).
     CHECK(ns_of(log[0].entered - log[0].asked) == Approx(33));
     CHECK(ns_of(log[1].entered - log[1].asked) == Approx(9));
 }

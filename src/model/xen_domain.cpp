@@ -29,14 +29,14 @@ XenDomain::XenDomain(const XenParams& params, const SharedLineParams& line,
       m_lock(params.variant == XenVariant::RwLock ? LockKind::Rw : LockKind::Ticket, line,
              node_of_pcpu, seed),
       m_pirq_line(params.pirqs, SharedLine(line, node_of_pcpu)),
-      m_bitmap_line(line, node_of_pcpu) {
+      m_bitmap_line(line, node_of_pcpu), m_line(line), m_node(std::move(node_of_pcpu)) {
     m_desc_line.reserve(params.pirqs);
 }
 
 int XenDomain::bind(unsigned vcpu, unsigned guest_vector) {
     if (m_binding.size() >= m_params.pirqs) return -1;
     m_binding.push_back({vcpu, guest_vector});
-    m_desc_line.push_back(m_bitmap_line);  // same agents and costs, never touched yet
+    m_desc_line.emplace_back(m_line, m_node);
     return int(m_binding.size() - 1);
 }
 

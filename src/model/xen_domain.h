@@ -83,6 +83,8 @@ private:
     std::vector<SharedLine> m_pirq_line;  // per pirq
     std::vector<SharedLine> m_desc_line;  // per bound pirq: its host irq_desc
     SharedLine m_bitmap_line;
+    SharedLineParams m_line;       // for the desc lines bound later
+    std::vector<uint8_t> m_node;
     std::vector<Binding> m_binding;       // per bound pirq, the first ones
     XenDomainStats m_stats;
 };
