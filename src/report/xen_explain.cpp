@@ -82,11 +82,13 @@ json XenExplainLogs::explain(const TimelineWindow& w, const TimelineWindow& told
             char mark = 0, spin = 0;
             for (const XenLockUse& u : m_uses) {
                 if (u.pcpu != i) continue;
+                // E over b over D: what the EOI did is the point of the picture.
                 if (!u.locked) {
-                    if (meets(u.asked, u.released, c0, c1)) mark = 'b';
+                    if (mark != 'E' && meets(u.asked, u.released, c0, c1)) mark = 'b';
                     continue;
                 }
-                if (meets(u.owned, u.released, c0, c1)) mark = u.eoi ? 'E' : 'D';
+                if (meets(u.owned, u.released, c0, c1))
+                    mark = u.eoi ? 'E' : mark ? mark : 'D';
                 if (handoff_to(u, m_handoffs) && meets(u.asked, u.owned, c0, c1)) spin = '~';
             }
             if (mark || spin) {

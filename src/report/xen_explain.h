@@ -9,7 +9,8 @@
 // ~ spinning on event_lock, D holding it for a delivery (hvm_dirq_assist),
 // E holding it for an EOI (hvm_dpci_msi_eoi, the pirq walk), b an EOI the
 // bitmap fix let past the lock. A hold or a spin anywhere in a column
-// shows over the mode, so a 100 ns hold is not lost in a 200 ns column.
+// shows over the mode, so a 125 ns hold is not lost in a 250 ns column;
+// of several, E, then b, then D (what the EOI did is the point).
 // Then the lock's rows: its owner per column, and each hand-off (+ on the
 // releaser's socket, * to the other socket).
 #include <string>
