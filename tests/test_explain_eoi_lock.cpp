@@ -129,3 +129,22 @@ TEST_CASE("eoi-lock bitmap: the EOI takes no lock, the delivery still does", "[e
     // The same EOIs reach Xen as in the full variant: only the lock is gone.
     CHECK(c["eois_past_lock"] == variant(r, "full")["xen_counts"]["lock_eois"]);
 }
+
+TEST_CASE("eoi-lock: --stepwise gives the same Xen results (the pCPUs act at the kernel's time)",
+          "[explain][xen]") {
+    for (const char* v : {"full", "bitmap"}) {
+        json xen[2];
+        for (int stepwise = 0; stepwise < 2; ++stepwise) {
+            const std::string out = temp(std::string(v) + std::to_string(stepwise) + ".json");
+            const std::string cmd = std::string(CIDSIM_BINARY) + " run " + CIDSIM_SOURCE_DIR +
+                                    "/configs/explain/eoi-lock.json -q --set xen.variant=" + v +
+                                    (stepwise ? " --stepwise" : "") + " --out " + out + " > /dev/null";
+            REQUIRE(std::system(cmd.c_str()) == 0);
+            const json run = json::parse(slurp(out));
+            std::remove(out.c_str());
+            xen[stepwise] = run["xen"];
+            REQUIRE(xen[stepwise]["event_lock"]["acquisitions"].get<uint64_t>() > 0);
+        }
+        CHECK(xen[0] == xen[1]);
+    }
+}

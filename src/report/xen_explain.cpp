@@ -129,7 +129,7 @@ json XenExplainLogs::explain(const TimelineWindow& w, const TimelineWindow& told
         return s;
     };
     rows.push_back({{"label", label + " event_lock"}, {"cells", trim(owner)},
-                    {"note", "(the owner's vCPU)"}, {"xen", true}});
+                    {"note", "(the owner's vCPU; readers of the rwlock: the last)"}, {"xen", true}});
     rows.push_back({{"label", label + " hand-offs"}, {"cells", trim(hand)},
                     {"note", "(" + std::to_string(handoffs) + " hand-offs, " +
                                  std::to_string(cross) + " across sockets)"},
