@@ -86,7 +86,9 @@ public:
     const VirtualApic& vapic() const { return m_vapic; }
     bool in_guest() const { return m_mode == Mode::Guest; }
     // Records what the pCPU runs from each change on ("guest", "xen",
-    // "xen: event_lock wait", "idle"), for trace tracks (nullptr stops).
+    // "guest idle"), for trace tracks (nullptr stops). Its spins on and
+    // holds of event_lock are in the domain's log (XenDomain::record_lock_into):
+    // the moment the lock is granted is known only to the lock.
     void record_states_into(std::vector<std::pair<sc_core::sc_time, std::string>>* log) {
         m_states = log;
     }
