@@ -148,3 +148,26 @@ TEST_CASE("eoi-lock: --stepwise gives the same Xen results (the pCPUs act at the
         CHECK(xen[0] == xen[1]);
     }
 }
+
+TEST_CASE("eoi-lock: every line docs/teaching.md pastes from it is in today's output", "[explain][xen][docs]") {
+    std::string text;
+    explain_eoi_lock(text);
+    const std::string doc = slurp(std::string(CIDSIM_SOURCE_DIR) + "/docs/teaching.md");
+    const size_t from = doc.find("explain eoi-lock");
+    REQUIRE(from != std::string::npos);
+    const size_t to = doc.find("\n## ", from);
+    const std::string section = doc.substr(from, to == std::string::npos ? std::string::npos : to - from);
+    size_t pasted = 0;
+    for (size_t open = section.find("```\n"); open != std::string::npos;) {
+        const size_t close = section.find("```", open + 4);
+        REQUIRE(close != std::string::npos);
+        std::istringstream block(section.substr(open + 4, close - open - 4));
+        for (std::string line; std::getline(block, line);) {
+            ++pasted;
+            INFO(line);
+            CHECK(text.find(line + "\n") != std::string::npos);
+        }
+        open = section.find("```\n", close + 3);
+    }
+    CHECK(pasted > 20);
+}
