@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
 namespace cidsim {
 
@@ -47,11 +48,17 @@ std::string at_ns(const sc_time& t) {
     return buf;
 }
 
-// The hand-off that gave `u` its lock, if it spun for it.
-const LockHandoff* handoff_to(const XenLockUse& u, const std::vector<LockHandoff>& handoffs) {
-    for (const LockHandoff& h : handoffs)
-        if (h.to == u.pcpu && h.at == u.owned) return &h;
-    return nullptr;
+// Per use, the hand-off that gave it the lock (nullptr: it found the lock
+// free): a grant is known by its new owner and its time.
+std::vector<const LockHandoff*> handoffs_of(const std::vector<XenLockUse>& uses,
+                                            const std::vector<LockHandoff>& handoffs) {
+    std::map<std::pair<AgentId, sc_time>, const LockHandoff*> by_grant;
+    for (const LockHandoff& h : handoffs) by_grant[{h.to, h.at}] = &h;
+    std::vector<const LockHandoff*> out(uses.size(), nullptr);
+    for (size_t i = 0; i < uses.size(); ++i)
+        if (auto it = by_grant.find({uses[i].pcpu, uses[i].owned}); it != by_grant.end())
+            out[i] = it->second;
+    return out;
 }
 
 // Whether [a, b) meets column [c0, c1); an instant (a == b) counts too.
@@ -67,20 +74,31 @@ json XenExplainLogs::explain(const TimelineWindow& w, const TimelineWindow& told
     const auto col_start = [&](unsigned c) { return w.from + ns(span * c / w.columns); };
     json rows = json::array();
     const unsigned n = unsigned(m_states.size());
+    const std::vector<const LockHandoff*> handoff = handoffs_of(m_uses, m_handoffs);
+    // The uses the picture shows: those that meet the window.
+    std::vector<size_t> shown;
+    for (size_t k = 0; k < m_uses.size(); ++k)
+        if (meets(m_uses[k].asked, m_uses[k].released, w.from, w.to)) shown.push_back(k);
     for (unsigned i = 0; i < n; ++i) {
         std::string cells(w.columns, ' ');
         size_t k = 0;
         uint64_t deliveries = 0, eois = 0, bypassed = 0;
         sc_time spun;
-        for (const XenLockUse& u : m_uses) {
-            if (u.pcpu != i || u.asked < w.from || u.asked >= w.to) continue;
-            if (!u.locked) ++bypassed;
-            else (u.eoi ? ++eois : ++deliveries), spun += handoff_to(u, m_handoffs) ? u.owned - u.asked : sc_time();
+        for (size_t k : shown) {
+            const XenLockUse& u = m_uses[k];
+            if (u.pcpu != i || u.asked < w.from) continue;
+            if (!u.locked) {
+                ++bypassed;
+                continue;
+            }
+            ++(u.eoi ? eois : deliveries);
+            if (handoff[k]) spun += u.owned - u.asked;
         }
         for (unsigned c = 0; c < w.columns; ++c) {
             const sc_time c0 = col_start(c), c1 = col_start(c + 1);
             char mark = 0, spin = 0;
-            for (const XenLockUse& u : m_uses) {
+            for (size_t k : shown) {
+                const XenLockUse& u = m_uses[k];
                 if (u.pcpu != i) continue;
                 // E over b over D: what the EOI did is the point of the picture.
                 if (!u.locked) {
@@ -89,7 +107,7 @@ json XenExplainLogs::explain(const TimelineWindow& w, const TimelineWindow& told
                 }
                 if (meets(u.owned, u.released, c0, c1))
                     mark = u.eoi ? 'E' : mark ? mark : 'D';
-                if (handoff_to(u, m_handoffs) && meets(u.asked, u.owned, c0, c1)) spin = '~';
+                if (handoff[k] && meets(u.asked, u.owned, c0, c1)) spin = '~';
             }
             if (mark || spin) {
                 cells[c] = mark ? mark : spin;
@@ -112,8 +130,8 @@ json XenExplainLogs::explain(const TimelineWindow& w, const TimelineWindow& told
     std::string owner(w.columns, ' '), hand(w.columns, ' ');
     for (unsigned c = 0; c < w.columns; ++c) {
         const sc_time c0 = col_start(c), c1 = col_start(c + 1);
-        for (const XenLockUse& u : m_uses)
-            if (u.locked && meets(u.owned, u.released, c0, c1))
+        for (size_t k : shown)
+            if (const XenLockUse& u = m_uses[k]; u.locked && meets(u.owned, u.released, c0, c1))
                 owner[c] = u.pcpu < 10 ? char('0' + u.pcpu) : '#';
     }
     uint64_t handoffs = 0, cross = 0;
@@ -154,7 +172,9 @@ json XenExplainLogs::explain(const TimelineWindow& w, const TimelineWindow& told
     for (unsigned i = 0; i < n; ++i)
         for (const auto& [t, what] : m_steps[i]) say_as(Step, t, i, what);
     const auto socket_of = [&](AgentId a) { return "socket " + std::to_string(m_socket[a]); };
-    for (const XenLockUse& u : m_uses) {
+    for (size_t k = 0; k < m_uses.size(); ++k) {
+        const XenLockUse& u = m_uses[k];
+        if (!meets(u.asked, u.released, told.from, told.to)) continue;  // says nothing there
         char vec[8];
         std::snprintf(vec, sizeof vec, "0x%02X", u.vector);
         if (!u.locked) {
@@ -164,7 +184,7 @@ json XenExplainLogs::explain(const TimelineWindow& w, const TimelineWindow& told
             continue;
         }
         const std::string why = u.eoi ? std::string("for the EOI of ") + vec : std::string("to deliver ") + vec;
-        if (const LockHandoff* h = handoff_to(u, m_handoffs)) {
+        if (const LockHandoff* h = handoff[k]) {
             // Ahead in the ticket order: the owner and the earlier spinners.
             unsigned ahead = 0;
             sc_time freed = u.asked;  // the releaser's unlock, which the line carries
