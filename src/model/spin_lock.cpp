@@ -91,7 +91,9 @@ void SpinLock::grant(const Waiter& w, const sc_time& at, bool handoff) {
     ++m_stats.acquisitions;
     if (handoff) {
         ++m_stats.handoffs;
-        if (m_node[w.who] != m_node[m_last_releaser]) ++m_stats.cross_socket_handoffs;
+        const bool cross = m_node[w.who] != m_node[m_last_releaser];
+        if (cross) ++m_stats.cross_socket_handoffs;
+        if (m_handoffs) m_handoffs->push_back({at, m_last_releaser, w.who, cross});
         m_granted[w.who]->notify(at - sim_now());
     }
     m_stats.wait_ns.record(whole_ns(at - w.since));

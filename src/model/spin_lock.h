@@ -49,6 +49,15 @@ struct SpinLockStats {
     void describe(StatVisitor& v) const;
 };
 
+// One hand-off, for `cidsim explain` (kept only when asked): the lock's
+// line travels from the releaser's cache to the new owner's.
+struct LockHandoff {
+    sc_core::sc_time at;  // the new owner's re-read shows the lock free for it
+    AgentId from = 0;
+    AgentId to = 0;
+    bool cross_socket = false;
+};
+
 class SpinLock {
 public:
     // node_of_agent[a]: the socket of CPU a; seed orders the re-reads.
@@ -68,6 +77,9 @@ public:
     const SpinLockStats& stats() const { return m_stats; }
     const SharedLineStats& line_stats() const { return m_line.stats(); }
     void reset_stats();
+    // Appends every hand-off from now on (nullptr stops): nothing is kept,
+    // and nothing costs, unless asked.
+    void record_handoffs_into(std::vector<LockHandoff>* log) { m_handoffs = log; }
 
 private:
     struct Waiter {
@@ -95,6 +107,7 @@ private:
     unsigned m_readers = 0;
     AgentId m_last_releaser = 0;
     SpinLockStats m_stats;
+    std::vector<LockHandoff>* m_handoffs = nullptr;
 };
 
 }  // namespace cidsim

@@ -56,30 +56,66 @@ void XenDomain::dpci_irq(AgentId pcpu, unsigned pirq) {
 
 void XenDomain::lock_for_delivery(AgentId pcpu, unsigned pirq) {
     ++m_stats.deliveries;
+    const sc_time asked = sim_now();
     m_lock.acquire(pcpu);  // write_lock with the rw kind
+    if (m_uses) {
+        XenLockUse& u = m_open[pcpu];
+        u = {};
+        u.pcpu = pcpu;
+        u.vector = pirq < m_binding.size() ? m_binding[pirq].guest_vector : 0;
+        u.asked = asked;
+        u.owned = sim_now();
+    }
     // test_and_clear_bool(masked), then vmsi_deliver's walk of the vCPUs.
     spend(load(m_pirq_line[pirq], pcpu, LineAccess::LockedRmw) + m_params.deliver +
           m_params.dest_check * double(m_vcpus));
 }
 
-void XenDomain::unlock_after_delivery(AgentId pcpu) { m_lock.release(pcpu); }
+void XenDomain::unlock_after_delivery(AgentId pcpu) {
+    m_lock.release(pcpu);
+    if (m_uses) {
+        m_open[pcpu].released = sim_now();
+        record(m_open[pcpu]);
+    }
+}
+
+void XenDomain::record_lock_into(std::vector<XenLockUse>* uses, std::vector<LockHandoff>* handoffs) {
+    m_uses = uses;
+    m_open.assign(uses ? m_vcpus : 0, XenLockUse{});
+    m_lock.record_handoffs_into(handoffs);
+}
 
 void XenDomain::msi_eoi(AgentId pcpu, unsigned guest_vector) {
     ++m_stats.eois;
+    XenLockUse u;
+    u.pcpu = pcpu;
+    u.eoi = true;
+    u.vector = guest_vector;
+    u.asked = sim_now();
     if (m_params.variant == XenVariant::Bitmap) {
         // No maskable MSI's vector is in the bitmap: return before the lock.
         spend(load(m_bitmap_line, pcpu, LineAccess::Load) + m_params.bitmap_check);
+        u.locked = false;
+        u.owned = u.released = sim_now();
+        record(u);
         return;
     }
     m_lock.acquire_shared(pcpu);  // spin_lock, or read_lock with the rw kind
-    if (m_params.walks()) walk(pcpu, guest_vector);
+    u.owned = sim_now();
+    if (m_params.walks()) {
+        const Walked w = walk(pcpu, guest_vector);
+        u.walked = w.entries;
+        u.misses = w.misses;
+    }
     m_lock.release_shared(pcpu);
+    u.released = sim_now();
+    record(u);
 }
 
-void XenDomain::walk(AgentId pcpu, unsigned guest_vector) {
+XenDomain::Walked XenDomain::walk(AgentId pcpu, unsigned guest_vector) {
     ++m_stats.walks;
+    Walked out;
     const unsigned p = unsigned(m_params.pirqs);
-    unsigned visited = 0;
     for (unsigned first = 0; first < p; first += 8) {
         const unsigned end = std::min(p, first + 8);
         sc_time slowest, work = m_params.radix_batch;
@@ -87,10 +123,10 @@ void XenDomain::walk(AgentId pcpu, unsigned guest_vector) {
         bool matched = false;
         for (unsigned i = first; i < end; ++i) {
             ++m_stats.walk_entries;
-            ++visited;
+            ++out.entries;
             const bool held = m_pirq_line[i].holds(pcpu);
             const sc_time t = load(m_pirq_line[i], pcpu, LineAccess::Load);
-            if (!held) ++m_stats.pirq_misses;
+            if (!held) ++m_stats.pirq_misses, ++out.misses;
             slowest = std::max(slowest, t);
             work += m_params.walk_entry;
             if (!m_params.calls_back()) continue;  // the inlined callback does nothing
@@ -107,7 +143,8 @@ void XenDomain::walk(AgentId pcpu, unsigned guest_vector) {
         spend(slowest + work);
         if (rc || (matched && m_params.walk_stops_at_match)) break;
     }
-    m_stats.walk_length.record(visited);
+    m_stats.walk_length.record(out.entries);
+    return out;
 }
 
 uint64_t XenDomain::pirq_line_transfers() const {

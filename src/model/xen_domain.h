@@ -42,6 +42,18 @@ struct XenDomainStats {
     void describe(StatVisitor& v) const;
 };
 
+// One use of event_lock by a pCPU, or an EOI the bitmap fix let past it,
+// for `cidsim explain` (kept only when asked).
+struct XenLockUse {
+    AgentId pcpu = 0;
+    bool eoi = false;     // hvm_dpci_msi_eoi; else hvm_dirq_assist's delivery
+    bool locked = true;   // false: the bitmap's bit was clear, no lock taken
+    unsigned vector = 0;  // the guest vector delivered or EOId
+    sc_core::sc_time asked, owned, released;
+    unsigned walked = 0;  // pirqs the EOI walk visited
+    unsigned misses = 0;  // ... whose line was not in this pCPU's cache
+};
+
 class XenDomain {
 public:
     // vcpus: the domain's vCPUs, vCPU i on pCPU (agent) i of socket
@@ -67,6 +79,9 @@ public:
     const SpinLock& event_lock() const { return m_lock; }
     uint64_t pirq_line_transfers() const;
     void reset_stats();
+    // Appends every use of event_lock from now on, with its hand-offs
+    // (nullptr stops): nothing is kept, and nothing costs, unless asked.
+    void record_lock_into(std::vector<XenLockUse>* uses, std::vector<LockHandoff>* handoffs);
 
 private:
     struct Binding {
@@ -75,7 +90,13 @@ private:
     };
     static void spend(const sc_core::sc_time& t);
     sc_core::sc_time load(SharedLine& line, AgentId who, LineAccess kind) const;
-    void walk(AgentId pcpu, unsigned guest_vector);
+    struct Walked {
+        unsigned entries = 0, misses = 0;
+    };
+    Walked walk(AgentId pcpu, unsigned guest_vector);
+    void record(const XenLockUse& u) {
+        if (m_uses) m_uses->push_back(u);
+    }
 
     XenParams m_params;
     unsigned m_vcpus;
@@ -87,6 +108,8 @@ private:
     std::vector<uint8_t> m_node;
     std::vector<Binding> m_binding;       // per bound pirq, the first ones
     XenDomainStats m_stats;
+    std::vector<XenLockUse>* m_uses = nullptr;
+    std::vector<XenLockUse> m_open;  // per pCPU: its delivery's use, until the unlock
 };
 
 }  // namespace cidsim

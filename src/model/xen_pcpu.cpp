@@ -1,5 +1,8 @@
 #include "model/xen_pcpu.h"
 
+#include <cstdarg>
+#include <cstdio>
+
 #include "kernel/sim_clock.h"
 
 namespace cidsim {
@@ -80,6 +83,16 @@ void XenPcpu::set_mode(Mode m) {
     if (m_states->empty() || m_states->back().second != what) m_states->push_back({sim_now(), what});
 }
 
+void XenPcpu::note(const char* fmt, ...) {
+    if (!m_steps) return;
+    char buf[256];
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    m_steps->push_back({sim_now(), buf});
+}
+
 void XenPcpu::run() {
     m_mode_since = sim_now();
     if (posting()) {
@@ -128,6 +141,7 @@ void XenPcpu::posted_interrupt_processing() {
     // the LAPIC EOId; then virtual-interrupt delivery.
     m_apic.acknowledge();
     ++m_stats.posted_in_guest;
+    note("0xF2 arrives in guest mode (intpost): PIR -> vIRR, no exit, no event_lock");
     sc_time c;
     m_gpid.sync_to(m_vapic.irr, c);
     m_apic.eoi();
@@ -137,6 +151,8 @@ void XenPcpu::posted_interrupt_processing() {
 void XenPcpu::external_interrupt_exit() {
     const sc_time hw_exit = sim_now();
     ++m_stats.exits[size_t(XenExit::ExternalInterrupt)];
+    if (m_steps) note("host vector 0x%02X pending in guest mode: VM exit EXTERNAL_INTERRUPT",
+                      unsigned(m_apic.deliverable()));
     set_mode(Mode::Root);
     spend(m_params.vmexit_hw + m_params.exit_dispatch);
     host_irq();
@@ -153,6 +169,8 @@ void XenPcpu::host_irq() {
     const Route& r = m_routes[v];
     if (r.used) {
         ++m_stats.host_irqs;
+        note("do_IRQ 0x%02X -> hvm_do_IRQ_dpci: pirq %u masked, STATE_SCHED, HVM_DPCI_SOFTIRQ raised",
+             unsigned(v), r.pirq);
         m_domain.dpci_irq(m_agent, r.pirq);
     }
     spend(m_params.host_eoi);
@@ -160,6 +178,7 @@ void XenPcpu::host_irq() {
     if (!r.used) return;  // 0xF2 in root mode: the PIR is synced at entry
     // HVM_DPCI_SOFTIRQ on the way back to the guest.
     spend(m_params.softirq);
+    note("softirq: hvm_dirq_assist for pirq %u, spin_lock(&d->event_lock)", r.pirq);
     m_domain.lock_for_delivery(m_agent, r.pirq);
     m_vapic.irr.set(r.guest_vector);  // vlapic_set_irq, under the lock
     m_domain.unlock_after_delivery(m_agent);
@@ -172,8 +191,13 @@ void XenPcpu::intr_assist() {
         const Vector gv = Vector(m_assisted_eoi);
         m_assisted_eoi = -1;
         if (m_params.variant != XenVariant::NoEoiWork) {
+            note("vlapic_has_pending_irq: the avoided EOI of 0x%02X completed now "
+                 "(vlapic_EOI_set -> hvm_dpci_msi_eoi)", unsigned(gv));
             spend(m_params.vlapic_eoi);
             m_domain.msi_eoi(m_agent, gv);
+        } else {
+            note("vlapic_has_pending_irq: the avoided EOI of 0x%02X only clears its ISR bit "
+                 "(no EOI work)", unsigned(gv));
         }
     }
     if (posting()) {
@@ -186,11 +210,14 @@ void XenPcpu::intr_assist() {
     // ISR, viridian's assist flags it "no EOI required".
     m_assist_flagged = m_params.eoi == XenEoi::ApicAssist && m_vapic.isr.highest() < 0;
     m_injected = m_vapic.acknowledge();
+    note("vmx_intr_assist: injects 0x%02X%s", unsigned(m_injected),
+         m_assist_flagged ? " into an empty ISR: APIC assist flags it \"no EOI required\"" : "");
     spend(m_params.intr_assist);
 }
 
 void XenPcpu::interrupt_window_exit() {
     ++m_stats.exits[size_t(XenExit::InterruptWindow)];
+    note("VM exit PENDING_INTERRUPT (interrupt window: one injection per entry)");
     set_mode(Mode::Root);
     spend(m_params.vmexit_hw + m_params.exit_dispatch);
     intr_assist();
@@ -198,23 +225,28 @@ void XenPcpu::interrupt_window_exit() {
 }
 
 void XenPcpu::enter() {
+    note("VM entry");
     spend(m_params.vmentry_hw);
     set_mode(Mode::Guest);
 }
 
 void XenPcpu::guest_interrupt(Vector v) {
     ++m_stats.guest_interrupts;
+    note("guest: virtual interrupt 0x%02X, the driver's handler runs", unsigned(v));
     spend(m_params.guest_irq_entry);
     const GuestSlot& s = m_guest_slots[v];
     if (s.handler) spend(s.handler->handle(s.cookie, index(), sim_now()));
     const XenEoi eoi = posting() ? XenEoi::Virtualised : m_params.eoi;
     if (eoi == XenEoi::Virtualised) {
+        note("guest EOI of 0x%02X virtualised (VID): no exit", unsigned(v));
         m_vapic.end_of_interrupt();
         spend(m_params.guest_eoi);
     } else if (eoi == XenEoi::ApicAssist && m_assist_flagged) {
         // viridian: the vector went into an empty ISR, so the guest's EOI
         // write is skipped; Xen finds the avoided EOI later.
         ++m_stats.avoided_eois;
+        note("guest EOI of 0x%02X avoided (APIC assist): no exit, Xen completes it later",
+             unsigned(v));
         m_vapic.end_of_interrupt();
         m_assisted_eoi = v;
         m_assist_flagged = false;
@@ -226,6 +258,8 @@ void XenPcpu::guest_interrupt(Vector v) {
 
 void XenPcpu::eoi_exit(XenExit reason, Vector guest_vector) {
     ++m_stats.exits[size_t(reason)];
+    note("guest EOI of 0x%02X: VM exit %s -> vlapic_EOI_set -> hvm_dpci_msi_eoi",
+         unsigned(guest_vector), to_string(reason));
     set_mode(Mode::Root);
     spend(m_params.vmexit_hw + m_params.eoi_trap + m_params.vlapic_eoi);
     m_vapic.end_of_interrupt();

@@ -86,9 +86,17 @@ public:
     const VirtualApic& vapic() const { return m_vapic; }
     bool in_guest() const { return m_mode == Mode::Guest; }
     // Records what the pCPU runs from each change on ("guest", "xen",
-    // "xen: event_lock wait", "idle"), for trace tracks (nullptr stops).
+    // "guest idle"), for trace tracks (nullptr stops). Its spins on and
+    // holds of event_lock are in the domain's log (XenDomain::record_lock_into):
+    // the moment the lock is granted is known only to the lock.
     void record_states_into(std::vector<std::pair<sc_core::sc_time, std::string>>* log) {
         m_states = log;
+    }
+    // Records each step of the path (exit, do_IRQ, softirq, entry, the
+    // guest's handler and EOI), for `cidsim explain` (nullptr stops); the
+    // lock's waits and holds are the domain's log (XenDomain::record_lock_into).
+    void record_steps_into(std::vector<std::pair<sc_core::sc_time, std::string>>* log) {
+        m_steps = log;
     }
 
 private:
@@ -128,6 +136,8 @@ private:
     void intr_assist();
     void enter();
     bool posting() const { return m_params.variant == XenVariant::Intpost; }
+    // A narration step, formatted only when steps are recorded.
+    void note(const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 
     XenParams m_params;
     unsigned m_vcpu;
@@ -148,6 +158,7 @@ private:
     sc_core::sc_time m_mode_since;
     XenPcpuStats m_stats;
     std::vector<std::pair<sc_core::sc_time, std::string>>* m_states = nullptr;
+    std::vector<std::pair<sc_core::sc_time, std::string>>* m_steps = nullptr;
 };
 
 }  // namespace cidsim

@@ -1,5 +1,6 @@
 #include "report/explain.h"
 #include "report/vm_tracks.h"
+#include "report/xen_explain.h"
 
 #include "config/platforms.h"
 
@@ -221,11 +222,14 @@ json run_variant(const ExplainScenario& s, size_t index) {
         system.vmx_cpu(i).record_steps_into(&vm_steps[i]);
         system.vmx_cpu(i).record_states_into(&vm_states[i]);
     }
+    std::unique_ptr<XenExplainLogs> xen;
+    if (system.xen_vcpu_count()) xen = std::make_unique<XenExplainLogs>(system);
     system.run();
     for (unsigned i = 0; i < system.vcpu_count(); ++i) {
         system.vmx_cpu(i).record_steps_into(nullptr);
         system.vmx_cpu(i).record_states_into(nullptr);
     }
+    if (xen) xen->detach();
     // A run that broke the model's own rules explains nothing: as `cidsim
     // run`, it fails (a deliberately racy variant's findings are reported, not enforced).
     if (const InvariantReport invariants = check_invariants(system); !invariants.ok()) {
@@ -248,7 +252,7 @@ json run_variant(const ExplainScenario& s, size_t index) {
     for (const TimelineRow& r : timeline_rows(recorder.events(), ctx, w, var.label)) {
         // With guests, a host CPU row with nothing on it only hides the vCPU rows.
         const bool empty = r.cells.find_first_not_of(' ') == std::string::npos;
-        if (system.vcpu_count() && empty && r.label != "MSIs") continue;
+        if ((system.vcpu_count() || xen) && empty && r.label != "MSIs") continue;
         rows.push_back({{"label", r.label}, {"cells", r.cells}, {"note", r.note}});
     }
     for (unsigned i = 0; i < system.vcpu_count(); ++i) {
@@ -313,6 +317,12 @@ json run_variant(const ExplainScenario& s, size_t index) {
                             {"msi_to_guest_max_ns", v["msi_to_guest_ns"]["max"]},
                             {"host_cpu_ns_per_interrupt", v["host_cpu_ns_per_interrupt"]}};
     }
+    if (xen) {
+        const json x = xen->explain(w, told, lines, var.label);
+        for (const json& r : x["rows"]) out["rows"].push_back(r);
+        out["xen_narration"] = x["narration"];
+        out["xen_counts"] = x["counts"];
+    }
     if (move) {
         const AffinityMoveOutcome& o = move->outcome();
         out["affinity_move"] = {{"moved", o.moved},
@@ -352,10 +362,11 @@ std::string render_explain(const ExplainScenario& s, const std::vector<json>& re
                      results[0]["columns"].get<unsigned>()};
     std::vector<TimelineRow> rows;
     const json& first_msis = results[0]["rows"][0];
-    bool vm_rows = false;
+    bool vm_rows = false, xen_rows = false;
     for (size_t i = 0; i < results.size(); ++i)
         for (const json& r : results[i]["rows"]) {
             vm_rows = vm_rows || r.value("vm", false);
+            xen_rows = xen_rows || r.value("xen", false);
             const bool msi_row = r["label"] == "MSIs";
             if (msi_row && i > 0 && r["cells"] == first_msis["cells"]) continue;
             std::string label = r["label"].get<std::string>();
@@ -364,6 +375,7 @@ std::string render_explain(const ExplainScenario& s, const std::vector<json>& re
         }
     out += "\n" + render_timeline(rows, w);
     if (vm_rows) out += std::string(kVmTimelineLegend) + "\n";
+    if (xen_rows) out += std::string(kXenTimelineLegend) + "\n";
 
     for (const json& r : results) {
         out += "\n-- " + r["label"].get<std::string>() + " (" + r["mode"].get<std::string>() +
@@ -372,6 +384,11 @@ std::string render_explain(const ExplainScenario& s, const std::vector<json>& re
         if (r.contains("vm_narration")) {
             out += "-- " + r["label"].get<std::string>() + ": the vCPU's pCPU --\n";
             for (const json& line : r["vm_narration"]) out += line.get<std::string>() + "\n";
+        }
+        if (r.contains("xen_narration")) {
+            out += "-- " + r["label"].get<std::string>() +
+                   ": the vCPUs' pCPUs under Xen, and event_lock --\n";
+            for (const json& line : r["xen_narration"]) out += line.get<std::string>() + "\n";
         }
         if (r.contains("affinity_move")) {
             const json& a = r["affinity_move"];
@@ -445,6 +462,31 @@ std::string render_explain(const ExplainScenario& s, const std::vector<json>& re
             std::string line = pad(std::string("  ") + c.label, 48);
             for (const json& r : results) {
                 const json& v = r["vm_counts"][c.key];
+                char buf[32];
+                if (v.is_number_float())
+                    std::snprintf(buf, sizeof buf, "%.0f", v.get<double>());
+                else
+                    std::snprintf(buf, sizeof buf, "%llu", (unsigned long long)v.get<uint64_t>());
+                line += pad(buf, 18);
+            }
+            while (!line.empty() && line.back() == ' ') line.pop_back();
+            out += line + "\n";
+        }
+    }
+    if (results[0].contains("xen_counts")) {
+        static const Count kXenCounts[] = {
+            {"lock_deliveries", "event_lock taken to deliver"},
+            {"lock_eois", "event_lock taken for an EOI"},
+            {"eois_past_lock", "EOIs past the lock (bitmap)"},
+            {"handoffs", "event_lock hand-offs"},
+            {"cross_socket_handoffs", "... across sockets"},
+            {"lock_wait_mean_ns", "event_lock wait, mean (ns)"},
+            {"lock_hold_mean_ns", "event_lock hold, mean (ns)"},
+        };
+        for (const Count& c : kXenCounts) {
+            std::string line = pad(std::string("  ") + c.label, 48);
+            for (const json& r : results) {
+                const json& v = r.contains("xen_counts") ? r["xen_counts"][c.key] : json(0);
                 char buf[32];
                 if (v.is_number_float())
                     std::snprintf(buf, sizeof buf, "%.0f", v.get<double>());

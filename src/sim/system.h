@@ -83,6 +83,7 @@ public:
     const XenPcpu& xen_pcpu(unsigned i) const { return *m_xen[i]; }
     XenPcpu& xen_pcpu(unsigned i) { return *m_xen[i]; }
     const XenDomain& xen_domain() const { return *m_xen_domain; }
+    XenDomain& xen_domain() { return *m_xen_domain; }
     // Queues of assigned devices: those posted straight into a vCPU's PID.
     uint64_t posted_to_guest_queues() const { return m_posted_to_guest; }
     static uint64_t guest_pid_address(unsigned vcpu) { return 0x20000000 + uint64_t(vcpu) * 64; }
