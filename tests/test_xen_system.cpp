@@ -1,12 +1,9 @@
 // The Xen guest through the real binary (systems.md C, E1): exactness under
-// run-ahead, what each variant of the EOI path does and does not do, and
-// the xen-eoi-lock table's keys, calibration and precision.
+// run-ahead and what each variant of the EOI path does and does not do
+// (the table itself: test_xen_reproduce.cpp).
 #include <catch2/catch.hpp>
 
 #include <cmath>
-#include <fstream>
-#include <map>
-#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -120,62 +117,4 @@ TEST_CASE("Xen: how the guest's EOI reaches Xen decides its exits", "[xen]") {
     // Virtualised (VID): an edge vector's EOI never reaches hvm_dpci_msi_eoi.
     x = result_of(s, "--set xen.eoi=virtualised")["xen"];
     CHECK(x["eois"] == 0);
-}
-
-TEST_CASE("reproduce xen-eoi-lock: systems.md E's keys and metric, both calibration rows within "
-          "10%, half-widths under 1%",
-          "[xen][reproduce]") {
-    Scratch s;
-    // The variant rows only (the sensitivity rows are the same runs with
-    // one assumption moved), from a copy of the table.
-    json tables = json::parse(slurp(CIDSIM_SOURCE_DIR "/configs/vm/tables.json"));
-    json table;
-    for (const json& t : tables["tables"])
-        if (t["name"] == "xen-eoi-lock") table = t;
-    REQUIRE(table.is_object());
-    json rows = json::array();
-    for (json r : table["rows"])
-        if (r["key"].size() == 1) {
-            r["config"] = CIDSIM_SOURCE_DIR "/configs/vm/" + r["config"].get<std::string>();
-            rows.push_back(r);
-        }
-    table["rows"] = rows;
-    {
-        std::ofstream out(s / "tables.json");
-        out << json{{"tables", json::array({table})}}.dump();
-    }
-    const Run r = run_cidsim(s, "reproduce xen-eoi-lock --tables '" + (s / "tables.json") +
-                                    "' --format json --out '" + (s / "t.json") + "' --jobs 2");
-    INFO(r.err);
-    REQUIRE(r.status == 0);
-    json doc = json::parse(slurp(s / "t.json"));
-    if (doc.is_array()) doc = doc.at(0);
-    REQUIRE(doc["table"] == "xen-eoi-lock");
-    std::set<std::string> variants;
-    std::map<std::string, double> iops;
-    for (const json& row : doc["rows"]) {
-        INFO(row.dump());
-        const std::string v = row["key"].at("variant").get<std::string>();
-        variants.insert(v);
-        const double sim = row["simulated"].get<double>();
-        CHECK(row["ci95"].get<double>() <= 0.01 * std::abs(sim) + 1e-9);
-        if (row["metric"] != "iops_M") continue;
-        iops[v] = sim;
-        if (v == "no_eoi_work" || v == "lock_inline_walk") {
-            const double published = v == "no_eoi_work" ? 2.2 : 1.1;
-            REQUIRE(row["published"].is_number());
-            CHECK(row["published"].get<double>() == published);
-            CHECK(std::abs(sim - published) / published < 0.10);
-        } else {
-            CHECK(row["published"].is_null());
-        }
-    }
-    // Section E's variants, by exactly these names.
-    CHECK(variants == std::set<std::string>{"no_eoi_work", "lock_only", "lock_inline_walk", "full",
-                                            "bitmap", "rwlock", "intpost"});
-    // What the code paths imply, whatever the costs: more work under the
-    // lock costs IOPS, the bitmap returns to the no-EOI-work case.
-    CHECK(iops["full"] < iops["lock_inline_walk"]);
-    CHECK(iops["lock_inline_walk"] < iops["no_eoi_work"]);
-    CHECK(iops["bitmap"] == Approx(iops["no_eoi_work"]).epsilon(0.03));
 }

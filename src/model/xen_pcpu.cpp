@@ -46,7 +46,7 @@ void XenPcpuStats::describe(StatVisitor& v) const {
 
 XenPcpu::XenPcpu(sc_core::sc_module_name name, const XenParams& params, unsigned vcpu,
                  AgentId pid_agent, LocalApic& apic, PostedDescriptor& pid, XenDomain& domain)
-    : sc_module(name), m_params(params), m_vcpu(vcpu), m_agent(AgentId(vcpu)), m_apic(apic),
+    : sc_module(name), m_params(params), m_agent(AgentId(vcpu)), m_apic(apic),
       m_gpid(pid, pid_agent), m_domain(domain) {
     SC_THREAD(run);
 }

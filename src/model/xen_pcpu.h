@@ -80,11 +80,8 @@ public:
     void queue_task(const Work& w) override;
     unsigned index() const override { return m_apic.apic_id(); }
 
-    unsigned vcpu() const { return m_vcpu; }
     const XenPcpuStats& stats() const { return m_stats; }
     void reset_stats();
-    const VirtualApic& vapic() const { return m_vapic; }
-    bool in_guest() const { return m_mode == Mode::Guest; }
     // Records what the pCPU runs from each change on ("guest", "xen",
     // "guest idle"), for trace tracks (nullptr stops). Its spins on and
     // holds of event_lock are in the domain's log (XenDomain::record_lock_into):
@@ -140,7 +137,6 @@ private:
     void note(const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 
     XenParams m_params;
-    unsigned m_vcpu;
     AgentId m_agent;
     LocalApic& m_apic;
     GuestPid m_gpid;
