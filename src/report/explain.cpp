@@ -432,20 +432,25 @@ std::string render_explain(const ExplainScenario& s, const std::vector<json>& re
     for (const json& r : results) head += pad(r["label"].get<std::string>(), 18);
     while (head.back() == ' ') head.pop_back();
     out += head + "\n";
-    for (const Count& c : kCounts) {
-        std::string line = pad(std::string("  ") + c.label, 48);
-        for (const json& r : results) {
-            const json& v = r["counts"][c.key];
-            char buf[32];
-            if (v.is_number_float())
-                std::snprintf(buf, sizeof buf, "%.2f", v.get<double>());
-            else
-                std::snprintf(buf, sizeof buf, "%llu", (unsigned long long)v.get<uint64_t>());
-            line += pad(buf, 18);
+    // One line per count, a column per variant; a variant without the
+    // section (a Xen row beside a host-only variant) shows 0.
+    const auto count_rows = [&](const char* section, const auto& counts, const char* float_format) {
+        for (const Count& c : counts) {
+            std::string line = pad(std::string("  ") + c.label, 48);
+            for (const json& r : results) {
+                const json& v = r.contains(section) ? r[section][c.key] : json(0);
+                char buf[32];
+                if (v.is_number_float())
+                    std::snprintf(buf, sizeof buf, float_format, v.get<double>());
+                else
+                    std::snprintf(buf, sizeof buf, "%llu", (unsigned long long)v.get<uint64_t>());
+                line += pad(buf, 18);
+            }
+            while (!line.empty() && line.back() == ' ') line.pop_back();
+            out += line + "\n";
         }
-        while (!line.empty() && line.back() == ' ') line.pop_back();
-        out += line + "\n";
-    }
+    };
+    count_rows("counts", kCounts, "%.2f");
     if (results[0].contains("vm_counts")) {
         static const Count kVmCounts[] = {
             {"ext_int_exits", "EXTERNAL_INTERRUPT exits"},
@@ -458,20 +463,7 @@ std::string render_explain(const ExplainScenario& s, const std::vector<json>& re
             {"msi_to_guest_max_ns", "MSI -> guest handler, max (ns)"},
             {"host_cpu_ns_per_interrupt", "host CPU per MSI (ns)"},
         };
-        for (const Count& c : kVmCounts) {
-            std::string line = pad(std::string("  ") + c.label, 48);
-            for (const json& r : results) {
-                const json& v = r["vm_counts"][c.key];
-                char buf[32];
-                if (v.is_number_float())
-                    std::snprintf(buf, sizeof buf, "%.0f", v.get<double>());
-                else
-                    std::snprintf(buf, sizeof buf, "%llu", (unsigned long long)v.get<uint64_t>());
-                line += pad(buf, 18);
-            }
-            while (!line.empty() && line.back() == ' ') line.pop_back();
-            out += line + "\n";
-        }
+        count_rows("vm_counts", kVmCounts, "%.0f");
     }
     if (results[0].contains("xen_counts")) {
         static const Count kXenCounts[] = {
@@ -483,20 +475,7 @@ std::string render_explain(const ExplainScenario& s, const std::vector<json>& re
             {"lock_wait_mean_ns", "event_lock wait, mean (ns)"},
             {"lock_hold_mean_ns", "event_lock hold, mean (ns)"},
         };
-        for (const Count& c : kXenCounts) {
-            std::string line = pad(std::string("  ") + c.label, 48);
-            for (const json& r : results) {
-                const json& v = r.contains("xen_counts") ? r["xen_counts"][c.key] : json(0);
-                char buf[32];
-                if (v.is_number_float())
-                    std::snprintf(buf, sizeof buf, "%.0f", v.get<double>());
-                else
-                    std::snprintf(buf, sizeof buf, "%llu", (unsigned long long)v.get<uint64_t>());
-                line += pad(buf, 18);
-            }
-            while (!line.empty() && line.back() == ' ') line.pop_back();
-            out += line + "\n";
-        }
+        count_rows("xen_counts", kXenCounts, "%.0f");
     }
     return out;
 }
