@@ -54,7 +54,7 @@ CpuCoreParams cpu_params() {
 struct Bench {
     explicit Bench(const NotificationHandlerParams& h = {}, LocalApicParams a = no_timer())
         : apic("apic", a, 0),
-          pid(0x1000, kPostedMsiNotificationVector, 0, SharedLine(SharedLineParams(), {0, 0})),
+          pid(0x1000, kPostedMsiNotificationVector, 0, SharedLine(SharedLineParams(), std::vector<uint8_t>{0, 0})),
           cpu("cpu", cpu_params(), h, 0, kCpu, apic, pid) {
         for (Vector v : {0x30, 0x31, 0x50, 0x90})
             cpu.register_handler(v, driver, v);  // cookie = vector

@@ -78,8 +78,8 @@ struct Bench {
         : iommu("iommu", p, kIommuAgent),
           apic0("apic0", no_timer(), 0),
           apic1("apic1", no_timer(), 1),
-          pid0(kPid0, kPostedMsiNotificationVector, 0, SharedLine(SharedLineParams(), {0, 0})),
-          pid1(kPid1, kPostedMsiNotificationVector, 1, SharedLine(SharedLineParams(), {0, 0})),
+          pid0(kPid0, kPostedMsiNotificationVector, 0, SharedLine(SharedLineParams(), std::vector<uint8_t>{0, 0})),
+          pid1(kPid1, kPostedMsiNotificationVector, 1, SharedLine(SharedLineParams(), std::vector<uint8_t>{0, 0})),
           dev("dev") {
         dev.socket.bind(iommu.msi_socket);
         connect(iommu.apic_port(0), apic0.messages_in());

@@ -19,7 +19,7 @@ SharedLine line() {
     p.miss = ns(100);
     p.device_rmw = ns(50);
     p.snoop_modified = ns(40);
-    return SharedLine(p, {0, 0});
+    return SharedLine(p, std::vector<uint8_t>{0, 0});
 }
 
 }  // namespace
@@ -134,7 +134,7 @@ struct QuietCpu : Lookahead {
 TEST_CASE("the lookahead check aborts on a post before what the CPU relied on", "[pid][lookahead]") {
     const std::string message = cidsim_test::expect_abort([] {
         set_lookahead_check(true);
-        PostedDescriptor pid(0x1000, kPostedMsiNotificationVector, 3, SharedLine(SharedLineParams(), {0, 0}));
+        PostedDescriptor pid(0x1000, kPostedMsiNotificationVector, 3, SharedLine(SharedLineParams(), std::vector<uint8_t>{0, 0}));
         pid.check_post_at(ns(400));  // nothing relied on yet: fine
         pid.cpu_relied().relied_on(ns(500));
         pid.check_post_at(ns(501));  // after: fine
@@ -148,7 +148,7 @@ TEST_CASE("the lookahead check aborts on a CPU access before a post made ahead o
           "[pid][lookahead]") {
     const std::string message = cidsim_test::expect_abort([] {
         set_lookahead_check(true);
-        PostedDescriptor pid(0x1000, kPostedMsiNotificationVector, 3, SharedLine(SharedLineParams(), {0, 0}));
+        PostedDescriptor pid(0x1000, kPostedMsiNotificationVector, 3, SharedLine(SharedLineParams(), std::vector<uint8_t>{0, 0}));
         QuietCpu cpu;
         pid.attach_cpu(cpu);
         REQUIRE(pid.poster_may_access_at(ns(300)));  // posts at 300, ahead

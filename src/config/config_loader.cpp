@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "config/platforms.h"
+#include "model/chip_layout.h"
 #include "model/vector_bits.h"
 
 namespace cidsim {
@@ -106,6 +107,62 @@ SharedLineParams xen_line_defaults() {
     p.upgrade = ns(20);
     p.invalidate_per_sharer = ns(2);
     p.home_occupancy = ns(5);
+    return p;
+}
+
+// A POWER9/POWER10 partition's lines (128 bytes). The in-chip transfer and
+// the cross-chip hop are fitted to E2's IPI/sys figures per machine (the
+// machine configs set them); the rest are assumed.
+const char* power_line_source(const std::string& key) {
+    static const std::map<std::string, const char*> sources = {
+        {"hit_ns", "Source (power_line): guess, an L1 hit; range 1-2 ns"},
+        {"locked_op_ns",
+         "Source (power_line): assumed, a larx/stcx. pair with its sync; range 5-30 ns"},
+        {"upgrade_ns",
+         "Source (power_line): assumed, an ownership claim on a line shared in the chip, an "
+         "L3/fabric round trip; range 20-80 ns"},
+        {"miss_ns",
+         "Source (power_line): FITTED per machine to E2's IPI/sys figure at the end of the "
+         "first chip (the in-chip hand-off; scripts/calibrate_ipistorm.sh); range 40-200 ns"},
+        {"snoop_modified_ns", "Source (power_line): guess, intervention from a modified copy; range 0-40 ns"},
+        {"hop_ns",
+         "Source (power_line): FITTED per machine to E2's cross-chip IPI/sys figure "
+         "(scripts/calibrate_ipistorm.sh); range 50-500 ns"},
+        {"same_core_ns", "Source (power_line): guess, an L2 hit shared by the SMT threads; range 2-10 ns"},
+        {"invalidate_per_sharer_ns",
+         "Source (power_line): assumed, one invalidation and acknowledgement per copy; range "
+         "1-10 ns"},
+        {"home_occupancy_ns",
+         "Source (power_line): guess, the coherence point's time per read it serves; range "
+         "2-30 ns"},
+        {"device_rmw_ns", "Source (power_line): unused, no device writes these lines"},
+    };
+    const auto it = sources.find(key);
+    return it == sources.end() ? nullptr : it->second;
+}
+
+// The POWER partition's config sections, in the order they are written.
+struct PowerSection {
+    std::string key;
+    std::function<void(ParamVisitor&)> describe;
+};
+std::vector<PowerSection> power_sections(SimConfig& c) {
+    return {{"power", [&c](ParamVisitor& v) { c.power.describe(v); }},
+            {"xive", [&c](ParamVisitor& v) { c.xive.describe(v); }},
+            {"power_line", [&c](ParamVisitor& v) { c.power_line.describe(v); }},
+            {"ipistorm", [&c](ParamVisitor& v) { c.ipistorm.describe(v); }}};
+}
+
+SharedLineParams power_line_defaults() {
+    SharedLineParams p;
+    p.miss = ns(80);
+    p.snoop_modified = ns(10);
+    p.hop = ns(150);
+    p.upgrade = ns(40);
+    p.locked_op = ns(15);
+    p.same_core = ns(5);
+    p.invalidate_per_sharer = ns(3);
+    p.home_occupancy = ns(10);
     return p;
 }
 
@@ -618,6 +675,44 @@ SimConfig load_unprefixed(const json& config) {
         c.xen_line.describe(r);
         r.check_unknown();
     }
+    top.allow("power");
+    if (auto it = config.find("power"); it != config.end()) {
+        if (c.has_vm() || c.xen_guest)
+            throw ConfigError("power: a config runs a POWER partition or a guest, not both");
+        JsonReader r(object_at(*it, "power"), "power.");
+        c.power.describe(r);
+        r.check_unknown();
+        c.power_machine = true;
+        try {
+            const ChipLayout layout(c.power.cores_per_chip, unsigned(c.power.threads_per_core));
+            if (layout.cpus() > 4096) throw std::invalid_argument("at most 4096 CPUs");
+        } catch (const std::invalid_argument& e) {
+            throw ConfigError(std::string("power.cores_per_chip: ") + e.what());
+        }
+    }
+    for (const PowerSection& section : power_sections(c)) {
+        if (section.key == "power") continue;
+        top.allow(section.key);
+        auto it = config.find(section.key);
+        if (it == config.end()) continue;
+        if (!c.power_machine)
+            throw ConfigError(section.key + ": needs a power section (the POWER partition)");
+        JsonReader r(object_at(*it, section.key), section.key + ".");
+        section.describe(r);
+        r.check_unknown();
+    }
+    if (c.power_machine) {
+        std::vector<unsigned> cpus;
+        try {
+            cpus = c.ipistorm.cpus();
+        } catch (const std::invalid_argument& e) {
+            throw ConfigError(std::string("ipistorm.cpulist: ") + e.what());
+        }
+        const unsigned n = ChipLayout(c.power.cores_per_chip, unsigned(c.power.threads_per_core)).cpus();
+        if (cpus.back() >= n)
+            throw ConfigError("ipistorm.cpulist: CPU " + std::to_string(cpus.back()) +
+                              " is not in the partition's " + std::to_string(n) + " CPUs");
+    }
     top.allow("devices");
     top.allow("workloads");
     top.allow("comment");     // free text for the config's author
@@ -929,6 +1024,14 @@ json effective_config(const SimConfig& config) {
         c.xen_line.describe(wl);
         out["xen_line"] = line;
     }
+    if (c.power_machine) {
+        for (const PowerSection& section : power_sections(c)) {
+            json o = json::object();
+            JsonWriter w(o);
+            section.describe(w);
+            out[section.key] = o;
+        }
+    }
     out["workloads"] = json::array();
     for (WorkloadConfig& wl : c.workloads) {
         json o;
@@ -1001,6 +1104,16 @@ json describe_parameters() {
             if (const char* src = xen_line_source(p["key"].get<std::string>()))
                 p["description"] = p["description"].get<std::string>() + ". " + src;
         out["xen_line"] = ll;
+        for (const PowerSection& section : power_sections(c)) {
+            json list = json::array();
+            Describer d(list);
+            section.describe(d);
+            if (section.key == "power_line")
+                for (json& p : list)
+                    if (const char* src = power_line_source(p["key"].get<std::string>()))
+                        p["description"] = p["description"].get<std::string>() + ". " + src;
+            out[section.key] = list;
+        }
     }
     DeviceConfig dev;
     dev.vm_keys = true;

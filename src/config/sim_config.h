@@ -15,10 +15,12 @@
 #include "model/notification_handler.h"
 #include "model/root_port.h"
 #include "model/shared_line.h"
+#include "model/power_params.h"
 #include "model/vmx_cpu.h"
 #include "model/xen_params.h"
 #include "workloads/bursty.h"
 #include "workloads/dsa.h"
+#include "workloads/ipistorm.h"
 #include "workloads/nvme.h"
 #include "workloads/periodic.h"
 
@@ -78,6 +80,8 @@ extern const char* const kWorkloadTypes[5];
 // The cache-line costs of the Xen experiment's box (a 2018 two-socket
 // server; systems.md C): xen_line's defaults, sourced in config_loader.cpp.
 SharedLineParams xen_line_defaults();
+// The POWER partition's line costs, sourced in config_loader.cpp.
+SharedLineParams power_line_defaults();
 
 struct SimConfig {
     std::string platform = "generic";  // config/platforms.h: whose values lie underneath
@@ -103,6 +107,14 @@ struct SimConfig {
     XenParams xen;
     SharedLineParams xen_line = xen_line_defaults();  // the domain's lock and pirq lines
     bool xen_guest = false;
+    // A POWER partition (systems.md D): with a `power` section, its CPUs
+    // (after topology.cpus, which stay x86 and idle) with a XIVE per chip,
+    // and an ipistorm kthread on each CPU of ipistorm.cpulist.
+    PowerParams power;
+    XiveParams xive;
+    SharedLineParams power_line = power_line_defaults();  // the IPI path's lines
+    IpistormParams ipistorm;
+    bool power_machine = false;
     // vCPUs of either hypervisor: the pCPUs after topology.cpus.
     unsigned guest_vcpus() const { return xen_guest ? unsigned(xen.vcpus) : unsigned(vcpus.size()); }
     // The vCPU a device is assigned to, or -1 (also for "guest").

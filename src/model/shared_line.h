@@ -1,12 +1,16 @@
 #pragma once
-// SharedLine: the coherence cost of one hot 64-byte cache line shared by
-// several agents (CPU cores, the IOMMU's remapping hardware, later
-// descriptors and locks shared across NUMA nodes).
+// SharedLine: the coherence cost of one hot cache line (64 or 128 bytes, the
+// size only decides which fields share it) shared by any number of agents
+// (CPU threads, the IOMMU's remapping hardware, descriptors and locks shared
+// across NUMA nodes and chips).
 //
 // Modelled: a MESI-like state per line: the set of agents holding a valid
 // copy and whether one of them holds it modified/exclusive; the cost of an
-// access given that state and the topology distance (in socket hops) between
-// the requester and the agent that must supply or give up the line. Three
+// access given that state and the distance (LineTopology: same core, same
+// node, or so many node hops) between the requester and the nearest agent
+// that can supply the line; an ownership request pays per copy it
+// invalidates (systems.md D: why a fixed transfer cost gives a flat
+// plateau where the ipistorm tables fall). Three
 // access kinds: a plain load, a locked read-modify-write by a core (xchg,
 // cmpxchg, lock btr/bts), and a device atomic RMW (the remapping hardware's
 // post of a PID [5.2.3]) that invalidates every cached copy.
@@ -24,14 +28,14 @@
 // in time order.
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "model/line_topology.h"
 #include "model/param_visitor.h"
 #include "model/stat_visitor.h"
 
 namespace cidsim {
-
-using AgentId = uint16_t;
 
 struct SharedLineParams {
     sc_core::sc_time hit = ns(1);             // load or locked op on a line held exclusively
@@ -39,7 +43,8 @@ struct SharedLineParams {
     sc_core::sc_time upgrade = ns(30);        // shared -> exclusive ownership request
     sc_core::sc_time miss = ns(80);           // fetch of a line no cache of the requester holds
     sc_core::sc_time snoop_modified = ns(30); // extra when the line is modified in another cache
-    sc_core::sc_time hop = ns(60);            // extra per socket hop to the supplier
+    sc_core::sc_time hop = ns(60);            // extra per node hop to the supplier
+    sc_core::sc_time same_core = ns(3);       // a fetch an SMT sibling supplies (instead of miss)
     sc_core::sc_time device_rmw = ns(40);     // device atomic RMW on an unowned line
     sc_core::sc_time invalidate_per_sharer = ns(0);  // extra per copy an ownership request invalidates
     sc_core::sc_time home_occupancy = ns(5);   // serialised use: the home's busy time per request
@@ -47,15 +52,19 @@ struct SharedLineParams {
     void describe(ParamVisitor& v);
 };
 
-enum class LineAccess : int { Load, LockedRmw, DeviceRmw };
+// Store: a plain store (irq_count++), which needs ownership like a locked
+// RMW but has no locked op's cost.
+enum class LineAccess : int { Load, LockedRmw, DeviceRmw, Store };
 
 struct SharedLineStats {
     uint64_t loads = 0;
     uint64_t locked_rmws = 0;
     uint64_t device_rmws = 0;
+    uint64_t stores = 0;
     uint64_t misses = 0;         // requester had no valid copy
     uint64_t upgrades = 0;       // requester had a shared copy and needed ownership
     uint64_t invalidations = 0;  // copies in other agents invalidated by an access
+    uint64_t remote_supplies = 0;  // fetches or upgrades served from another node
     uint64_t transfers = 0;         // serialised use: accesses the line's home served
     uint64_t queued_transfers = 0;  // ... that waited for an earlier transfer
 
@@ -64,8 +73,11 @@ struct SharedLineStats {
 
 class SharedLine {
 public:
-    // node_of_agent[a] is the socket of agent a; distance = |node difference|.
-    SharedLine(const SharedLineParams& params, std::vector<uint8_t> node_of_agent);
+    SharedLine(const SharedLineParams& params, std::shared_ptr<const LineTopology> topology);
+    // node_of_agent[a] is the socket of agent a, each agent a core of its
+    // own; hops = |node difference|.
+    SharedLine(const SharedLineParams& params, std::vector<uint8_t> node_of_agent)
+        : SharedLine(params, LineTopology::of_nodes(std::move(node_of_agent))) {}
 
     // Applies the access to the line state and returns its latency.
     sc_core::sc_time access(AgentId who, LineAccess kind) {
@@ -81,10 +93,10 @@ public:
     // one after those already queued. Returns when it completes.
     sc_core::sc_time access_serialised(AgentId who, LineAccess kind, const sc_core::sc_time& now) {
         const bool local = kind == LineAccess::Load ? holds(who)
-                         : kind == LineAccess::LockedRmw && m_holders == (uint64_t(1) << who);
+                         : kind != LineAccess::DeviceRmw && m_count == 1 && holds(who);
         // A read of a clean line is pipelined in the home; one that must
         // snoop a modified copy, or take ownership, holds it to the end.
-        const bool whole = kind != LineAccess::Load || (m_modified && m_holders);
+        const bool whole = kind != LineAccess::Load || (m_modified && m_count);
         const sc_core::sc_time cost = access(who, kind);
         if (local) return now + cost;
         const sc_core::sc_time start = now > m_free_at ? now : m_free_at;
@@ -94,7 +106,9 @@ public:
         return start + cost;
     }
 
-    bool holds(AgentId who) const { return (m_holders >> who) & 1u; }
+    bool holds(AgentId who) const { return (m_holders[who >> 6] >> (who & 63)) & 1u; }
+    // Agents holding a valid copy.
+    unsigned sharers() const { return m_count; }
     bool holds_exclusive(AgentId who) const { return m_exclusive && holds(who); }
     const SharedLineStats& stats() const { return m_stats; }
     // Misses and upgrades of one agent (the "PID line misses" a CPU pays).
@@ -106,21 +120,32 @@ public:
 
 private:
     sc_core::sc_time access_slow(AgentId who, LineAccess kind);
-    unsigned distance(AgentId a, AgentId b) const;
-    // Adds the invalidation cost of `copies` to `cost`: on the PID line's
-    // per-MSI path, where it is zero.
-    void invalidate(uint64_t copies, sc_core::sc_time& cost) {
-        const uint64_t n = uint64_t(__builtin_popcountll(copies));
-        m_stats.invalidations += n;
-        if (m_invalidate_ps) cost += sc_core::sc_time::from_value(m_invalidate_ps * n);
+    // The holder other than `who` nearest to it (the owner when exclusive).
+    AgentId supplier_for(AgentId who) const;
+    // The cost of fetching the line from `supplier` instead of memory.
+    sc_core::sc_time transfer(AgentId who, AgentId supplier);
+    sc_core::sc_time hops_to(AgentId who, AgentId supplier) {
+        const unsigned h = m_topology->hops(who, supplier);
+        if (h) ++m_stats.remote_supplies;
+        return m_params.hop * h;
+    }
+    // Drops every copy but `keep`'s (none when keep is out of range),
+    // charging each dropped copy to `cost`: on the PID line's per-MSI path
+    // the per-copy cost is zero.
+    void invalidate_all_but(AgentId keep, sc_core::sc_time& cost);
+    void add_holder(AgentId who) {
+        m_holders[who >> 6] |= uint64_t(1) << (who & 63);
+        ++m_count;
     }
 
     SharedLineParams m_params;
-    std::vector<uint8_t> m_node;
+    std::shared_ptr<const LineTopology> m_topology;
     std::vector<uint64_t> m_agent_misses;
     uint64_t m_invalidate_ps;    // invalidate_per_sharer, in the time resolution's units
     sc_core::sc_time m_free_at;  // serialised use: when the home serves the next request
-    uint64_t m_holders = 0;  // bit per agent with a valid copy (at most 64 agents)
+    std::vector<uint64_t> m_holders;  // bit per agent with a valid copy
+    unsigned m_count = 0;             // agents with a valid copy
+    AgentId m_owner = 0;              // the single holder while m_count == 1
     bool m_exclusive = false;  // the single holder owns it (E/M)
     bool m_modified = false;   // ... and has written it
     SharedLineStats m_stats;

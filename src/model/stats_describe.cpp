@@ -131,12 +131,15 @@ void SharedLineStats::describe(StatVisitor& v) const {
     v.count(unreported("locked_rmws"), locked_rmws, "count", "locked RMWs of the line by a CPU");
     v.count(unreported("device_rmws"), device_rmws, "count",
             "atomic RMWs of the line by the remapping unit (posts)");
+    v.count(unreported("stores"), stores, "count", "plain stores to the line by a CPU (ownership, no lock)");
     v.count(unreported("misses"), misses, "count",
             "CPU accesses that found no valid copy in the requester's cache");
     v.count(unreported("upgrades"), upgrades, "count",
             "locked RMWs by a CPU holding a shared copy (ownership request)");
     v.count(unreported("invalidations"), invalidations, "count",
             "copies in other caches invalidated by an access");
+    v.count(unreported("remote_supplies"), remote_supplies, "count",
+            "misses and upgrades whose supplier sat on another node (socket or chip)");
     v.count(unreported("transfers"), transfers, "count",
             "serialised use (locks): accesses the line's home served, one at a time");
     v.count(unreported("queued_transfers"), queued_transfers, "count",

@@ -11,6 +11,7 @@
 #include "model/shared_line.h"
 #include "model/stat_visitor.h"
 #include "model/vmx_cpu.h"
+#include "model/power_cpu.h"
 #include "model/xen_pcpu.h"
 
 namespace cidsim {
@@ -28,6 +29,7 @@ const char* const kPerVcpu = "per_vcpu[]";
 const char* const kXen = "xen";
 const char* const kXenLock = "xen.event_lock";
 const char* const kXenVcpu = "xen.per_vcpu[]";
+const char* const kIpistorm = "ipistorm";
 const char* const kUnreported = "not in result files";
 
 // What the report layer computes (or takes from a block that has no Stats)
@@ -147,6 +149,25 @@ const ReportMetric kReportMetrics[] = {
     {kXenVcpu, "guest_fraction", "number", "fraction", "time in guest mode with work, over the measured time"},
     {kXenVcpu, "xen_fraction", "number", "fraction", "time in Xen (root mode) over the measured time"},
 
+    {kIpistorm, "mint_per_s", "number", "1e6/s",
+     "vmstat's interrupt rate: IPIs and timer interrupts taken, over the measured time (E2's figure)"},
+    {kIpistorm, "ipis_per_s", "number", "1/s", "IPIs taken over the measured time"},
+    {kIpistorm, "timer_interrupts_per_s", "number", "1/s", "timer interrupts over the measured time"},
+    {kIpistorm, "iterations_per_s", "number", "1/s", "ipistorm loop iterations over the measured time"},
+    {kIpistorm, "polled_share", "number", "fraction",
+     "calls that found their target polling (no IPI) over all calls needing one"},
+    {kIpistorm, "spin_us_per_iteration", "number", "us", "csd_lock_wait per iteration"},
+    {kIpistorm, "desc_line_transfers_per_ipi", "number", "1/IPI",
+     "misses and upgrades of the IPI descriptors' hot line (bytes 256-383) per IPI"},
+    {kIpistorm, "desc_line_cross_chip_share", "number", "fraction",
+     "of those, supplied from another chip"},
+    {kIpistorm, "desc_line_queued_share", "number", "fraction",
+     "of those, queued behind an earlier transfer of the line"},
+    {kIpistorm, "desc_line_stores", "integer", "count", "irq_count++ stores into the hot line"},
+    {kIpistorm, "cross_chip_ipi_share", "number", "fraction", "IPIs sent to another chip's CPU"},
+    {kIpistorm, "xive_queued_share", "number", "fraction", "trigger stores that waited for a XIVE router"},
+    {kIpistorm, "descs", "integer", "count", "IPI irq_descs: 1 (IPI/sys) or one per chip (IPI/chip)"},
+
     {"workloads[] (type nvme)", "type", "string", "", "\"nvme\""},
     {"workloads[] (type nvme)", "device", "string", "", "the disk's device"},
     {"workloads[] (type nvme)", "submitted", "integer", "count", "I/Os submitted in the measured time"},
@@ -255,7 +276,7 @@ void list(ordered_json& out, const char* section, const char* source, const char
 ordered_json describe_metrics() {
     ordered_json out = ordered_json::object();
     for (const char* s : {kMetrics, kPerCpu, kPerVector, kPerDevice, kRootPorts, kPerVcpu, kXen,
-                          kXenLock, kXenVcpu})
+                          kXenLock, kXenVcpu, kIpistorm})
         out[s] = ordered_json::array();
     list<IommuStats>(out, kMetrics, "IommuStats", "");
     list<CpuCoreStats>(out, kPerCpu, "CpuCoreStats", "CPU");
@@ -266,6 +287,7 @@ ordered_json describe_metrics() {
     list<XenDomainStats>(out, kXen, "XenDomainStats", "");
     list<SpinLockStats>(out, kXenLock, "SpinLockStats", "");
     list<XenPcpuStats>(out, kXenVcpu, "XenPcpuStats", "vCPU");
+    list<PowerCpuStats>(out, kIpistorm, "PowerCpuStats", "CPUs summed");
     list<SharedLineStats>(out, nullptr, "SharedLineStats (a PID's line)", "");
     ordered_json unreported = out[kUnreported];
     out.erase(kUnreported);  // last, after the workloads

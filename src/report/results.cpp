@@ -91,6 +91,53 @@ json xen_results(const System& sys, double secs) {
     return o;
 }
 
+// The POWER partition under ipistorm (systems.md E, E2): vmstat's count
+// (IPIs and timer interrupts), the descriptor lines' transfers per IPI and
+// their cross-chip share.
+json ipistorm_results(const PowerPartition& p, double secs) {
+    PowerCpuStats total;
+    for (unsigned c = 0; c < p.cpu_count(); ++c) {
+        const PowerCpuStats& s = p.cpu(c).stats();
+        total.ipis += s.ipis;
+        total.timer_interrupts += s.timer_interrupts;
+        total.ipis_sent += s.ipis_sent;
+        total.polled += s.polled;
+        total.iterations += s.iterations;
+        total.cross_chip_sent += s.cross_chip_sent;
+        total.spin += s.spin;
+    }
+    uint64_t transfers = 0, remote = 0, queued = 0, stores = 0;
+    for (const auto& d : p.descs()) {
+        const SharedLineStats& h = d->hot_line().stats();
+        transfers += h.misses + h.upgrades;
+        remote += h.remote_supplies;
+        queued += h.queued_transfers;
+        stores += h.stores;
+    }
+    XiveStats xive;
+    for (const Xive& x : p.xives()) {
+        xive.triggers += x.stats().triggers;
+        xive.cross_chip_triggers += x.stats().cross_chip_triggers;
+        xive.queued += x.stats().queued;
+    }
+    const double ints = double(total.ipis + total.timer_interrupts);
+    json o = {{"mint_per_s", ratio(ints, secs) / 1e6},
+              {"ipis_per_s", per_second(double(total.ipis), secs)},
+              {"timer_interrupts_per_s", per_second(double(total.timer_interrupts), secs)},
+              {"iterations_per_s", per_second(double(total.iterations), secs)},
+              {"polled_share", ratio(double(total.polled), double(total.polled + total.ipis_sent))},
+              {"spin_us_per_iteration", ratio(total.spin.to_seconds() * 1e6, double(total.iterations))},
+              {"desc_line_transfers_per_ipi", ratio(double(transfers), double(total.ipis))},
+              {"desc_line_cross_chip_share", ratio(double(remote), double(transfers))},
+              {"desc_line_queued_share", ratio(double(queued), double(transfers))},
+              {"desc_line_stores", stores},
+              {"cross_chip_ipi_share", ratio(double(total.cross_chip_sent), double(total.ipis_sent))},
+              {"xive_queued_share", ratio(double(xive.queued), double(xive.triggers))},
+              {"descs", p.descs().size()}};
+    write_block_stats(total, o);
+    return o;
+}
+
 // Raw statistics go in through their own descriptions (stat_json.h); what
 // is computed here (rates, fractions, per-notification figures, the
 // route's identity) is described in metric_table.cpp.
@@ -208,6 +255,7 @@ json collect_results(const System& sys) {
             {"invariants", check_invariants(sys).to_json()}};
     if (sys.vcpu_count()) out["per_vcpu"] = vcpu_results(sys, secs);
     if (sys.xen_vcpu_count()) out["xen"] = xen_results(sys, secs);
+    if (sys.power()) out["ipistorm"] = ipistorm_results(*sys.power(), secs);
     return out;
 }
 
@@ -317,6 +365,7 @@ json run_and_collect(System& system, ProgressLine* progress) {
         windows.push_back({{"metrics", result["metrics"]}, {"workloads", result["workloads"]}});
         if (result.contains("per_vcpu")) windows.back()["per_vcpu"] = result["per_vcpu"];
         if (result.contains("xen")) windows.back()["xen"] = result["xen"];
+        if (result.contains("ipistorm")) windows.back()["ipistorm"] = result["ipistorm"];
         if (b + 1 < batches) system.reset_stats();
     }
     std::vector<const json*> samples;

@@ -220,7 +220,7 @@ void RunTotals::write(json& result) const {
     if (m_windows.empty()) return;
     for (const char* section :
          {"metrics", "per_cpu", "per_vector", "per_device", "root_ports", "workloads", "per_vcpu",
-          "xen"}) {
+          "xen", "ipistorm"}) {
         std::vector<const json*> parts;
         for (const json& w : m_windows)
             if (w.contains(section)) parts.push_back(&w[section]);

@@ -54,6 +54,11 @@ const json& xen(const json& w) {
     return w.contains("xen") ? w["xen"] : none;
 }
 
+// An ipistorm result's figures (zeros in any other result).
+double ipistorm(const json& w, const char* name) {
+    return w.contains("ipistorm") ? w["ipistorm"][name].get<double>() : 0.0;
+}
+
 // Every metric a table may ask for, and how one window gives its value.
 using MetricFn = double (*)(const json& window);
 const std::vector<std::pair<std::string, MetricFn>>& table_metrics() {
@@ -97,6 +102,12 @@ const std::vector<std::pair<std::string, MetricFn>>& table_metrics() {
          [](const json& w) { return xen(w)["event_lock"]["wait_ns"]["mean"].get<double>() / 1e3; }},
         {"host_cpu_us_per_io",
          [](const json& w) { return xen(w)["host_cpu_us_per_io"].get<double>(); }},
+        // Experiment E2 (systems.md D, E): vmstat's interrupt rate.
+        {"mint_per_s", [](const json& w) { return ipistorm(w, "mint_per_s"); }},
+        {"desc_line_transfers_per_ipi",
+         [](const json& w) { return ipistorm(w, "desc_line_transfers_per_ipi"); }},
+        {"desc_line_cross_chip_share",
+         [](const json& w) { return ipistorm(w, "desc_line_cross_chip_share"); }},
     };
     return metrics;
 }

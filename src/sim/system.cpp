@@ -25,6 +25,7 @@ System::System(const SimConfig& config) : m_config(config) {
     build_vcpus();
     build_devices();
     build_workloads();
+    if (config.power_machine) m_power = std::make_unique<PowerPartition>(config);
 }
 
 System::~System() = default;
@@ -310,6 +311,7 @@ void System::reset_stats() {
     if (m_xen_domain) m_xen_domain->reset_stats();
     for (auto& a : m_vcpu_apics) a->reset_stats();
     for (auto& p : m_vcpu_pids) p->reset_stats();
+    if (m_power) m_power->reset_stats();
 }
 
 void System::warm_up() {

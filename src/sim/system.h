@@ -18,6 +18,7 @@
 #include "model/vmx_cpu.h"
 #include "model/xen_domain.h"
 #include "model/xen_pcpu.h"
+#include "sim/power_partition.h"
 #include "workloads/workload.h"
 
 namespace cidsim {
@@ -84,6 +85,8 @@ public:
     XenPcpu& xen_pcpu(unsigned i) { return *m_xen[i]; }
     const XenDomain& xen_domain() const { return *m_xen_domain; }
     XenDomain& xen_domain() { return *m_xen_domain; }
+    // The POWER partition (systems.md D), or nullptr.
+    const PowerPartition* power() const { return m_power.get(); }
     // Queues of assigned devices: those posted straight into a vCPU's PID.
     uint64_t posted_to_guest_queues() const { return m_posted_to_guest; }
     static uint64_t guest_pid_address(unsigned vcpu) { return 0x20000000 + uint64_t(vcpu) * 64; }
@@ -127,6 +130,7 @@ private:
     std::vector<std::unique_ptr<VmxCpu>> m_vmx;
     std::unique_ptr<XenDomain> m_xen_domain;
     std::vector<std::unique_ptr<XenPcpu>> m_xen;
+    std::unique_ptr<PowerPartition> m_power;
     std::vector<std::vector<TaskRunner*>> m_queue_runner;  // per device, per queue: a guest's
     unsigned m_next_guest_vcpu = 0;  // "guest" queues are dealt round robin, in device order
     std::vector<VectorBits> m_vcpu_host_vectors;   // per vCPU's pCPU

@@ -1,0 +1,52 @@
+#pragma once
+// IrqDesc: Linux's generic IRQ layer as data (systems.md D, "The one
+// store"): one irq_desc laid on cache lines as include/linux/irqdesc.h lays
+// it for ppc64 (NR_CPUS=2048, 128-byte lines): bytes 256-383 hold
+// irq_count with everything the dispatch reads (irq_data.irq, .chip,
+// .chip_data, kstat_irqs, handle_irq, action, ...), and irqs_unhandled
+// starts the next line. handle_percpu_irq's accesses on the fast path:
+//   - the per-CPU kstat increment: this CPU's own memory, no shared line;
+//   - the dispatch: loads of the hot line (desc->action and the chip);
+//   - note_interrupt (kernel/irq/spurious.c), unless noirqdebug:
+//     irq_count++, a store into the hot line; with Nick Piggin's fast path
+//     (7c07012eb1be) a load of irqs_unhandled instead, which stays shared.
+// Every CPU fights over the hot line, so it is used serialised
+// (SharedLine::access_serialised at the kernel's time).
+// Not modelled: the slow paths (unhandled interrupts, the 100 000-count
+// check of note_interrupt), desc->lock (handle_percpu_irq takes none), the
+// other lines of the descriptor.
+#include "model/shared_line.h"
+
+namespace cidsim {
+
+// What note_interrupt does on the fast path.
+enum class IrqDebug : int { Off, On, Piggin };
+extern const char* const kIrqDebugNames[3];
+
+struct IrqDescStats {
+    uint64_t interrupts = 0;  // handle_percpu_irq calls
+    void describe(StatVisitor& v) const;
+};
+
+class IrqDesc {
+public:
+    IrqDesc(const SharedLineParams& line, std::shared_ptr<const LineTopology> cpus, IrqDebug debug);
+
+    // The dispatch's loads; returns when `cpu` has them.
+    sc_core::sc_time dispatch(AgentId cpu, const sc_core::sc_time& now);
+    // note_interrupt's fast path; returns when it is done.
+    sc_core::sc_time note_interrupt(AgentId cpu, const sc_core::sc_time& now);
+
+    const SharedLine& hot_line() const { return m_hot; }
+    const SharedLine& unhandled_line() const { return m_unhandled; }
+    const IrqDescStats& stats() const { return m_stats; }
+    void reset_stats();
+
+private:
+    IrqDebug m_debug;
+    SharedLine m_hot;        // bytes 256-383: irq_count and the dispatch's fields
+    SharedLine m_unhandled;  // bytes 384-511: irqs_unhandled onwards
+    IrqDescStats m_stats;
+};
+
+}  // namespace cidsim

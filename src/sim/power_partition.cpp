@@ -1,0 +1,44 @@
+#include "sim/power_partition.h"
+
+namespace cidsim {
+
+PowerPartition::PowerPartition(const SimConfig& config)
+    : m_layout(config.power.cores_per_chip, unsigned(config.power.threads_per_core)) {
+    const auto topology = m_layout.line_topology();
+    for (unsigned k = 0; k < m_layout.chips(); ++k) m_xives.emplace_back(config.xive, k);
+    const SharedLine line(config.power_line, topology);
+    m_lines.assign(m_layout.cpus(), IpiLines{line, line, line});
+    const bool per_chip = config.power.ipi_descs == IpiDescs::Chip;
+    for (unsigned k = 0; k < (per_chip ? m_layout.chips() : 1); ++k)
+        m_descs.push_back(std::make_unique<IrqDesc>(config.power_line, topology, config.power.irqdebug));
+    PowerFabric fabric{&m_layout, &m_xives, &m_lines, &m_cpus};
+    for (unsigned c = 0; c < m_layout.cpus(); ++c) {
+        IrqDesc& desc = *m_descs[per_chip ? m_layout.chip_of(c) : 0];
+        m_cpus.push_back(std::make_unique<PowerCpu>(("power_cpu" + std::to_string(c)).c_str(),
+                                                    config.power, c, desc, fabric,
+                                                    config.run.seed * 1000003u + c));
+    }
+    const std::vector<unsigned> storm = config.ipistorm.cpus();
+    const unsigned n = unsigned(storm.size());
+    for (unsigned i = 0; i < n; ++i) {
+        StormThread t;
+        // smp_call_function_single((mycpu + offset) % num_cpus, ...)
+        t.target = unsigned((storm[i] + config.ipistorm.offset) % n);
+        t.wait = config.ipistorm.wait;
+        t.delay = sc_core::sc_time(double(config.ipistorm.delay_us), sc_core::SC_US);
+        m_cpus[storm[i]]->bind_thread(t);
+    }
+}
+
+void PowerPartition::reset_stats() {
+    for (auto& c : m_cpus) c->reset_stats();
+    for (auto& d : m_descs) d->reset_stats();
+    for (Xive& x : m_xives) x.reset_stats();
+    for (IpiLines& l : m_lines) {
+        l.queue.reset_stats();
+        l.message.reset_stats();
+        l.csd.reset_stats();
+    }
+}
+
+}  // namespace cidsim

@@ -1,0 +1,38 @@
+#pragma once
+// PowerPartition: the POWER machine of systems.md D, elaborated from a
+// config's power, xive, power_line and ipistorm sections: the chips' CPUs
+// (chip-major), a XIVE per chip, the IPI irq_desc (one for the system or
+// one per chip), each CPU's call queue, ipi_message and csd lines, and an
+// ipistorm kthread on each CPU of the cpulist.
+#include <memory>
+#include <vector>
+
+#include "config/sim_config.h"
+#include "model/chip_layout.h"
+#include "model/irq_desc.h"
+#include "model/power_cpu.h"
+#include "model/xive.h"
+
+namespace cidsim {
+
+class PowerPartition {
+public:
+    explicit PowerPartition(const SimConfig& config);
+
+    const ChipLayout& layout() const { return m_layout; }
+    unsigned cpu_count() const { return unsigned(m_cpus.size()); }
+    const PowerCpu& cpu(unsigned i) const { return *m_cpus[i]; }
+    const std::vector<std::unique_ptr<IrqDesc>>& descs() const { return m_descs; }
+    const std::vector<Xive>& xives() const { return m_xives; }
+    const std::vector<IpiLines>& ipi_lines() const { return m_lines; }
+    void reset_stats();
+
+private:
+    ChipLayout m_layout;
+    std::vector<Xive> m_xives;
+    std::vector<IpiLines> m_lines;
+    std::vector<std::unique_ptr<IrqDesc>> m_descs;
+    std::vector<std::unique_ptr<PowerCpu>> m_cpus;
+};
+
+}  // namespace cidsim
