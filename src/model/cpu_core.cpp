@@ -14,6 +14,7 @@ void CpuCoreParams::describe(ParamVisitor& v) {
     v.time("handler_call_ns", handler_call, 0, 1e6,
            "dispatch of one vector to its driver handler (generic_handle_irq)");
     v.time("timer_handler_ns", timer_handler, 0, 1e7, "local timer interrupt handler work");
+    irq_thread.describe(v);
 }
 
 CpuCore::CpuCore(sc_core::sc_module_name name, const CpuCoreParams& params,
@@ -141,9 +142,24 @@ bool CpuCore::interrupt() {
             } else if (m_vector == kLocalTimerVector) {
                 m_clock.spend(m_params.timer_handler);
             } else {  // remappable: the device vector itself
+                // handle_edge_irq acks first: intel_ir_chip.irq_ack is
+                // apic_ack_irq, the EOI, before the driver's handler
+                // (kernel/irq/chip.c, drivers/iommu/intel/irq_remapping.c).
+                CIDSIM_UNTIL(m_irq_resume, sync_if_stepwise());
+                report(IrqPhase::EoiBegin);
+                m_clock.spend(m_params.eoi);
+                // Only this core reads its ISR, as at the tail below.
+                CIDSIM_UNTIL(m_irq_resume, may_run_ahead_to(m_clock.now()) || m_clock.sync());
+                m_apic.end_of_interrupt();
+                report(IrqPhase::EoiDone);
                 CIDSIM_UNTIL(m_irq_resume, call_handler(m_vector));
                 CIDSIM_UNTIL(m_irq_resume, sync_if_stepwise());
                 if (m_obs) m_obs->handler_end(m_index, m_vector);
+                if (!stepwise()) m_clock.spend(m_params.irq_exit);
+                CIDSIM_UNTIL(m_irq_resume, may_run_ahead_to(m_clock.now()) || m_clock.sync());
+                if (stepwise()) m_clock.spend(m_params.irq_exit);
+                CIDSIM_UNTIL(m_irq_resume, sync_if_stepwise());
+                break;
             }
             CIDSIM_UNTIL(m_irq_resume, sync_if_stepwise());
             report(IrqPhase::EoiBegin);

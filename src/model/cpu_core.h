@@ -14,6 +14,9 @@
 // with ON clear, which no notification will ever announce.
 // The core is one SC_METHOD; the notification handler is resumable, so an
 // interrupt suspends wherever it must let simulated time pass.
+// Order within an interrupt: a remappable device vector is EOId before its
+// driver handler runs (handle_edge_irq acks first); the notification vector
+// and the timer after their handler, as the sysvec_* entry points do.
 // Run-ahead (kernel/lookahead.h): the core keeps a LocalClock, now plus the
 // CPU time committed. PID accesses run ahead in local time while no post
 // can land on the PID before them; the core tells the remapping unit when
@@ -39,6 +42,7 @@
 
 #include "kernel/local_clock.h"
 #include "model/interrupt_controller.h"
+#include "model/irq_thread_params.h"
 #include "model/task_runner.h"
 #include "model/notification_handler.h"
 #include "model/posted_descriptor.h"
@@ -66,11 +70,12 @@ public:
 };
 
 struct CpuCoreParams {
-    sc_core::sc_time irq_entry = ns(120);     // IDT vectoring, entry code, irq_enter
+    sc_core::sc_time irq_entry = ns(150);     // IDT vectoring, entry code, irq_enter
     sc_core::sc_time irq_exit = ns(80);       // irq_exit (no softirq) and iret
     sc_core::sc_time eoi = ns(40);            // x2APIC EOI MSR write
     sc_core::sc_time handler_call = ns(15);   // generic_handle_irq dispatch per vector
     sc_core::sc_time timer_handler = ns(800); // local timer interrupt work
+    IrqThreadParams irq_thread;               // a threaded handler's wake-up, switch, loop
 
     void describe(ParamVisitor& v);
 };

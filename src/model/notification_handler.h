@@ -13,7 +13,7 @@
 // the loop limit, and the harvest after clearing ON, which can be switched
 // off to exhibit the stranded-interrupt race. Device handlers are called for
 // set vectors from FIRST_EXTERNAL_VECTOR (0x20) up to below
-// FIRST_SYSTEM_VECTOR (0xEC), lowest first, as for_each_set_bit_from does.
+// FIRST_SYSTEM_VECTOR (0xEB), lowest first, as for_each_set_bit_from does.
 // Not modelled: irq_enter/irq_exit/EOI (CpuCore charges them around it).
 #include <cstdint>
 

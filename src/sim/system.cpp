@@ -49,6 +49,9 @@ void System::build_cpus() {
         m_iommu->attach_descriptor(*m_pids[c]);
         m_view.cpus.push_back(m_cpus[c].get());
     }
+    std::vector<TaskRunner*> runners;
+    for (auto& c : m_cpus) runners.push_back(c.get());
+    m_irq_runqueues = std::make_unique<IrqThreadRunQueues>(std::move(runners));
     for (uint64_t p = 0; p < m_config.topology.root_ports; ++p)
         m_ports.push_back(std::make_unique<RootPort>(m_config.root_port));
 }
@@ -200,13 +203,17 @@ void System::build_devices() {
             const VectorRoute r{unsigned(d), q, cpu, Vector(v), next_index++};
             m_vector_owner[cpu][v] = int(m_routes.size());
             m_routes.push_back(r);
+            m_irq_threads.push_back(
+                dc.params.threaded_irq
+                    ? std::make_unique<IrqThread>(m_config.cpu.irq_thread, dev, q, *m_irq_runqueues)
+                    : nullptr);
             m_view.irq_cpu.back().push_back(cpu);
             m_iommu->write_irte(r.irte_index, irte_for(r, cpu));
             const PostedDescriptor* pid =
                 m_config.mode == RemapMode::Posted ? m_pids[cpu].get() : nullptr;
             m_iommu->add_source(dev, pid, dev.root_port(), m_apics[cpu]->apic_id());
             dev.program_msix(q, msi::remappable_address(uint16_t(r.irte_index), false), 0);
-            m_cpus[cpu]->register_handler(Vector(v), dev, q);
+            m_cpus[cpu]->register_handler(Vector(v), route_handler(m_routes.size() - 1), q);
         }
     }
 }
@@ -285,10 +292,15 @@ VectorRoute System::move_route(size_t route, unsigned cpu) {
     r.cpu = cpu;
     r.vector = Vector(v);
     m_view.irq_cpu[r.device][r.queue] = cpu;
-    m_cpus[cpu]->register_handler(r.vector, *m_devices[r.device], r.queue);
+    m_cpus[cpu]->register_handler(r.vector, route_handler(route), r.queue);
     m_iommu->write_irte(r.irte_index, irte_for(r, cpu));
     m_iommu->invalidate_iec(r.irte_index);
     return old;
+}
+
+IrqHandler& System::route_handler(size_t route) {
+    if (route < m_irq_threads.size() && m_irq_threads[route]) return *m_irq_threads[route];
+    return *m_devices[m_routes[route].device];
 }
 
 int System::route_of(unsigned cpu, Vector vector) const {
@@ -303,6 +315,8 @@ void System::reset_stats() {
     for (auto& a : m_apics) a->reset_stats();
     for (auto& p : m_pids) p->reset_stats();
     for (auto& d : m_devices) d->reset_stats();
+    for (auto& t : m_irq_threads)
+        if (t) t->reset_stats();
     for (auto& p : m_ports) p->reset_stats();
     for (auto& w : m_workloads) w->reset_stats();
     for (auto& v : m_vmx) v->reset_stats();
