@@ -49,11 +49,14 @@ def c1(disks, jobs=4):
 
 
 def dsa(wqs, comment):
-    # CPU 0 takes every interrupt; each work queue's submitter has its own CPU;
-    # the DSA devices share one accelerator root port (docs/calibration.md).
-    cfg = base(comment, 1 + wqs, 1, 1e6, 1e5)
+    # CPU 0 takes every interrupt; each work queue's submitter has its own CPU.
+    # Each DSA device sits in its own IIO stack, behind its own root port, as
+    # on Sapphire Rapids (one DSA per accelerator stack, four per socket:
+    # Intel DSA Architecture Specification and the 4th Gen Xeon product
+    # brief), so two devices share no root port.
+    cfg = base(comment, 1 + wqs, wqs, 1e6, 1e5)
     for d in range(wqs):
-        add_dsa(cfg, f"dsa{d}", 0, 0, 1 + d)
+        add_dsa(cfg, f"dsa{d}", d, 0, 1 + d)
     return cfg
 
 
