@@ -121,6 +121,8 @@ void RootPortStats::describe(StatVisitor& v) const {
     v.count(in_block("dma_bytes"), dma_bytes, "bytes", "bytes written by DMA through the port");
     v.count(in_block("drains"), drains, "count",
             "remapped interrupt messages ordered behind the port's earlier writes");
+    v.count(unreported("posted_orders"), posted_orders, "count",
+            "posted-mode PID updates ordered behind the port's earlier writes");
     v.time(unreported("busy"), busy,
            "time the write path was held: writes, drains and message back-pressure "
            "(utilization is it over the window)");
