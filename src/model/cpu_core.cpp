@@ -243,6 +243,8 @@ bool CpuCore::access_pid(uint64_t& count, Access access) {
     if (lookahead_checked()) m_pid.check_cpu_access_at(m_clock.now());
     sc_time cost;
     access(cost);
+    // The remapping unit may be holding the line for its RMW.
+    cost += m_pid.line_wait(m_clock.now());
     ++count;
     m_clock.spend(cost);
     return true;

@@ -263,7 +263,9 @@ private:
     std::vector<std::unique_ptr<ApicSide>> m_apic_sides;  // by APIC id
     MsiSenders m_all_senders;
     std::vector<std::pair<const RootPort*, MsiSenders>> m_port_senders;  // behind each root port
-    std::vector<RootPort*> m_remapped_ports;  // with a sender whose messages are remapped
+    // With a sender whose messages are remapped, or whose PID updates are
+    // ordered there (posted_order): the unit orders acts behind their writes.
+    std::vector<RootPort*> m_remapped_ports;
     bool m_sources_known = false;
     IommuStats m_stats;
     TraceObserver* m_obs = nullptr;
