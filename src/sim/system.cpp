@@ -229,16 +229,19 @@ void System::build_workloads() {
                 name.c_str(), w.bursty, m_view.device(w.bursty.device, at + ".device"), seed));
         } else if (w.type == "nvme") {
             const unsigned dev = m_view.device_index(w.nvme.device, at + ".device");
-            if (w.nvme.jobs > m_devices[dev]->queues())
+            if (w.nvme.first_queue + w.nvme.jobs > m_devices[dev]->queues())
                 throw ConfigError(at + ".jobs: " + std::to_string(w.nvme.jobs) +
-                                  " jobs but device '" + w.nvme.device + "' has " +
+                                  " jobs from queue " + std::to_string(w.nvme.first_queue) +
+                                  " but device '" + w.nvme.device + "' has " +
                                   std::to_string(m_devices[dev]->queues()) + " vectors");
-            // Job j runs where queue j interrupts: a host CPU, or the guest's vCPU.
+            // Job j runs where its queue interrupts: a host CPU, or the guest's vCPU.
             std::vector<TaskRunner*> job_cpus;
-            for (unsigned j = 0; j < w.nvme.jobs; ++j)
+            for (unsigned j = 0; j < w.nvme.jobs; ++j) {
+                const unsigned q = unsigned(w.nvme.first_queue) + j;
                 job_cpus.push_back(m_queue_runner[dev].empty()
-                                       ? static_cast<TaskRunner*>(m_cpus[m_view.irq_cpu[dev][j]].get())
-                                       : m_queue_runner[dev][j]);
+                                       ? static_cast<TaskRunner*>(m_cpus[m_view.irq_cpu[dev][q]].get())
+                                       : m_queue_runner[dev][q]);
+            }
             m_workloads.push_back(std::make_unique<NvmeDisk>(name.c_str(), w.nvme,
                                                              *m_devices[dev], job_cpus, seed));
         } else if (w.type == "dsa") {
