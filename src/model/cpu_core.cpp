@@ -23,6 +23,7 @@ CpuCore::CpuCore(sc_core::sc_module_name name, const CpuCoreParams& params,
     : sc_module(name),
       m_params(params),
       m_handler(handler_params),
+      m_retrigger_eoi_fix(handler_params.retrigger_eoi_fix),
       m_index(index),
       m_agent(agent),
       m_apic(controller),
@@ -145,13 +146,19 @@ bool CpuCore::interrupt() {
                 // handle_edge_irq acks first: intel_ir_chip.irq_ack is
                 // apic_ack_irq, the EOI, before the driver's handler
                 // (kernel/irq/chip.c, drivers/iommu/intel/irq_remapping.c).
-                CIDSIM_UNTIL(m_irq_resume, sync_if_stepwise());
-                report(IrqPhase::EoiBegin);
-                m_clock.spend(m_params.eoi);
-                // Only this core reads its ISR, as at the tail below.
-                CIDSIM_UNTIL(m_irq_resume, may_run_ahead_to(m_clock.now()) || m_clock.sync());
-                m_apic.end_of_interrupt();
-                report(IrqPhase::EoiDone);
+                // In posted mode the vector came through the IDT only as a
+                // retrigger; before the late-2025 fix its ack sent no EOI.
+                if (m_posted_msi && !m_retrigger_eoi_fix) {
+                    ++m_stats.retriggers_without_eoi;
+                } else {
+                    CIDSIM_UNTIL(m_irq_resume, sync_if_stepwise());
+                    report(IrqPhase::EoiBegin);
+                    m_clock.spend(m_params.eoi);
+                    // Only this core reads its ISR, as at the tail below.
+                    CIDSIM_UNTIL(m_irq_resume, may_run_ahead_to(m_clock.now()) || m_clock.sync());
+                    m_apic.end_of_interrupt();
+                    report(IrqPhase::EoiDone);
+                }
                 CIDSIM_UNTIL(m_irq_resume, call_handler(m_vector));
                 CIDSIM_UNTIL(m_irq_resume, sync_if_stepwise());
                 if (m_obs) m_obs->handler_end(m_index, m_vector);

@@ -86,6 +86,7 @@ struct CpuCoreStats {
     std::array<uint64_t, 256> handler_calls{};  // per device vector (/proc/interrupts)
     uint64_t unhandled_vector_calls = 0;  // a set vector with no registered handler
     uint64_t stranded = 0;                // notifications that left a stranded PIR bit
+    uint64_t retriggers_without_eoi = 0;  // posted vectors taken through the IDT, not EOId
     sc_core::sc_time first_stranded_at;   // when the first one was found
     uint64_t pid_reads = 0;
     uint64_t pid_xchgs = 0;
@@ -110,6 +111,9 @@ public:
     void register_handler(Vector vector, IrqHandler& handler, uint32_t cookie);
     // Frees a vector (Linux's vector cleanup after an affinity change).
     void unregister_handler(Vector vector) { m_handlers[vector] = {}; }
+    // Device vectors are posted MSIs (posted mode): one that arrives through
+    // the IDT is a retrigger, acked by intel_ack_posted_msi_irq.
+    void set_posted_msi(bool posted) { m_posted_msi = posted; }
     // Reports interrupt phases, harvest passes and handler calls (nullptr: none).
     void set_observer(TraceObserver* obs);
     // Task work, run FIFO with interrupts enabled (interruptible).
@@ -198,6 +202,8 @@ private:
     sc_core::sc_event_or_list m_wake;            // ... or new work, when idle
     Activity m_activity = Activity::Idle;
     bool m_in_interrupt = false;
+    bool m_posted_msi = false;
+    bool m_retrigger_eoi_fix = true;
     LocalClock m_clock;
     TieOrder m_before_me;  // caught up first thing in each activation
     // PID accesses before m_pid_lookahead need no wait. Kept while nothing

@@ -32,6 +32,10 @@ struct NotificationHandlerParams {
     LoopVariant loop = LoopVariant::Merged;
     uint64_t loop_limit = 3;    // MAX_POSTED_MSI_COALESCING_LOOP
     bool final_harvest = true;  // harvest after clearing ON (false is the buggy variant)
+    // intel_ack_posted_msi_irq EOIs when it runs outside the demux handler
+    // (a retriggered posted vector delivered through the IDT): the late-2025
+    // fix; false is the kernel before it, which leaves that ISR bit set.
+    bool retrigger_eoi_fix = true;
 
     void describe(ParamVisitor& v);
 };

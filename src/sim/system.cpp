@@ -45,6 +45,7 @@ void System::build_cpus() {
             pid_address(c), kPostedMsiNotificationVector, c, line));
         m_cpus.push_back(std::make_unique<CpuCore>(cpu.c_str(), m_config.cpu, m_config.handler, c,
                                                    AgentId(c), *m_apics[c], *m_pids[c]));
+        m_cpus[c]->set_posted_msi(m_config.mode == RemapMode::Posted);
         connect(m_iommu->apic_port(c), m_apics[c]->messages_in());
         m_iommu->attach_descriptor(*m_pids[c]);
         m_view.cpus.push_back(m_cpus[c].get());
