@@ -1,5 +1,7 @@
 #include "model/cpu_core.h"
 
+#include <algorithm>
+
 #include "kernel/event_count.h"
 #include "kernel/resumable.h"
 
@@ -186,8 +188,9 @@ bool CpuCore::interrupt() {
     m_in_interrupt = false;
     report(IrqPhase::Exit);
     const sc_time span = m_clock.now() - m_irq_start;
-    m_stats.irq_time += span;
-    m_stats.busy += span;
+    const sc_time counted = m_clock.now() - std::max(m_irq_start, m_stats_from);
+    m_stats.irq_time += counted;
+    m_stats.busy += counted;
     m_stats.irq_off_ns.record(whole_ns(span));
     return true;
 }
@@ -229,7 +232,7 @@ bool CpuCore::start_work() {
 
 void CpuCore::end_work() {
     const sc_time ran = sim_now() - m_work_start;
-    m_stats.busy += ran;
+    m_stats.busy += sim_now() - std::max(m_work_start, m_stats_from);
     if (ran < m_tasks.front().cost) {  // interrupted: the rest runs after the interrupt
         m_tasks.front().cost -= ran;
         return;

@@ -121,7 +121,12 @@ public:
 
     unsigned index() const final { return m_index; }
     const CpuCoreStats& stats() const { return m_stats; }
-    void reset_stats() { m_stats = {}; }
+    // Busy and interrupt time count from now: an interrupt or a work item
+    // under way counts only its part after the reset (busy <= the window).
+    void reset_stats() {
+        m_stats = {};
+        m_stats_from = sc_core::sc_time_stamp();
+    }
     // Stranded interrupts over the whole run, warm-up included.
     const ViolationCount& stranded_ever() const { return m_stranded_ever; }
     const PostedDescriptor& pid() const { return m_pid; }
@@ -219,6 +224,7 @@ private:
     // When the work item running started.
     sc_core::sc_time m_work_start;
     CpuCoreStats m_stats;
+    sc_core::sc_time m_stats_from;  // the last reset_stats()
     ViolationCount m_stranded_ever;
     TraceObserver* m_obs = nullptr;
 };
