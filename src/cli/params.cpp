@@ -35,31 +35,6 @@ std::string range_text(const nlohmann::json& p) {
     return "";
 }
 
-// The block and parameter a provenance entry is about: a platform key is
-// "block.param"; a device profile's is "profile.device.param" (devices[]) or
-// "profile.workload.param" (the workload type whose block has every key of
-// the profile's workload).
-std::pair<std::string, std::string> parameter_of(const Provenance& e, const nlohmann::json& params,
-                                                 const nlohmann::json& profiles) {
-    const size_t dot = e.key.find('.');
-    if (profiles.is_null()) return {e.key.substr(0, dot), e.key.substr(dot + 1)};
-    const std::string profile = e.key.substr(0, dot);
-    const size_t dot2 = e.key.find('.', dot + 1);
-    const std::string part = e.key.substr(dot + 1, dot2 - dot - 1), key = e.key.substr(dot2 + 1);
-    if (part == "device") return {"devices[]", key};
-    for (auto block = params.begin(); block != params.end(); ++block) {
-        if (block.key().rfind("workloads[]", 0) != 0) continue;
-        bool all = true;
-        for (auto it = profiles[profile]["workload"].begin(); it != profiles[profile]["workload"].end(); ++it) {
-            bool found = false;
-            for (const auto& p : block.value()) found = found || p["key"] == it.key();
-            all = all && found;
-        }
-        if (all) return {block.key(), key};
-    }
-    return {"", key};
-}
-
 // A whole number as the files write it (80, not 80.0).
 nlohmann::json as_written(double v) {
     if (v == std::floor(v) && std::fabs(v) < 1e15) return int64_t(v);
@@ -77,11 +52,8 @@ void attach_provenance(nlohmann::json& params) {
         files.push_back({devices_provenance(devices), read_json_file(devices)});
     for (const auto& [entries, profiles] : files)
         for (const Provenance& e : entries) {
-            const auto [block, key] = parameter_of(e, params, profiles);
-            nlohmann::json* param = nullptr;
-            if (params.contains(block))
-                for (auto& p : params[block])
-                    if (p["key"] == key) param = &p;
+            // The lookup is read-only; the entry it finds is the one to annotate.
+            auto* param = const_cast<nlohmann::json*>(described_parameter(params, profiles, e));
             if (!param)
                 throw BadInput(e.file + ": provenance." + e.key + ": names no parameter of cidsim");
             nlohmann::json s{{"file", e.file}, {"key", e.key}, {"value", e.value}, {"kind", e.kind},

@@ -96,6 +96,37 @@ std::vector<Provenance> read_provenance(const json& doc, const std::string& file
     return out;
 }
 
+const json* described_parameter(const json& params, const json& profiles, const Provenance& p) {
+    const size_t dot = p.key.find('.');
+    if (dot == std::string::npos) return nullptr;
+    std::string block, key = p.key.substr(dot + 1);
+    if (profiles.is_null()) {
+        block = p.key.substr(0, dot);
+    } else {
+        const std::string profile = p.key.substr(0, dot);
+        const size_t dot2 = p.key.find('.', dot + 1);
+        if (dot2 == std::string::npos) return nullptr;
+        const std::string part = p.key.substr(dot + 1, dot2 - dot - 1);
+        key = p.key.substr(dot2 + 1);
+        if (part == "device") block = "devices[]";
+        const json& workload = profiles[profile]["workload"];
+        for (auto b = params.begin(); part == "workload" && b != params.end(); ++b) {
+            if (b.key().rfind("workloads[]", 0) != 0) continue;
+            bool all = true;
+            for (auto it = workload.begin(); it != workload.end(); ++it) {
+                bool found = false;
+                for (const json& d : b.value()) found = found || d["key"] == it.key();
+                all = all && found;
+            }
+            if (all) block = b.key();
+        }
+    }
+    if (!params.contains(block)) return nullptr;
+    for (const json& d : params[block])
+        if (d["key"] == key) return &d;
+    return nullptr;
+}
+
 std::vector<Provenance> platform_provenance(const std::string& platform) {
     for (const auto& [name, text] : builtin_platform_texts())
         if (platform == name) {

@@ -34,6 +34,13 @@ struct Provenance {
 // an entry naming no value, an unknown kind, an empty source, a numeric value
 // without a range or outside it, are BadInput naming `file` and the key.
 std::vector<Provenance> read_provenance(const nlohmann::json& doc, const std::string& file);
+// The entry of describe_parameters() a provenance entry is about, or null.
+// A platform key is "block.param"; a device profile's (`profiles`: the
+// devices file's JSON, null for a platform) is "profile.device.param"
+// (devices[]) or "profile.workload.param" (the workload type whose block has
+// every key of that profile's workload).
+const nlohmann::json* described_parameter(const nlohmann::json& params, const nlohmann::json& profiles,
+                                          const Provenance& p);
 // The built-in platform's ("generic" has none: empty).
 std::vector<Provenance> platform_provenance(const std::string& platform);
 // configs/rfc/devices.json, from the working directory or else the source tree.
