@@ -128,3 +128,16 @@ TEST_CASE("reproduce --sensitivity: the tornado swings on a value that must matt
     CHECK(std::fabs(row["tornado"][0]["swing_pct"].get<double>()) >=
           std::fabs(row["tornado"][1]["swing_pct"].get<double>()));
 }
+
+TEST_CASE("reproduce --sensitivity refuses a device file with a value of no provenance, naming both",
+          "[reproduce]") {
+    cidsim_test::Scratch s;
+    json devices = read_json_file(kDevices);
+    devices["provenance"].erase("dsa.workload.wq_depth");
+    std::ofstream(s / "devices.json") << devices.dump(2);
+    const auto r = cidsim_test::run_cidsim(
+        s, "reproduce dsa-2wq --sensitivity --devices '" + s / "devices.json" + "'");
+    CHECK(r.status == 2);
+    CHECK(r.err.find(s / "devices.json") != std::string::npos);
+    CHECK(r.err.find("provenance.dsa.workload.wq_depth: missing") != std::string::npos);
+}
