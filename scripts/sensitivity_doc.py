@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""Writes the dependence section of docs/predictions.md from the JSON of
-`cidsim reproduce all --sensitivity --format json`: for every prediction
-figure, the figure with its 95% half-width, its assumption interval (the
+"""Writes the dependence sections of docs/predictions.md (the prediction
+set) and docs/calibration.md (the calibration set) from the JSON of
+`cidsim reproduce all --sensitivity --format json`: for every figure, the
+figure with its 95% half-width, its assumption interval (the
 Latin-hypercube points) and the assumptions that move it most (one at a
-time over their plausible ranges). The section sits between two marker
-lines in the doc and is replaced in place.
+time over their plausible ranges). Each section sits between two marker
+lines in its doc and is replaced in place.
 
     build/cidsim reproduce all --sensitivity --jobs 2 --format json --out runs/sens.json
-    scripts/sensitivity_doc.py runs/sens.json [--doc docs/predictions.md] [--top 3]
+    scripts/sensitivity_doc.py runs/sens.json [--top 3]
 """
 import argparse
 import json
@@ -28,7 +29,7 @@ def g(x):
     return f"{x:.4g}"
 
 
-def section(tables, sets, top):
+def section(tables, sets, which, top):
     out = [BEGIN, "",
            "Generated from the output of", "", f"    {COMMAND}", "    scripts/sensitivity_doc.py runs/sens.json",
            "",
@@ -43,7 +44,7 @@ def section(tables, sets, top):
            ""]
     for t in tables:
         s = t.get("sensitivity")
-        if sets.get(t["table"]) != "prediction" or not s:
+        if sets.get(t["table"]) != which or not s:
             continue
         out += [f"### {t['table']}", "",
                 "| figure | simulated ± ci95 | assumption interval | decided by (at low → at high, swing) |",
@@ -61,10 +62,20 @@ def section(tables, sets, top):
     return "\n".join(out)
 
 
+def rewrite(path, text):
+    with open(path) as f:
+        doc = f.read()
+    if BEGIN not in doc or END not in doc:
+        sys.exit(f"sensitivity_doc.py: {path} has no marker lines {BEGIN!r} ... {END!r}")
+    head, rest = doc.split(BEGIN, 1)
+    with open(path, "w") as f:
+        f.write(head + text + rest.split(END, 1)[1])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("json")
-    ap.add_argument("--doc", default=os.path.join(ROOT, "docs", "predictions.md"))
+    ap.add_argument("--docs", default=os.path.join(ROOT, "docs"))
     ap.add_argument("--tables", default=os.path.join(ROOT, "configs", "rfc", "tables.json"))
     ap.add_argument("--top", type=int, default=3)
     args = ap.parse_args()
@@ -73,14 +84,8 @@ def main():
     tables = doc if isinstance(doc, list) else [doc]
     with open(args.tables) as f:
         sets = {t["name"]: t["set"] for t in json.load(f)["tables"]}
-    with open(args.doc) as f:
-        text = f.read()
-    if BEGIN not in text or END not in text:
-        sys.exit(f"sensitivity_doc.py: {args.doc} has no marker lines {BEGIN!r} ... {END!r}")
-    head, rest = text.split(BEGIN, 1)
-    tail = rest.split(END, 1)[1]
-    with open(args.doc, "w") as f:
-        f.write(head + section(tables, sets, args.top) + tail)
+    for which, name in (("prediction", "predictions.md"), ("calibration", "calibration.md")):
+        rewrite(os.path.join(args.docs, name), section(tables, sets, which, args.top))
 
 
 if __name__ == "__main__":
