@@ -61,14 +61,33 @@ def get(path, keys):
     return node
 
 
+def record_fit(doc, key, value, why):
+    """Marks the value fitted, with the figure it came from, keeping the
+    entry's plausible range and note (the range is the hardware's, not the
+    fit's: a fit that leaves it is reported, not hidden by widening it)."""
+    entry = doc.setdefault("provenance", {}).get(key)
+    if not isinstance(entry, dict) or "range" not in entry:
+        sys.exit(f"calibrate.py: provenance entry '{key}' needs a plausible range "
+                 "(see docs/calibration.md, Provenance)")
+    entry["kind"] = "fitted"
+    prefix = f"Fitted by scripts/calibrate.py to {why}."
+    if not entry["source"].startswith(prefix):
+        entry["source"] = prefix + " " + entry["source"]
+    lo, hi = entry["range"]
+    if not lo <= value <= hi:
+        print(f"calibrate.py: warning: {key} = {value} is outside its plausible range "
+              f"[{lo}, {hi}]", file=sys.stderr)
+    doc["provenance"][key] = entry
+
+
 def put(path, keys, value, why=None):
     doc = load(path)
     node = doc
     for k in keys[:-1]:
         node = node[k]
     node[keys[-1]] = round(value, 4)
-    if why:  # a string, or an entry {"kind", "range", "source"}
-        doc.setdefault("provenance", {})[".".join(keys)] = why
+    if why:
+        record_fit(doc, ".".join(keys), node[keys[-1]], why)
     save(path, doc)
     subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gen_rfc_configs.py")],
                    check=True)
