@@ -9,6 +9,11 @@ lines in its doc and is replaced in place.
 
     build/cidsim reproduce all --sensitivity --jobs 2 --format json --out runs/sens.json
     scripts/sensitivity_doc.py runs/sens.json [--top 3]
+
+or from one file per table (`reproduce TABLE --sensitivity ... --out
+runs/sens-TABLE.json`, the same runs when a whole run does not fit):
+
+    scripts/sensitivity_doc.py runs/sens-*.json
 """
 import argparse
 import json
@@ -29,9 +34,14 @@ def g(x):
     return f"{x:.4g}"
 
 
-def section(tables, sets, which, top):
+def section(tables, sets, which, top, files):
+    if len(files) == 1:
+        made = [f"    {COMMAND}", "    scripts/sensitivity_doc.py runs/sens.json"]
+    else:  # one reproduce TABLE --sensitivity per file
+        made = [f"    {COMMAND.replace(' all ', ' TABLE ').replace('sens.json', 'sens-TABLE.json')}",
+                "    scripts/sensitivity_doc.py " + " ".join(os.path.relpath(f) for f in files)]
     out = [BEGIN, "",
-           "Generated from the output of", "", f"    {COMMAND}", "    scripts/sensitivity_doc.py runs/sens.json",
+           "Generated from the output of", ""] + made + [
            "",
            "Each figure is the row's own run (± its 95% half-width at the 2% target); the "
            "assumption interval is the lowest and highest figure over the Latin-hypercube "
@@ -74,18 +84,20 @@ def rewrite(path, text):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("json")
+    ap.add_argument("json", nargs="+", help="reproduce --sensitivity --format json output(s)")
     ap.add_argument("--docs", default=os.path.join(ROOT, "docs"))
     ap.add_argument("--tables", default=os.path.join(ROOT, "configs", "rfc", "tables.json"))
     ap.add_argument("--top", type=int, default=3)
     args = ap.parse_args()
-    with open(args.json) as f:
-        doc = json.load(f)
-    tables = doc if isinstance(doc, list) else [doc]
+    tables = []
+    for path in args.json:
+        with open(path) as f:
+            doc = json.load(f)
+        tables += doc if isinstance(doc, list) else [doc]
     with open(args.tables) as f:
         sets = {t["name"]: t["set"] for t in json.load(f)["tables"]}
     for which, name in (("prediction", "predictions.md"), ("calibration", "calibration.md")):
-        rewrite(os.path.join(args.docs, name), section(tables, sets, which, args.top))
+        rewrite(os.path.join(args.docs, name), section(tables, sets, which, args.top, args.json))
 
 
 if __name__ == "__main__":
