@@ -28,16 +28,15 @@ PARAMETERS = [
      [("nvme-disks", {"disks": 2, "mode": "remappable"}, 1.991)],
      "C1 2 disks remappable (1.991 M/disk): the disk's own limit"),
     (PLATFORM, ["root_port", "drain_ns"],
-     [("nvme-disks", {"disks": 4, "mode": "remappable"}, 1.136),
-      ("dsa-2wq", {"mode": "remappable"}, 5.157)],
-     "C1 4 disks remappable (1.136 M/disk) and C2 remappable (5.157 M IRQ/s): "
-     "the ordering drain per interrupt message at a root port"),
+     [("nvme-disks", {"disks": 4, "mode": "remappable"}, 1.136)],
+     "C1 4 disks remappable (1.136 M/disk): the ordering drain per interrupt message at a "
+     "root port (the DSA devices of C2 each have their own root port and are not drain-bound)"),
     (PLATFORM, ["iommu", "message_occupancy_ns"],
      [("nvme-disks", {"disks": 8, "mode": "remappable"}, 0.834)],
      "C1 8 disks remappable (0.834 M/disk): the socket's interrupt-message port"),
     (PROFILES, ["dsa", "device", "per_completion_ns"],
      [("dsa-2wq", {"mode": "posted"}, 8.987)],
-     "C2 posted (8.987 M IRQ/s): per-completion handler cost on the interrupt CPU"),
+     "C2 posted (8.987 M IRQ/s): per-completion cost of idxd's IRQ thread on the interrupt CPU"),
 ]
 METRIC = {"nvme-disks": "iops_per_disk_M", "dsa-2wq": "irq_rate_M"}
 
@@ -62,6 +61,25 @@ def get(path, keys):
     return node
 
 
+def record_fit(doc, key, value, why):
+    """Marks the value fitted, with the figure it came from, keeping the
+    entry's plausible range and note (the range is the hardware's, not the
+    fit's: a fit that leaves it is reported, not hidden by widening it)."""
+    entry = doc.setdefault("provenance", {}).get(key)
+    if not isinstance(entry, dict) or "range" not in entry:
+        sys.exit(f"calibrate.py: provenance entry '{key}' needs a plausible range "
+                 "(see docs/calibration.md, Provenance)")
+    entry["kind"] = "fitted"
+    prefix = f"Fitted by scripts/calibrate.py to {why}."
+    if not entry["source"].startswith(prefix):
+        entry["source"] = prefix + " " + entry["source"]
+    lo, hi = entry["range"]
+    if not lo <= value <= hi:
+        print(f"calibrate.py: warning: {key} = {value} is outside its plausible range "
+              f"[{lo}, {hi}]", file=sys.stderr)
+    doc["provenance"][key] = entry
+
+
 def put(path, keys, value, why=None):
     doc = load(path)
     node = doc
@@ -69,7 +87,7 @@ def put(path, keys, value, why=None):
         node = node[k]
     node[keys[-1]] = round(value, 4)
     if why:
-        doc.setdefault("provenance", {})[".".join(keys)] = why
+        record_fit(doc, ".".join(keys), node[keys[-1]], why)
     save(path, doc)
     subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gen_rfc_configs.py")],
                    check=True)
@@ -136,6 +154,14 @@ def main():
                 worst = max(worst, abs(err))
                 print(f"round {rnd + 1}: {'.'.join(p[1]):36s} = {x:9.4f}   {table} {key}: "
                       f"{y:.3f} vs {published:.3f} ({err:+.1%})", flush=True)
+        # A later parameter moves the figures an earlier one was fitted to
+        # (C2's two costs both act on both modes): the round counts as done
+        # only when every figure is within the tolerance after all moved.
+        worst = 0.0
+        for p in PARAMETERS:
+            for (table, key, published), y in zip(p[2], mean_error(args.cidsim, p[2])[1]):
+                worst = max(worst, abs((y - published) / published))
+        print(f"round {rnd + 1}: worst error after the round {worst:.1%}", flush=True)
         if worst <= args.tolerance:
             break
     # The posted C1 figures are checks, not fit targets.

@@ -21,11 +21,17 @@ def base(comment, cpus, root_ports, duration_ns, warmup_ns, mode="posted", batch
             "devices": [], "workloads": []}
 
 
-def add_nvme(cfg, profile, name, root_port, cpus, **workload):
+def add_nvme(cfg, profile, name, root_port, cpus, vector_cpus=None, **workload):
+    # Linux's NVMe driver (managed affinity) gives every CPU of `vector_cpus`
+    # one queue and vector of the disk; the jobs run on `cpus`, a contiguous
+    # part of them, each on its CPU's queue.
     p = PROFILES[profile]
-    cfg["devices"].append(dict(name=name, root_port=root_port, vectors=len(cpus),
-                               irq_cpus=cpus, **p["device"]))
+    vector_cpus = vector_cpus or cpus
+    cfg["devices"].append(dict(name=name, root_port=root_port, vectors=len(vector_cpus),
+                               irq_cpus=vector_cpus, **p["device"]))
     w = dict(type="nvme", device=name, jobs=len(cpus), **p["workload"])
+    if vector_cpus != cpus:
+        w["first_queue"] = vector_cpus.index(cpus[0])
     w.update(workload)
     cfg["workloads"].append(w)
 
@@ -40,20 +46,27 @@ def add_dsa(cfg, name, root_port, irq_cpu, submitter_cpu):
 
 def c1(disks, jobs=4):
     # One fio job per CPU, `jobs` per disk; a Gen5 x16 stack holds 4 x4 disks.
+    # Every CPU has one vector of every disk (Linux's managed affinity); a
+    # disk's jobs use the queues of their own CPUs.
     cfg = base(f"C1 nvme-disks: {disks} PM174x-like disks, FIO libaio, {jobs} jobs each on "
-               "dedicated CPUs, 4 disks per x16 root port.", disks * jobs, (disks + 3) // 4,
-               4e6, 1e6)
+               "dedicated CPUs, one vector per CPU per disk, 4 disks per x16 root port.",
+               disks * jobs, (disks + 3) // 4, 4e6, 1e6)
+    every = list(range(disks * jobs))
     for d in range(disks):
-        add_nvme(cfg, "nvme_pm174x", f"nvme{d}", d // 4, list(range(d * jobs, (d + 1) * jobs)))
+        add_nvme(cfg, "nvme_pm174x", f"nvme{d}", d // 4, list(range(d * jobs, (d + 1) * jobs)),
+                 vector_cpus=every)
     return cfg
 
 
 def dsa(wqs, comment):
-    # CPU 0 takes every interrupt; each work queue's submitter has its own CPU;
-    # the DSA devices share one accelerator root port (docs/calibration.md).
-    cfg = base(comment, 1 + wqs, 1, 1e6, 1e5)
+    # CPU 0 takes every interrupt; each work queue's submitter has its own CPU.
+    # Each DSA device sits in its own IIO stack, behind its own root port, as
+    # on Sapphire Rapids (one DSA per accelerator stack, four per socket:
+    # Intel DSA Architecture Specification and the 4th Gen Xeon product
+    # brief), so two devices share no root port.
+    cfg = base(comment, 1 + wqs, wqs, 1e6, 1e5)
     for d in range(wqs):
-        add_dsa(cfg, f"dsa{d}", 0, 0, 1 + d)
+        add_dsa(cfg, f"dsa{d}", d, 0, 1 + d)
     return cfg
 
 

@@ -299,3 +299,20 @@ TEST_CASE("run with timeline prints the MSI and notification rows for the chosen
     CHECK(cidsim("run " + config("configs/examples/rfc-burst-posted.json") +
                  " -q --timeline --window-ns 5:1 2>/dev/null") == 2);
 }
+
+TEST_CASE("retrigger-eoi: without the fix the retriggered vector's ISR bit stalls the next one",
+          "[explain]") {
+    const json r = explain("retrigger-eoi");
+    const json& before = variant(r, "before the fix");
+    const json& fixed = variant(r, "with the fix");
+    CHECK(before["retrigger"]["sent"] == 2);
+    CHECK(before["retrigger"]["without_eoi"] == 1);  // the second is never taken
+    CHECK(before["retrigger"]["stale_isr_at_end"] == true);
+    CHECK(before["retrigger"]["pending_at_end"] == true);
+    CHECK(fixed["retrigger"]["without_eoi"] == 0);
+    CHECK(fixed["retrigger"]["stale_isr_at_end"] == false);
+    CHECK(fixed["retrigger"]["pending_at_end"] == false);
+    // The posted path itself is not blocked: 0xeb is of a higher class.
+    CHECK(before["counts"]["lost_completions"] == 0);
+    CHECK(before["counts"]["completions_handled"] == fixed["counts"]["completions_handled"]);
+}

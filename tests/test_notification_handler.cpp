@@ -266,15 +266,17 @@ TEST_CASE("a post after the last harvest and before ON is cleared is stranded wi
     }
 }
 
-TEST_CASE("only device vectors 0x20..0xEB get handler calls, lowest first", "[handler]") {
+// FIRST_SYSTEM_VECTOR is 0xEB (POSTED_MSI_NOTIFICATION_VECTOR) in the merged
+// code: 0xEA is the last vector dispatched, 0xEB (the RFC v1's range went on).
+TEST_CASE("only device vectors 0x20..0xEA get handler calls, lowest first", "[handler]") {
     ScriptedPid pid;
-    for (unsigned v : {0x1Fu, 0x20u, 0x7Fu, 0x40u, 0xEBu, 0xECu, 0xFFu}) pid.post(v);
+    for (unsigned v : {0x1Fu, 0x20u, 0x7Fu, 0x40u, 0xEAu, 0xEBu, 0xECu, 0xFFu}) pid.post(v);
     NotificationHandler h(params(HarvestStrategy::XchgAll, LoopVariant::Merged));
     h.run(pid);
     std::vector<std::string> calls;
     for (const std::string& e : pid.log)
         if (e[0] == 'H') calls.push_back(e);
-    CHECK(joined(calls) == "H32 H64 H127 H235");
+    CHECK(joined(calls) == "H32 H64 H127 H234");
     CHECK(pid.pir[0] == 0);
     CHECK(pid.pir[3] == 0);  // system-vector bits are taken out all the same
 }

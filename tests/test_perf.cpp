@@ -35,7 +35,11 @@ struct Budget {
     const char* config;
     double measured_per_msi;
 };
-constexpr Budget kBudgets[] = {{"posted", 6104}, {"remappable", 7131}};
+// Posted is measured on the model with issue 22's mechanisms (same command):
+// 7194, of which the PID update's ordering at its root port (posted_order_ns
+// 20 vs 0: 6573 -> 7194) is the unit ordering each post behind its port's
+// writers, as it orders a remapped message; docs/performance.md.
+constexpr Budget kBudgets[] = {{"posted", 7194}, {"remappable", 7131}};
 constexpr double kHeadroom = 1.03;
 
 // Instruction counts are measured on optimised, uninstrumented builds, with

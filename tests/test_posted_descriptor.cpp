@@ -158,3 +158,25 @@ TEST_CASE("the lookahead check aborts on a CPU access before a post made ahead o
     CHECK(message.find("CPU accesses seen by the remapping unit") != std::string::npos);
     CHECK(message.find("seen at 299 ns") != std::string::npos);
 }
+
+TEST_CASE("the remapping unit's RMW holds the PID line: posts serialise, CPU accesses wait",
+          "[pid]") {
+    // device_rmw is 50 ns on an unowned line here (line() above).
+    PostedDescriptor pid(0x1000, kPostedMsiNotificationVector, 3, line());
+    sc_core::sc_time cost;
+    CHECK(pid.post_held(kIommu, 0x24, false, ns(1000), cost));
+    CHECK(cost == ns(50));
+    // A CPU access during the RMW waits for its end; after it, none.
+    CHECK(pid.line_wait(ns(1020)) == ns(30));
+    CHECK(pid.line_wait(ns(1050)) == sc_core::SC_ZERO_TIME);
+    // A second post ready during the first waits for the line: it starts at
+    // 1050 and ends a line cost later, its cost counted from its readiness.
+    sc_core::sc_time second;
+    CHECK_FALSE(pid.post_held(kIommu, 0x25, false, ns(1010), second));
+    CHECK(second > ns(40));
+    CHECK(pid.line_wait(ns(1050)) == ns(1010) + second - ns(1050));
+    // Posts that do not overlap do not wait.
+    sc_core::sc_time third;
+    pid.post_held(kIommu, 0x26, false, ns(5000), third);
+    CHECK(third < second);
+}

@@ -3,7 +3,9 @@
 // against. docs/parameters.md is the markdown output (a test checks it).
 // With --metrics: every metric of a result file instead, from the same
 // descriptions the result writer walks (docs/metrics.md).
+#include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include <boost/program_options.hpp>
@@ -11,6 +13,8 @@
 #include "cli/command_line.h"
 #include "cli/commands.h"
 #include "config/config_loader.h"
+#include "config/platforms.h"
+#include "config/provenance.h"
 #include "report/metric_table.h"
 
 namespace cidsim {
@@ -31,6 +35,52 @@ std::string range_text(const nlohmann::json& p) {
     return "";
 }
 
+// A whole number as the files write it (80, not 80.0).
+nlohmann::json as_written(double v) {
+    if (v == std::floor(v) && std::fabs(v) < 1e15) return int64_t(v);
+    return v;
+}
+
+// Each parameter a platform or device file sets gets "set_by": the file's
+// value with its kind, range and source (config/provenance.h).
+void attach_provenance(nlohmann::json& params) {
+    std::vector<std::pair<std::vector<Provenance>, nlohmann::json>> files;
+    for (const std::string& name : platform_names())
+        files.push_back({platform_provenance(name), nullptr});
+    const std::string devices = default_devices_file();
+    if (std::filesystem::exists(devices))
+        files.push_back({devices_provenance(devices), read_json_file(devices)});
+    for (const auto& [entries, profiles] : files)
+        for (const Provenance& e : entries) {
+            // The lookup is read-only; the entry it finds is the one to annotate.
+            auto* param = const_cast<nlohmann::json*>(described_parameter(params, profiles, e));
+            if (!param)
+                throw BadInput(e.file + ": provenance." + e.key + ": names no parameter of cidsim");
+            nlohmann::json s{{"file", e.file}, {"key", e.key}, {"value", e.value}, {"kind", e.kind},
+                             {"source", e.source}};
+            if (e.has_range) s["range"] = {as_written(e.low), as_written(e.high)};
+            if (!e.note.empty()) s["note"] = e.note;
+            (*param)["set_by"].push_back(s);
+        }
+}
+
+std::string short_file(const std::string& f) {
+    const size_t slash = f.rfind('/');
+    return slash == std::string::npos ? f : f.substr(slash + 1);
+}
+
+// "spr.json: 150 (guess, range [80, 400])", and the profile for a device file.
+std::string set_by_text(const nlohmann::json& s) {
+    const std::string key = s["key"];
+    const size_t dot = key.find('.');
+    std::string who = short_file(s["file"]);
+    if (who == "devices.json") who += " " + key.substr(0, dot);
+    std::string t = who + ": " + s["value"].dump() + " (" + s["kind"].get<std::string>();
+    if (s.contains("range"))
+        t += ", range [" + s["range"][0].dump() + ", " + s["range"][1].dump() + "]";
+    return t + ")";
+}
+
 // The default column is what a config gets when it sets nothing itself.
 const char* const kDefaultsNote =
     "A default is what a config that sets nothing gets: the value of the default\n"
@@ -45,6 +95,9 @@ void print_markdown(const nlohmann::json& params) {
                  "Regenerate with `build/cidsim params --format markdown > docs/parameters.md`\n"
                  "(the test `params_doc_in_sync` fails when this file drifts).\n"
                  "Durations are in nanoseconds; ranges are inclusive.\n"
+                 "Where a platform file (configs/platform/*.json) or a device profile\n"
+                 "(configs/rfc/devices.json) sets a parameter, the block's second table gives\n"
+                 "that value with its kind, plausible range and source (the file's provenance).\n"
               << kDefaultsNote;
     for (auto block = params.begin(); block != params.end(); ++block) {
         std::cout << "\n## " << block.key() << "\n\n"
@@ -58,6 +111,19 @@ void print_markdown(const nlohmann::json& params) {
                       << " | " << cell(range) << " | "
                       << cell(p["description"].get<std::string>()) << " |\n";
         }
+        bool any = false;
+        for (const auto& p : block.value())
+            for (const auto& s : p.value("set_by", nlohmann::json::array())) {
+                if (!any)
+                    std::cout << "\nValues the platform and device files set (kind: fitted, measured, "
+                                 "assumed, guess or setup; range: the plausible one):\n\n"
+                              << "| key | set by | source |\n|---|---|---|\n";
+                any = true;
+                std::string src = s["source"];
+                if (s.contains("note")) src += " Note: " + s["note"].get<std::string>();
+                std::cout << "| `" << cell(p["key"].get<std::string>()) << "` | "
+                          << cell(set_by_text(s)) << " | " << cell(src) << " |\n";
+            }
     }
 }
 
@@ -134,6 +200,12 @@ int cmd_params(int argc, char** argv) {
         return status;
     if (vm.count("metrics")) return print_metrics(vm);
     nlohmann::json params = describe_parameters();
+    try {
+        attach_provenance(params);
+    } catch (const BadInput& e) {
+        std::cerr << "cidsim params: " << e.what() << "\n";
+        return kExitBadInput;
+    }
     if (vm.count("block")) {
         const std::string block = vm["block"].as<std::string>();
         if (!params.contains(block)) {
@@ -167,6 +239,12 @@ int cmd_params(int argc, char** argv) {
                         p["unit"].get<std::string>().c_str(),
                         p["default"].is_null() ? "-" : p["default"].dump().c_str(),
                         range.c_str(), p["description"].get<std::string>().c_str());
+            for (const auto& s : p.value("set_by", nlohmann::json::array())) {
+                std::printf("    %s\n      source: %s\n", set_by_text(s).c_str(),
+                            s["source"].get<std::string>().c_str());
+                if (s.contains("note"))
+                    std::printf("      note: %s\n", s["note"].get<std::string>().c_str());
+            }
         }
     }
     return kExitOk;

@@ -5,6 +5,9 @@
 // samples, is rerun longer by the factor the half-width asks for (it shrinks
 // as one over the square root of the simulated time), 1.5 to 16 times.
 // The statistics are in report/confidence.h; docs/predictions.md explains.
+// With --sensitivity every row is run again with each fitted, assumed and
+// guessed value at either end of its range, and at a few Latin-hypercube
+// points over all of them (report/sensitivity.h).
 #include <unistd.h>
 
 #include <algorithm>
@@ -28,8 +31,10 @@
 #include "io/input_file.h"
 #include "config/config_loader.h"
 #include "config/platforms.h"
+#include "config/provenance.h"
 #include "report/progress.h"
 #include "report/results.h"
+#include "report/sensitivity.h"
 #include "report/tables.h"
 #include "sweep/local_pool.h"
 
@@ -79,7 +84,18 @@ struct Pending {
     uint64_t windows;  // run.batches
     unsigned round;    // reruns so far
     std::string out;   // its result file
+    // A sensitivity run: the --set assignments it adds and where its result
+    // goes (-1: the row itself). Variant 2i is assumption i at its low end,
+    // 2i + 1 at its high end, 2A + k the k-th Latin-hypercube point.
+    int variant = -1;
+    std::vector<std::string> extra;
 };
+
+// The length the tables' configs give a row aims at the default precision;
+// a looser one needs (default / asked)^2 of it, as the half-width shrinks as
+// one over the square root of the simulated time.
+constexpr double kDefaultPrecision = 0.01;
+constexpr double kSensitivityPrecision = 0.02;
 
 constexpr double kMargin = 1.2;      // aim a little below the target half-width
 constexpr double kMinGrowth = 1.5;   // a rerun is worth its start-up only if longer
@@ -143,6 +159,16 @@ int cmd_reproduce(int argc, char** argv) {
          "largest relative 95% half-width accepted before a row is rerun longer")
         ("max-reruns", po::value<std::string>()->default_value("8"),
          "most times a row is rerun longer (1.5 to 16 times) to reach --precision")
+        ("sensitivity", "also run every row with each fitted, assumed or guessed value at the ends "
+                        "of its plausible range (--precision 0.02 unless given)")
+        ("lhs", po::value<std::string>()->default_value("8"),
+         "--sensitivity: Latin-hypercube points over all ranges at once (the assumption interval)")
+        ("sensitivity-length", po::value<std::string>()->default_value("0.5"),
+         "--sensitivity: each variant's simulated time as a fraction of its row's final run")
+        ("top", po::value<std::string>()->default_value("3"),
+         "--sensitivity: strongest dependences printed per figure (text)")
+        ("devices", po::value<std::string>()->default_value(default_devices_file()),
+         "--sensitivity: the device profiles whose values are varied")
         ("keep", po::value<std::string>(), "keep every run's result JSON in this directory")
         ("verbose,v", "print each run's length and the figures that missed --precision");
     po::variables_map vm;
@@ -157,13 +183,18 @@ int cmd_reproduce(int argc, char** argv) {
     // Options first (before any file is read); --precision below 0.1% would
     // ask for runs millions of times longer (the half-width shrinks as one
     // over the square root of the run length), so it is refused.
-    unsigned jobs_width = 1, max_reruns = 0;
-    double precision = 0;
+    unsigned jobs_width = 1, max_reruns = 0, lhs_points = 0, top = 0;
+    double precision = 0, variant_length = 1;
+    const bool sensitivity = vm.count("sensitivity") > 0;
     std::string out, keep;
     try {
         jobs_width = unsigned(integer_option(vm, "jobs", 1, 4096));
         max_reruns = unsigned(integer_option(vm, "max-reruns", 0, 16));
         precision = number_option(vm, "precision", 0.001, 1);
+        if (sensitivity && vm["precision"].defaulted()) precision = kSensitivityPrecision;
+        lhs_points = unsigned(integer_option(vm, "lhs", 0, 1000));
+        top = unsigned(integer_option(vm, "top", 1, 1000));
+        variant_length = number_option(vm, "sensitivity-length", 0.01, 1);
         if (vm.count("out")) out = path_option(vm, "out");
         if (vm.count("keep")) {
             keep = path_option(vm, "keep");
@@ -198,12 +229,44 @@ int cmd_reproduce(int argc, char** argv) {
     // Every row's config (and its includes) is read before --out is
     // claimed, so --out naming any input is refused.
     std::vector<Pending> initial;
+    std::vector<Assumption> assumptions;
+    using Sets = std::vector<std::vector<std::string>>;  // one variant's assignments each
+    std::vector<std::vector<Sets>> variant_sets(chosen.size());  // [table][row]
+    size_t variant_runs = 0;
     try {
+        const double shorter = precision > kDefaultPrecision
+                                   ? (kDefaultPrecision / precision) * (kDefaultPrecision / precision)
+                                   : 1.0;
         for (size_t t = 0; t < chosen.size(); ++t)
             for (size_t r = 0; r < chosen[t].rows.size(); ++r) {
                 const RunParams run = config_run(chosen[t].rows[r]);
-                initial.push_back({t, r, ns_of(run.duration), run.batches, 0, ""});
+                initial.push_back({t, r, ns_of(run.duration) * shorter, run.batches, 0, "", -1, {}});
             }
+        if (sensitivity) {
+            json profiles;
+            assumptions = load_assumptions(path_option(vm, "devices"), profiles);
+            const auto lhs = latin_hypercube(assumptions, lhs_points, 22);
+            for (size_t t = 0; t < chosen.size(); ++t)
+                for (const TableRow& row : chosen[t].rows) {
+                    const json config = read_config_file(row.config);
+                    Sets sets;
+                    for (const Assumption& a : assumptions) {
+                        sets.push_back(assignments(config, profiles, row.overrides, a, a.low));
+                        sets.push_back(assignments(config, profiles, row.overrides, a, a.high));
+                    }
+                    for (const auto& point : lhs) {
+                        std::vector<std::string> all;
+                        for (size_t i = 0; i < assumptions.size(); ++i) {
+                            const auto s = assignments(config, profiles, row.overrides,
+                                                       assumptions[i], point[i]);
+                            all.insert(all.end(), s.begin(), s.end());
+                        }
+                        sets.push_back(all);
+                    }
+                    for (const auto& s : sets) variant_runs += !s.empty();
+                    variant_sets[t].push_back(sets);
+                }
+        }
         if (!out.empty()) claim_output("--out", out);
     } catch (const BadInput& e) {
         std::cerr << "cidsim reproduce: " << e.what() << "\n";
@@ -247,6 +310,12 @@ int cmd_reproduce(int argc, char** argv) {
 
     std::vector<std::vector<json>> results(chosen.size());
     for (size_t t = 0; t < chosen.size(); ++t) results[t].resize(chosen[t].rows.size());
+    std::vector<std::vector<RowSensitivity>> variants(chosen.size());
+    for (size_t t = 0; t < chosen.size(); ++t)
+        variants[t].assign(chosen[t].rows.size(),
+                           RowSensitivity{std::vector<json>(assumptions.size()),
+                                          std::vector<json>(assumptions.size()),
+                                          std::vector<json>(lhs_points)});
     int status = kExitOk;
     // A row that must run longer is queued again as soon as it ends, so a
     // long row does not hold the others back.
@@ -255,9 +324,11 @@ int cmd_reproduce(int argc, char** argv) {
     const auto submit = [&](Pending p) {
         const TableRow& row = chosen[p.table].rows[p.row];
         PoolJob job;
-        p.out = dir + "/" + chosen[p.table].name + "-" + std::to_string(p.row) + ".json";
+        p.out = dir + "/" + chosen[p.table].name + "-" + std::to_string(p.row) +
+                (p.variant >= 0 ? "-v" + std::to_string(p.variant) : "") + ".json";
         job.argv = {"/proc/self/exe", "run", row.config};
         for (const std::string& s : row.overrides) job.argv.insert(job.argv.end(), {"--set", s});
+        for (const std::string& s : p.extra) job.argv.insert(job.argv.end(), {"--set", s});
         job.argv.insert(job.argv.end(),
                         {"--set", "run.duration_ns=" + std::to_string(p.duration_ns), "--set",
                          "run.batches=" + std::to_string(p.windows), "--out", p.out, "-q"});
@@ -268,12 +339,13 @@ int cmd_reproduce(int argc, char** argv) {
     // On a terminal: rows done of all, and the row that started last.
     ProgressLine progress;
     size_t rows_done = 0;
+    const size_t all_runs = initial.size() + variant_runs;
     std::string current;
     const auto show_progress = [&] {
         if (!progress.enabled()) return;
-        const double frac = initial.empty() ? 1.0 : double(rows_done) / double(initial.size());
+        const double frac = all_runs == 0 ? 1.0 : double(rows_done) / double(all_runs);
         progress.show("cidsim reproduce: " + std::to_string(rows_done) + "/" +
-                      std::to_string(initial.size()) + " rows done, " +
+                      std::to_string(all_runs) + (variant_runs ? " runs" : " rows") + " done, " +
                       std::to_string(int(progress.elapsed())) + " s, ~" +
                       ProgressLine::time_left(progress.elapsed(), frac) + " left; running " +
                       current);
@@ -282,6 +354,25 @@ int cmd_reproduce(int argc, char** argv) {
         current = chosen[p.table].name + " " + key_text(chosen[p.table].rows[p.row].key) +
                   (p.round ? " (rerun " + std::to_string(p.round) + ")" : "");
         submit(p);
+    };
+    // A row's sensitivity runs start once the row itself is done, at the
+    // length it ended with (times --sensitivity-length), and are not rerun.
+    const auto submit_variants = [&](const Pending& p) {
+        if (!sensitivity) return;
+        const auto& sets = variant_sets[p.table][p.row];
+        for (size_t v = 0; v < sets.size(); ++v) {
+            if (sets[v].empty()) continue;
+            const Pending q{p.table, p.row, p.duration_ns * variant_length, p.windows, 0, "", int(v), sets[v]};
+            current = chosen[p.table].name + " " + key_text(chosen[p.table].rows[p.row].key) +
+                      " (sensitivity)";
+            submit(q);
+        }
+    };
+    const auto keep_variant = [&](const Pending& p, json result) {
+        RowSensitivity& s = variants[p.table][p.row];
+        const size_t v = size_t(p.variant), n = assumptions.size();
+        if (v < 2 * n) (v % 2 ? s.high : s.low)[v / 2] = std::move(result);
+        else s.lhs[v - 2 * n] = std::move(result);
     };
     for (const Pending& p : initial) submit_row(p);
     run_pool_growing(jobs, jobs_width, [&](size_t i, const PoolOutcome& o) {
@@ -293,6 +384,18 @@ int cmd_reproduce(int argc, char** argv) {
             ~Redraw() { f(); }
         } redraw{show_progress};
         progress.clear();
+        if (p.variant >= 0) {
+            // A variant that fails (a value the model refuses) leaves a gap, not a failed table.
+            ++rows_done;
+            if (o.ok()) {
+                keep_variant(p, read_json_file(p.out));
+            } else {
+                std::ifstream err(jobs[i].stderr_path);
+                std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " sensitivity run "
+                          << p.variant << " failed, left out:\n" << err.rdbuf() << "\n";
+            }
+            return;
+        }
         if (!o.ok()) {
             std::ifstream err(jobs[i].stderr_path);
             std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " failed:\n"
@@ -309,16 +412,18 @@ int cmd_reproduce(int argc, char** argv) {
                       << " s: " << (v.precise ? "ok" : v.misses) << " growth " << v.growth << "\n";
         if (v.precise) {
             ++rows_done;
+            submit_variants(p);
             return;
         }
         if (p.round < max_reruns) {
-            Pending next{p.table, p.row, p.duration_ns * v.growth, p.windows, p.round + 1, ""};
+            Pending next{p.table, p.row, p.duration_ns * v.growth, p.windows, p.round + 1, "", -1, {}};
             if (v.more_windows)
                 next.windows = std::min<uint64_t>(
                     kMaxWindows, uint64_t(std::llround(double(p.windows) * v.growth)));
             submit_row(next);
         } else {
             ++rows_done;
+            submit_variants(p);
             std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " ("
                       << key_text(t.rows[p.row].key) << "), " << p.duration_ns / 1e6
                       << " ms simulated in " << p.windows << " windows after " << p.round
@@ -328,15 +433,22 @@ int cmd_reproduce(int argc, char** argv) {
     progress.clear();
     if (status != kExitOk) return status;
 
-    json tables_out = json::array();
+    json tables_out = json::array(), sensitivity_out = json::array();
     std::string text;
     for (size_t t = 0; t < chosen.size(); ++t) {
         json tj = table_json(chosen[t], results[t]);
         text += table_text(chosen[t], tj) + platforms_line(results[t]) + "\n";
+        if (sensitivity) {
+            tj["sensitivity"] =
+                sensitivity_json(chosen[t], results[t], variants[t], assumptions, lhs_points);
+            text += sensitivity_text(tj["sensitivity"], top) + "\n";
+            sensitivity_out.push_back(tj["sensitivity"]);
+        }
         tables_out.push_back(tj);
     }
     std::string output = format == "text" ? text
-                         : format == "csv" ? table_csv(tables_out)
+                         : format == "csv" ? (sensitivity ? sensitivity_csv(sensitivity_out)
+                                                          : table_csv(tables_out))
                          : (chosen.size() == 1 && which != "all" && which != "systems" ? tables_out[0] : tables_out)
                                    .dump(2) + "\n";
     if (out.empty()) {

@@ -1,5 +1,7 @@
 #include "model/cpu_core.h"
 
+#include <algorithm>
+
 #include "kernel/event_count.h"
 #include "kernel/resumable.h"
 
@@ -14,6 +16,7 @@ void CpuCoreParams::describe(ParamVisitor& v) {
     v.time("handler_call_ns", handler_call, 0, 1e6,
            "dispatch of one vector to its driver handler (generic_handle_irq)");
     v.time("timer_handler_ns", timer_handler, 0, 1e7, "local timer interrupt handler work");
+    irq_thread.describe(v);
 }
 
 CpuCore::CpuCore(sc_core::sc_module_name name, const CpuCoreParams& params,
@@ -22,6 +25,7 @@ CpuCore::CpuCore(sc_core::sc_module_name name, const CpuCoreParams& params,
     : sc_module(name),
       m_params(params),
       m_handler(handler_params),
+      m_retrigger_eoi_fix(handler_params.retrigger_eoi_fix),
       m_index(index),
       m_agent(agent),
       m_apic(controller),
@@ -141,9 +145,30 @@ bool CpuCore::interrupt() {
             } else if (m_vector == kLocalTimerVector) {
                 m_clock.spend(m_params.timer_handler);
             } else {  // remappable: the device vector itself
+                // handle_edge_irq acks first: intel_ir_chip.irq_ack is
+                // apic_ack_irq, the EOI, before the driver's handler
+                // (kernel/irq/chip.c, drivers/iommu/intel/irq_remapping.c).
+                // In posted mode the vector came through the IDT only as a
+                // retrigger; before the late-2025 fix its ack sent no EOI.
+                if (m_posted_msi && !m_retrigger_eoi_fix) {
+                    ++m_stats.retriggers_without_eoi;
+                } else {
+                    CIDSIM_UNTIL(m_irq_resume, sync_if_stepwise());
+                    report(IrqPhase::EoiBegin);
+                    m_clock.spend(m_params.eoi);
+                    // Only this core reads its ISR, as at the tail below.
+                    CIDSIM_UNTIL(m_irq_resume, may_run_ahead_to(m_clock.now()) || m_clock.sync());
+                    m_apic.end_of_interrupt();
+                    report(IrqPhase::EoiDone);
+                }
                 CIDSIM_UNTIL(m_irq_resume, call_handler(m_vector));
                 CIDSIM_UNTIL(m_irq_resume, sync_if_stepwise());
                 if (m_obs) m_obs->handler_end(m_index, m_vector);
+                if (!stepwise()) m_clock.spend(m_params.irq_exit);
+                CIDSIM_UNTIL(m_irq_resume, may_run_ahead_to(m_clock.now()) || m_clock.sync());
+                if (stepwise()) m_clock.spend(m_params.irq_exit);
+                CIDSIM_UNTIL(m_irq_resume, sync_if_stepwise());
+                break;
             }
             CIDSIM_UNTIL(m_irq_resume, sync_if_stepwise());
             report(IrqPhase::EoiBegin);
@@ -163,8 +188,9 @@ bool CpuCore::interrupt() {
     m_in_interrupt = false;
     report(IrqPhase::Exit);
     const sc_time span = m_clock.now() - m_irq_start;
-    m_stats.irq_time += span;
-    m_stats.busy += span;
+    const sc_time counted = m_clock.now() - std::max(m_irq_start, m_stats_from);
+    m_stats.irq_time += counted;
+    m_stats.busy += counted;
     m_stats.irq_off_ns.record(whole_ns(span));
     return true;
 }
@@ -206,7 +232,7 @@ bool CpuCore::start_work() {
 
 void CpuCore::end_work() {
     const sc_time ran = sim_now() - m_work_start;
-    m_stats.busy += ran;
+    m_stats.busy += sim_now() - std::max(m_work_start, m_stats_from);
     if (ran < m_tasks.front().cost) {  // interrupted: the rest runs after the interrupt
         m_tasks.front().cost -= ran;
         return;
@@ -227,6 +253,8 @@ bool CpuCore::access_pid(uint64_t& count, Access access) {
     if (lookahead_checked()) m_pid.check_cpu_access_at(m_clock.now());
     sc_time cost;
     access(cost);
+    // The remapping unit may be holding the line for its RMW.
+    cost += m_pid.line_wait(m_clock.now());
     ++count;
     m_clock.spend(cost);
     return true;

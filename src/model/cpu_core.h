@@ -14,6 +14,9 @@
 // with ON clear, which no notification will ever announce.
 // The core is one SC_METHOD; the notification handler is resumable, so an
 // interrupt suspends wherever it must let simulated time pass.
+// Order within an interrupt: a remappable device vector is EOId before its
+// driver handler runs (handle_edge_irq acks first); the notification vector
+// and the timer after their handler, as the sysvec_* entry points do.
 // Run-ahead (kernel/lookahead.h): the core keeps a LocalClock, now plus the
 // CPU time committed. PID accesses run ahead in local time while no post
 // can land on the PID before them; the core tells the remapping unit when
@@ -39,6 +42,7 @@
 
 #include "kernel/local_clock.h"
 #include "model/interrupt_controller.h"
+#include "model/irq_thread_params.h"
 #include "model/task_runner.h"
 #include "model/notification_handler.h"
 #include "model/posted_descriptor.h"
@@ -66,11 +70,12 @@ public:
 };
 
 struct CpuCoreParams {
-    sc_core::sc_time irq_entry = ns(120);     // IDT vectoring, entry code, irq_enter
+    sc_core::sc_time irq_entry = ns(150);     // IDT vectoring, entry code, irq_enter
     sc_core::sc_time irq_exit = ns(80);       // irq_exit (no softirq) and iret
     sc_core::sc_time eoi = ns(40);            // x2APIC EOI MSR write
     sc_core::sc_time handler_call = ns(15);   // generic_handle_irq dispatch per vector
     sc_core::sc_time timer_handler = ns(800); // local timer interrupt work
+    IrqThreadParams irq_thread;               // a threaded handler's wake-up, switch, loop
 
     void describe(ParamVisitor& v);
 };
@@ -81,6 +86,7 @@ struct CpuCoreStats {
     std::array<uint64_t, 256> handler_calls{};  // per device vector (/proc/interrupts)
     uint64_t unhandled_vector_calls = 0;  // a set vector with no registered handler
     uint64_t stranded = 0;                // notifications that left a stranded PIR bit
+    uint64_t retriggers_without_eoi = 0;  // posted vectors taken through the IDT, not EOId
     sc_core::sc_time first_stranded_at;   // when the first one was found
     uint64_t pid_reads = 0;
     uint64_t pid_xchgs = 0;
@@ -105,6 +111,9 @@ public:
     void register_handler(Vector vector, IrqHandler& handler, uint32_t cookie);
     // Frees a vector (Linux's vector cleanup after an affinity change).
     void unregister_handler(Vector vector) { m_handlers[vector] = {}; }
+    // Device vectors are posted MSIs (posted mode): one that arrives through
+    // the IDT is a retrigger, acked by intel_ack_posted_msi_irq.
+    void set_posted_msi(bool posted) { m_posted_msi = posted; }
     // Reports interrupt phases, harvest passes and handler calls (nullptr: none).
     void set_observer(TraceObserver* obs);
     // Task work, run FIFO with interrupts enabled (interruptible).
@@ -112,7 +121,12 @@ public:
 
     unsigned index() const final { return m_index; }
     const CpuCoreStats& stats() const { return m_stats; }
-    void reset_stats() { m_stats = {}; }
+    // Busy and interrupt time count from now: an interrupt or a work item
+    // under way counts only its part after the reset (busy <= the window).
+    void reset_stats() {
+        m_stats = {};
+        m_stats_from = sc_core::sc_time_stamp();
+    }
     // Stranded interrupts over the whole run, warm-up included.
     const ViolationCount& stranded_ever() const { return m_stranded_ever; }
     const PostedDescriptor& pid() const { return m_pid; }
@@ -193,6 +207,8 @@ private:
     sc_core::sc_event_or_list m_wake;            // ... or new work, when idle
     Activity m_activity = Activity::Idle;
     bool m_in_interrupt = false;
+    bool m_posted_msi = false;
+    bool m_retrigger_eoi_fix = true;
     LocalClock m_clock;
     TieOrder m_before_me;  // caught up first thing in each activation
     // PID accesses before m_pid_lookahead need no wait. Kept while nothing
@@ -208,6 +224,7 @@ private:
     // When the work item running started.
     sc_core::sc_time m_work_start;
     CpuCoreStats m_stats;
+    sc_core::sc_time m_stats_from;  // the last reset_stats()
     ViolationCount m_stranded_ever;
     TraceObserver* m_obs = nullptr;
 };

@@ -16,6 +16,11 @@ void DeviceParams::describe(ParamVisitor& v) {
            "driver handler cost per completion drained");
     v.integer("completion_entry_bytes", completion_entry_bytes, "B", 0, 4096,
               "completion entry DMA'd with every completion");
+    v.flag("threaded_irq", threaded_irq,
+             "the driver requests a threaded IRQ (request_threaded_irq with no primary "
+             "handler): the hard handler wakes a per-vector IRQ thread that drains the queue "
+             "as interruptible work on the CPU (irq_thread.h); idxd does this "
+             "(drivers/dma/idxd/device.c)");
     v.integer("max_in_flight", max_in_flight, "completions", 1, 1u << 22,
               "completions waiting undrained beyond which the run stops and fails "
               "(bounds memory: 32 B each)");

@@ -34,6 +34,7 @@ struct DeviceParams {
     sc_core::sc_time per_completion = ns(100);  // driver cost per completion drained
     uint64_t completion_entry_bytes = 16;       // DMA'd with every completion
     uint64_t max_in_flight = 1u << 20;          // bound on completions waiting (memory)
+    bool threaded_irq = false;                  // handler runs in an IRQ thread (irq_thread.h)
 
     void describe(ParamVisitor& v);
 };

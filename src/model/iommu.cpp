@@ -259,15 +259,20 @@ void Iommu::post(const Fetched& f, const sc_time& at) {
         return;
     }
     ++m_stats.posts;
+    // The PID update is ordered after the device's earlier writes [5.2.3]
+    // (root_port.h: posted_order); its RMW starts then, or once the last
+    // post to this PID has let the line go.
+    const sc_time ordered =
+        f.port && f.port->posted_order() > sc_core::SC_ZERO_TIME ? f.port->order_posted(at) : at;
     sc_time rmw;
     PostedDescriptor& pid = *f.entry.pid;
     if (lookahead_checked()) pid.check_post_at(at);
-    if (pid.post(m_agent, irte.vector, irte.urgent, rmw)) {
+    if (pid.post_held(m_agent, irte.vector, irte.urgent, ordered, rmw)) {
         ++m_stats.notifications;
         // NV and NDST as the post finds them [9.12]; fixed while the routes are.
         ApicSide* dest = route_to(pid.ndst());
         if (!dest) return fault(IommuFault::NoDestination, f.index, f.source_id, at);
-        queue_message(at + rmw, Message{dest, pid.nv(), nullptr});
+        queue_message(ordered + rmw, Message{dest, pid.nv(), nullptr});
     } else {
         ++m_stats.suppressed;
     }

@@ -20,7 +20,12 @@
 //    root port's write path stays held until the message enters the port;
 //  - IM=1: the atomic RMW of the PID at the IRTE's PDA [5.2.3] at the end of
 //    the fetch: PIR bit set, ON/SN/URG checked, and only when allowed a
-//    notification (NV to NDST) through the same message port.
+//    notification (NV to NDST) through the same message port. The update
+//    is ordered after the device's earlier DMA writes at its root port
+//    (`root_port.posted_order`), and its RMW holds the PID line for its
+//    latency (PostedDescriptor::post_held): a notification leaves when the
+//    RMW ends. The PIR and ON take their new values at the fetch's end (the
+//    CPU's accesses during the hold wait for the line all the same).
 // The IRTE is captured at fetch time, so an IRTE re-pointed between fetch
 // and post delivers into the old PID (the affinity-change race).
 // Acting ahead of the kernel's time where that is exact (nothing that could
@@ -263,7 +268,9 @@ private:
     std::vector<std::unique_ptr<ApicSide>> m_apic_sides;  // by APIC id
     MsiSenders m_all_senders;
     std::vector<std::pair<const RootPort*, MsiSenders>> m_port_senders;  // behind each root port
-    std::vector<RootPort*> m_remapped_ports;  // with a sender whose messages are remapped
+    // With a sender whose messages are remapped, or whose PID updates are
+    // ordered there (posted_order): the unit orders acts behind their writes.
+    std::vector<RootPort*> m_remapped_ports;
     bool m_sources_known = false;
     IommuStats m_stats;
     TraceObserver* m_obs = nullptr;

@@ -24,7 +24,9 @@ void Iommu::add_source(const MsiSource& source, const PostedDescriptor* pid, Roo
     if (behind == m_port_senders.end())
         behind = m_port_senders.insert(behind, {&port, MsiSenders()});
     behind->second.add(source, lead);
-    if (!pid && std::find(m_remapped_ports.begin(), m_remapped_ports.end(), &port) ==
+    // Ports where the unit orders its acts behind the devices' writes.
+    const bool ordered = !pid || port.posted_order() > sc_core::SC_ZERO_TIME;
+    if (ordered && std::find(m_remapped_ports.begin(), m_remapped_ports.end(), &port) ==
                     m_remapped_ports.end())
         m_remapped_ports.push_back(&port);
     m_sources_known = true;
@@ -121,7 +123,17 @@ bool Iommu::may_fetch_early(const sc_time& arrival) const {
 bool Iommu::may_post_early(const Fetched& f, const sc_time& done, bool announcing) const {
     if (done > m_pipeline_free + fastest_fetch()) return false;
     if (!m_to_post.empty() && !(done < m_to_post.next_at())) return false;
-    if (f.entry.irte.posted) return f.entry.pid->poster_may_access_at(done);
+    if (f.entry.irte.posted) {
+        // Ordering the update at its root port ahead of time, as a remapped
+        // message's (below), before the PID is told the post relies on it.
+        if (f.port && f.port->posted_order() > sc_core::SC_ZERO_TIME) {
+            if (!may_run_ahead_to(done)) return false;
+            if (m_sources_known ? !(done < earliest_write_to(f.port, done))
+                                : announcing || !no_process_runs_before(done))
+                return false;
+        }
+        return f.entry.pid->poster_may_access_at(done);
+    }
     if (!may_run_ahead_to(done) || !(done < m_to_send.next_at_min(never()))) return false;
     if (m_sources_known) return !f.port || done < earliest_write_to(f.port, done);
     return !announcing && no_process_runs_before(done);

@@ -17,6 +17,11 @@ void NotificationHandlerParams::describe(ParamVisitor& v) {
               "MAX_POSTED_MSI_COALESCING_LOOP: most harvests per notification");
     v.flag("final_harvest", final_harvest,
            "harvest once more after clearing ON (false exhibits stranded interrupts)");
+    v.flag("retrigger_eoi_fix", retrigger_eoi_fix,
+           "posted mode: a device vector delivered through the IDT (irq_retrigger's IPI on the "
+           "device vector) gets its EOI from intel_ack_posted_msi_irq outside the demux "
+           "handler (the late-2025 fix, posted_msi_handler_active); false: no EOI, the ISR bit "
+           "stays and blocks its own and every lower priority class");
 }
 
 bool NotificationHandler::resume(PirAccessor& pid) {

@@ -13,7 +13,7 @@
 // the loop limit, and the harvest after clearing ON, which can be switched
 // off to exhibit the stranded-interrupt race. Device handlers are called for
 // set vectors from FIRST_EXTERNAL_VECTOR (0x20) up to below
-// FIRST_SYSTEM_VECTOR (0xEC), lowest first, as for_each_set_bit_from does.
+// FIRST_SYSTEM_VECTOR (0xEB), lowest first, as for_each_set_bit_from does.
 // Not modelled: irq_enter/irq_exit/EOI (CpuCore charges them around it).
 #include <cstdint>
 
@@ -32,6 +32,10 @@ struct NotificationHandlerParams {
     LoopVariant loop = LoopVariant::Merged;
     uint64_t loop_limit = 3;    // MAX_POSTED_MSI_COALESCING_LOOP
     bool final_harvest = true;  // harvest after clearing ON (false is the buggy variant)
+    // intel_ack_posted_msi_irq EOIs when it runs outside the demux handler
+    // (a retriggered posted vector delivered through the IDT): the late-2025
+    // fix; false is the kernel before it, which leaves that ISR bit set.
+    bool retrigger_eoi_fix = true;
 
     void describe(ParamVisitor& v);
 };

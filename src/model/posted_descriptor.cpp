@@ -1,5 +1,7 @@
 #include "model/posted_descriptor.h"
 
+#include <algorithm>
+
 namespace cidsim {
 
 const char* to_string(PidOp op) {
@@ -42,6 +44,16 @@ bool PostedDescriptor::post(AgentId iommu, Vector vector, bool urgent, sc_core::
     m_notifications += notify;
     if (m_log) log(iommu, PidOp::Post, -1, vector, notify);
     if (m_obs) m_obs->pid_access(m_ndst, PidEvent::Post, -1, vector, notify);
+    return notify;
+}
+
+bool PostedDescriptor::post_held(AgentId iommu, Vector vector, bool urgent,
+                                 const sc_core::sc_time& ready, sc_core::sc_time& cost) {
+    const sc_core::sc_time start = std::max(ready, m_held_until);
+    sc_core::sc_time rmw;
+    const bool notify = post(iommu, vector, urgent, rmw);
+    m_held_until = start + rmw;
+    cost = m_held_until - ready;
     return notify;
 }
 

@@ -5,7 +5,12 @@
 // Modelled: PIR (256 bits as four 64-bit words), ON, SN, NV, NDST; the
 // remapping hardware's atomic post (set PIR bit, X = !ON && (URG || !SN),
 // set ON if X) [5.2.3]; the CPU's 64-bit loads, xchg of a PIR word and the
-// atomic clear of ON, each charged through the SharedLine cost model. An
+// atomic clear of ON, each charged through the SharedLine cost model; the
+// remapping unit's RMW holds the line for its latency (post_held): posts to
+// one PID are serialised and a CPU access meanwhile waits for the line
+// (the kernel's comment in arch/x86/kernel/irq.c: the IOMMU "does atomic
+// swaps of the entire PID cache line" and the CPU reaches the line "a
+// magnitude faster"). A CPU's own locked RMWs hold nothing here. An
 // optional access log records every access in order (tests, `explain`).
 // An access may be made ahead of the kernel's time when the other side
 // cannot touch the descriptor before it (see Lookahead): the same
@@ -67,6 +72,17 @@ public:
     // Remapping hardware [5.2.3]. Returns true when a notification is to be
     // sent (ON was clear and URG or !SN); `cost` is the RMW's latency.
     bool post(AgentId iommu, Vector vector, bool urgent, sc_core::sc_time& cost);
+    // The same post as the remapping unit makes it, its RMW ready to start
+    // at `ready`: the unit swaps the whole line atomically and holds it for
+    // the RMW's latency, so a post to this PID starts only once the last one
+    // has let the line go (posts to one PID are serialised) and a CPU access
+    // meanwhile waits (line_wait). `cost` runs from `ready` to the RMW's end.
+    bool post_held(AgentId iommu, Vector vector, bool urgent, const sc_core::sc_time& ready,
+                   sc_core::sc_time& cost);
+    // How long a CPU access at `at` waits for the remapping unit's RMW.
+    sc_core::sc_time line_wait(const sc_core::sc_time& at) const {
+        return m_held_until > at ? m_held_until - at : sc_core::SC_ZERO_TIME;
+    }
 
     // The two sides, for accesses ahead of the kernel's time. Until both are
     // attached (and while a log wants every access at its own time) every
@@ -139,6 +155,7 @@ private:
     VectorBits m_pir;
     bool m_on = false;
     bool m_sn = false;
+    sc_core::sc_time m_held_until;  // the remapping unit's RMW holds the line until then
     uint64_t m_posts = 0;
     uint64_t m_notifications = 0;
     std::vector<PidAccess>* m_log = nullptr;

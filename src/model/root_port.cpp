@@ -13,6 +13,8 @@ void RootPortParams::describe(ParamVisitor& v) {
            "posted-write bandwidth of the root port");
     v.time("drain_ns", drain, 0, 1e6,
            "write path held per interrupt message ordered behind DMA writes [5.2.4]");
+    v.time("posted_order_ns", posted_order, 0, 1e6,
+           "write path held per posted-interrupt PID update ordered behind DMA writes [5.2.3]");
 }
 
 sc_time RootPort::free_at() const { return std::max(m_free, sim_now()); }
@@ -34,6 +36,13 @@ sc_time RootPort::order_message(const sc_time& at) {
     ++m_stats.drains;
     m_free = std::max(m_free, at) + m_params.drain;
     m_stats.busy += m_params.drain;
+    return m_free;
+}
+
+sc_time RootPort::order_posted(const sc_time& at) {
+    ++m_stats.posted_orders;
+    m_free = std::max(m_free, at) + m_params.posted_order;
+    m_stats.busy += m_params.posted_order;
     return m_free;
 }
 

@@ -10,9 +10,14 @@
 // remappable flow's per-message cost limits DMA throughput on Xeon
 // (docs/calibration.md). While the message waits for the remapping unit's
 // interrupt-message port, the path stays held: a busy port back-pressures
-// the DMA of every device behind the root port. Posted-mode PID writes are ordinary posted writes
-// and need no drain; the notification that may follow leaves from the
-// remapping unit after the PID write is already globally observed.
+// the DMA of every device behind the root port. A posted-mode PID update
+// must also be globally observable after the device's earlier DMA writes
+// [5.2.3]; what that costs the path is `posted_order` (order_posted), one
+// hypothesis per value: 0 if the stack's in-order commit of inbound writes
+// orders it for free, up to a full drain if the RMW's read waits for the
+// earlier writes as the remappable message does (docs/calibration.md tests
+// them against C1's posted figures). The notification that may follow
+// leaves after the PID update.
 // Writes issued at one picosecond by several devices enter the path in
 // source-id order, whichever device SystemC runs first: the port's writers
 // are a TieOrder (kernel/tie_order.h) ranked by source id, and a device
@@ -36,6 +41,7 @@ namespace cidsim {
 struct RootPortParams {
     double bandwidth_gbps = 64.0;        // usable posted-write bandwidth, GB/s
     sc_core::sc_time drain = ns(0);      // path held per ordered interrupt message
+    sc_core::sc_time posted_order = ns(0);  // path held per ordered PID update (posted mode)
 
     void describe(ParamVisitor& v);
 };
@@ -44,6 +50,7 @@ struct RootPortStats {
     uint64_t dma_writes = 0;
     uint64_t dma_bytes = 0;
     uint64_t drains = 0;
+    uint64_t posted_orders = 0;  // PID updates ordered behind the DMA writes
     sc_core::sc_time busy;  // time the write path was occupied
 
     void describe(StatVisitor& v) const;
@@ -58,6 +65,10 @@ public:
     // An interrupt message that must follow all earlier writes, ready at `at`;
     // returns when the drain is done.
     sc_core::sc_time order_message(const sc_core::sc_time& at);
+    // A PID update that must follow all earlier writes, ready at `at`;
+    // returns when it may be made (the path is held for posted_order).
+    sc_core::sc_time order_posted(const sc_core::sc_time& at);
+    const sc_core::sc_time& posted_order() const { return m_params.posted_order; }
     // The ordered message could only leave at `t` (the interrupt-message port
     // was busy): the write path stays held until then (back-pressure).
     void hold_until(const sc_core::sc_time& t);

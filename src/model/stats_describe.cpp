@@ -28,6 +28,9 @@ void CpuCoreStats::describe(StatVisitor& v) const {
     v.count(in_block_and_total("stranded", "stranded_interrupts"), stranded, "count",
             "notifications after whose handler the PIR still had a bit set with ON clear: an "
             "interrupt stranded until a later notification");
+    v.count(unreported("retriggers_without_eoi"), retriggers_without_eoi, "count",
+            "posted mode: device vectors taken through the IDT (a retrigger) whose ack sent no "
+            "EOI (handler.retrigger_eoi_fix off): each leaves its ISR bit set");
     v.time(unreported("first_stranded_at"), first_stranded_at,
            "when the first stranded interrupt was found (0 when none was)");
     v.count(in_block_and_total("pid_reads", "pid_line.cpu_reads"), pid_reads, "count",
@@ -121,6 +124,8 @@ void RootPortStats::describe(StatVisitor& v) const {
     v.count(in_block("dma_bytes"), dma_bytes, "bytes", "bytes written by DMA through the port");
     v.count(in_block("drains"), drains, "count",
             "remapped interrupt messages ordered behind the port's earlier writes");
+    v.count(unreported("posted_orders"), posted_orders, "count",
+            "posted-mode PID updates ordered behind the port's earlier writes");
     v.time(unreported("busy"), busy,
            "time the write path was held: writes, drains and message back-pressure "
            "(utilization is it over the window)");

@@ -11,7 +11,9 @@ using Vector = uint8_t;
 constexpr Vector kFirstExternalVector = 0x20;
 constexpr Vector kPostedMsiNotificationVector = 0xEB;
 constexpr Vector kLocalTimerVector = 0xEC;
-constexpr Vector kFirstSystemVector = 0xEC;  // device vectors lie below this
+// FIRST_SYSTEM_VECTOR is POSTED_MSI_NOTIFICATION_VECTOR in the merged code:
+// device vectors, and the demux loop's dispatch, lie below it.
+constexpr Vector kFirstSystemVector = 0xEB;
 
 struct VectorBits {
     uint64_t word[4] = {0, 0, 0, 0};

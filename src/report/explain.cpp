@@ -131,6 +131,7 @@ void check_variants(const ExplainScenario& s) {
         const SimConfig config = load_config(variant_config(s, i, ex));
         explain_view(ex);
         if (ex.contains("affinity_move")) check_affinity_refs(affinity_params(ex["affinity_move"]), config);
+        if (ex.contains("retrigger")) check_retrigger_refs(retrigger_params(ex["retrigger"]), config);
     }
 }
 
@@ -145,7 +146,7 @@ ExplainScenario load_scenario_unnamed(const std::string& path) {
     if (!s.document.is_object()) throw ConfigError(path + ": expected a JSON object");
     const json& ex = explain_section(s.document);
     check_keys(ex, "explain", {"title", "variants", "window_ns", "columns", "narration_lines",
-                               "narration_window_ns", "affinity_move"});
+                               "narration_window_ns", "affinity_move", "retrigger"});
     // Free text, but text: value() would throw the library's own error on a
     // number, naming neither the file nor the key.
     const auto text = [&](const json& obj, const char* key, const std::string& at,
@@ -217,6 +218,9 @@ json run_variant(const ExplainScenario& s, size_t index) {
         move_params = affinity_params(ex["affinity_move"]);
         move = std::make_unique<AffinityMove>("affinity_move", move_params, system, &recorder);
     }
+    std::unique_ptr<Retrigger> retrigger;
+    if (ex.contains("retrigger"))
+        retrigger = std::make_unique<Retrigger>("retrigger", retrigger_params(ex["retrigger"]), system);
     std::vector<std::vector<VmStep>> vm_steps(system.vcpu_count()), vm_states(system.vcpu_count());
     for (unsigned i = 0; i < system.vcpu_count(); ++i) {
         system.vmx_cpu(i).record_steps_into(&vm_steps[i]);
@@ -336,6 +340,15 @@ json run_variant(const ExplainScenario& s, size_t index) {
                                 {"freed", o.freed},
                                 {"freed_at_ns", ns_of(o.freed_at)}};
     }
+    if (retrigger) {
+        const RetriggerOutcome o = retrigger->outcome();
+        out["retrigger"] = {{"cpu", o.cpu},
+                            {"vector", o.vector},
+                            {"sent", o.sent},
+                            {"without_eoi", system.cpu(o.cpu).stats().retriggers_without_eoi},
+                            {"stale_isr_at_end", o.stale_isr_at_end},
+                            {"pending_at_end", o.pending_at_end}};
+    }
     system.attach_observer(nullptr);
     return out;
 }
@@ -408,6 +421,22 @@ std::string render_explain(const ExplainScenario& s, const std::vector<json>& re
             out += buf;
         }
     }
+
+    for (const json& r : results)
+        if (r.contains("retrigger")) {
+            const json& t = r["retrigger"];
+            char buf[320];
+            std::snprintf(buf, sizeof buf,
+                          "%s: %u retrigger IPI(s) of vector %s to CPU%u, %llu acked without an "
+                          "EOI; at the end its ISR bit is %s and its IRR bit %s\n",
+                          r["label"].get<std::string>().c_str(), t["sent"].get<unsigned>(),
+                          hex_vector(t["vector"].get<unsigned>()).c_str(), t["cpu"].get<unsigned>(),
+                          (unsigned long long)t["without_eoi"].get<uint64_t>(),
+                          t["stale_isr_at_end"].get<bool>() ? "still set (stale)" : "clear",
+                          t["pending_at_end"].get<bool>() ? "set: a retrigger never delivered"
+                                                          : "clear");
+            out += buf;
+        }
 
     struct Count {
         const char* key;

@@ -62,6 +62,28 @@ AffinityMoveParams affinity_params(const json& j) {
     return p;
 }
 
+RetriggerParams retrigger_params(const json& j) {
+    const std::string at = "explain.retrigger";
+    check_keys(j, at, {"at_ns", "device", "queue"});
+    RetriggerParams p;
+    auto times = j.find("at_ns");
+    if (times == j.end() || !times->is_array() || times->empty())
+        throw ConfigError(at + ".at_ns: expected a non-empty array of times in ns");
+    for (size_t i = 0; i < times->size(); ++i) {
+        const json& t = (*times)[i];
+        if (!t.is_number() || t.get<double>() < 0 || t.get<double>() > kMaxNs)
+            throw ConfigError(at + ".at_ns[" + std::to_string(i) +
+                              "]: expected a number 0..1e15, found " + t.dump());
+        p.at.push_back(ns(t.get<double>()));
+    }
+    p.queue = index_at(j, "queue", at, p.queue);
+    if (j.contains("device")) {
+        if (!j["device"].is_string()) throw ConfigError(at + ".device: expected a device name");
+        p.device = j["device"].get<std::string>();
+    }
+    return p;
+}
+
 ExplainView explain_view(const json& ex) {
     ExplainView v;
     const auto window_at = [&](const char* key, std::optional<std::pair<double, double>>& into) {
@@ -112,6 +134,18 @@ void check_affinity_refs(const AffinityMoveParams& p, const SimConfig& config) {
         throw ConfigError(at + ".to_cpu: CPU " + std::to_string(p.to_cpu) +
                           " does not exist (topology.cpus is " +
                           std::to_string(config.topology.cpus) + ")");
+}
+
+void check_retrigger_refs(const RetriggerParams& p, const SimConfig& config) {
+    const std::string at = "explain.retrigger";
+    const auto dev = std::find_if(config.devices.begin(), config.devices.end(),
+                                  [&](const DeviceConfig& d) { return d.name == p.device; });
+    if (dev == config.devices.end())
+        throw ConfigError(at + ".device: no device named \"" + p.device + "\"");
+    if (p.queue >= dev->params.vectors)
+        throw ConfigError(at + ".queue: device \"" + p.device + "\" has " +
+                          std::to_string(dev->params.vectors) + " queue(s), found " +
+                          std::to_string(p.queue));
 }
 
 }  // namespace cidsim

@@ -14,6 +14,7 @@
 
 #include "config/sim_config.h"
 #include "sim/affinity_move.h"
+#include "sim/retrigger.h"
 
 namespace cidsim {
 
@@ -32,5 +33,9 @@ ExplainView explain_view(const nlohmann::json& explain);
 AffinityMoveParams affinity_params(const nlohmann::json& affinity_move);
 // Its device, queue and CPU exist in the variant's config.
 void check_affinity_refs(const AffinityMoveParams& p, const SimConfig& config);
+
+RetriggerParams retrigger_params(const nlohmann::json& retrigger);
+// Its device and queue exist in the variant's config.
+void check_retrigger_refs(const RetriggerParams& p, const SimConfig& config);
 
 }  // namespace cidsim

@@ -46,10 +46,14 @@ void System::build_cpus() {
             pid_address(c), kPostedMsiNotificationVector, c, line));
         m_cpus.push_back(std::make_unique<CpuCore>(cpu.c_str(), m_config.cpu, m_config.handler, c,
                                                    AgentId(c), *m_apics[c], *m_pids[c]));
+        m_cpus[c]->set_posted_msi(m_config.mode == RemapMode::Posted);
         connect(m_iommu->apic_port(c), m_apics[c]->messages_in());
         m_iommu->attach_descriptor(*m_pids[c]);
         m_view.cpus.push_back(m_cpus[c].get());
     }
+    std::vector<TaskRunner*> runners;
+    for (auto& c : m_cpus) runners.push_back(c.get());
+    m_irq_runqueues = std::make_unique<IrqThreadRunQueues>(std::move(runners));
     for (uint64_t p = 0; p < m_config.topology.root_ports; ++p)
         m_ports.push_back(std::make_unique<RootPort>(m_config.root_port));
 }
@@ -201,13 +205,17 @@ void System::build_devices() {
             const VectorRoute r{unsigned(d), q, cpu, Vector(v), next_index++};
             m_vector_owner[cpu][v] = int(m_routes.size());
             m_routes.push_back(r);
+            m_irq_threads.push_back(
+                dc.params.threaded_irq
+                    ? std::make_unique<IrqThread>(m_config.cpu.irq_thread, dev, q, *m_irq_runqueues)
+                    : nullptr);
             m_view.irq_cpu.back().push_back(cpu);
             m_iommu->write_irte(r.irte_index, irte_for(r, cpu));
             const PostedDescriptor* pid =
                 m_config.mode == RemapMode::Posted ? m_pids[cpu].get() : nullptr;
             m_iommu->add_source(dev, pid, dev.root_port(), m_apics[cpu]->apic_id());
             dev.program_msix(q, msi::remappable_address(uint16_t(r.irte_index), false), 0);
-            m_cpus[cpu]->register_handler(Vector(v), dev, q);
+            m_cpus[cpu]->register_handler(Vector(v), route_handler(m_routes.size() - 1), q);
         }
     }
 }
@@ -223,16 +231,19 @@ void System::build_workloads() {
                 name.c_str(), w.bursty, m_view.device(w.bursty.device, at + ".device"), seed));
         } else if (w.type == "nvme") {
             const unsigned dev = m_view.device_index(w.nvme.device, at + ".device");
-            if (w.nvme.jobs > m_devices[dev]->queues())
+            if (w.nvme.first_queue + w.nvme.jobs > m_devices[dev]->queues())
                 throw ConfigError(at + ".jobs: " + std::to_string(w.nvme.jobs) +
-                                  " jobs but device '" + w.nvme.device + "' has " +
+                                  " jobs from queue " + std::to_string(w.nvme.first_queue) +
+                                  " but device '" + w.nvme.device + "' has " +
                                   std::to_string(m_devices[dev]->queues()) + " vectors");
-            // Job j runs where queue j interrupts: a host CPU, or the guest's vCPU.
+            // Job j runs where its queue interrupts: a host CPU, or the guest's vCPU.
             std::vector<TaskRunner*> job_cpus;
-            for (unsigned j = 0; j < w.nvme.jobs; ++j)
+            for (unsigned j = 0; j < w.nvme.jobs; ++j) {
+                const unsigned q = unsigned(w.nvme.first_queue) + j;
                 job_cpus.push_back(m_queue_runner[dev].empty()
-                                       ? static_cast<TaskRunner*>(m_cpus[m_view.irq_cpu[dev][j]].get())
-                                       : m_queue_runner[dev][j]);
+                                       ? static_cast<TaskRunner*>(m_cpus[m_view.irq_cpu[dev][q]].get())
+                                       : m_queue_runner[dev][q]);
+            }
             m_workloads.push_back(std::make_unique<NvmeDisk>(name.c_str(), w.nvme,
                                                              *m_devices[dev], job_cpus, seed));
         } else if (w.type == "dsa") {
@@ -286,10 +297,15 @@ VectorRoute System::move_route(size_t route, unsigned cpu) {
     r.cpu = cpu;
     r.vector = Vector(v);
     m_view.irq_cpu[r.device][r.queue] = cpu;
-    m_cpus[cpu]->register_handler(r.vector, *m_devices[r.device], r.queue);
+    m_cpus[cpu]->register_handler(r.vector, route_handler(route), r.queue);
     m_iommu->write_irte(r.irte_index, irte_for(r, cpu));
     m_iommu->invalidate_iec(r.irte_index);
     return old;
+}
+
+IrqHandler& System::route_handler(size_t route) {
+    if (route < m_irq_threads.size() && m_irq_threads[route]) return *m_irq_threads[route];
+    return *m_devices[m_routes[route].device];
 }
 
 int System::route_of(unsigned cpu, Vector vector) const {
@@ -304,6 +320,8 @@ void System::reset_stats() {
     for (auto& a : m_apics) a->reset_stats();
     for (auto& p : m_pids) p->reset_stats();
     for (auto& d : m_devices) d->reset_stats();
+    for (auto& t : m_irq_threads)
+        if (t) t->reset_stats();
     for (auto& p : m_ports) p->reset_stats();
     for (auto& w : m_workloads) w->reset_stats();
     for (auto& v : m_vmx) v->reset_stats();

@@ -12,6 +12,7 @@
 #include "model/cpu_core.h"
 #include "model/device.h"
 #include "model/iommu.h"
+#include "model/irq_thread.h"
 #include "model/local_apic.h"
 #include "model/posted_descriptor.h"
 #include "model/root_port.h"
@@ -115,6 +116,8 @@ private:
     void build_devices();
     void build_workloads();
     void build_vcpus();
+    // What a route's vector calls: the device's handler, or its IRQ thread.
+    IrqHandler& route_handler(size_t route);
     // Routes device `d`'s queues to the vCPU it is assigned to (`vcpu`, or
     // when -1 each queue to the next vCPU, round robin over the guest).
     void assign_device(size_t d, Device& dev, int vcpu, uint32_t& next_index);
@@ -140,6 +143,9 @@ private:
     std::vector<std::unique_ptr<Device>> m_devices;
     std::vector<std::unique_ptr<Workload>> m_workloads;
     std::vector<VectorRoute> m_routes;
+    // Per route: the IRQ thread of a threaded driver (nullptr: hard handler).
+    std::unique_ptr<IrqThreadRunQueues> m_irq_runqueues;
+    std::vector<std::unique_ptr<IrqThread>> m_irq_threads;
     std::vector<VectorBits> m_used_vectors;            // per CPU
     std::vector<std::array<int, 256>> m_vector_owner;  // per CPU: route index or -1
     SystemView m_view;

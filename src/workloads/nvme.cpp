@@ -15,7 +15,10 @@ const char* const kIoEngineNames[2] = {"libaio", "io_uring"};
 
 void NvmeParams::describe(ParamVisitor& v) {
     v.text("device", device, "the disk's device (MSI-X function, one vector per job)");
-    v.integer("jobs", jobs, "", 1, 2048, "fio jobs; job j uses queue j on the CPU it interrupts");
+    v.integer("jobs", jobs, "", 1, 2048,
+              "fio jobs; job j uses queue first_queue + j, on the CPU that queue interrupts");
+    v.integer("first_queue", first_queue, "", 0, 2047,
+              "the queue of job 0 (the disk's vectors may cover more CPUs than its jobs run on)");
     v.integer("iodepth", iodepth, "I/Os", 1, 65536, "outstanding I/Os per job");
     visit_choice(v, "engine", engine, kIoEngineNames,
                  "libaio (reap one, submit one per completion) | io_uring (batches)");
@@ -109,7 +112,7 @@ void NvmeDisk::on_media_done() {
 
 void NvmeDisk::catch_up() {
     m_in_media.take_due([this](const Command& c) {
-        m_device.complete(c.queue, c.tag, m_params.block_bytes);
+        m_device.complete(unsigned(c.queue + m_params.first_queue), c.tag, m_params.block_bytes);
     });
 }
 
@@ -118,14 +121,16 @@ sc_time NvmeDisk::earliest_completion() const {
 }
 
 bool NvmeDisk::reacts_only_on(unsigned queue, unsigned cpu) const {
-    return queue < m_jobs.size() && m_jobs[queue].cpu->index() == cpu;
+    const uint64_t job = uint64_t(queue) - m_params.first_queue;  // wraps below first_queue
+    return job < m_jobs.size() && m_jobs[job].cpu->index() == cpu;
 }
 
 void NvmeDisk::on_completion(unsigned queue, uint64_t tag, unsigned) {
-    Job& j = m_jobs[queue];
+    const unsigned job = unsigned(queue - m_params.first_queue);
+    Job& j = m_jobs[job];
     j.done_submitted[(j.done_head + j.done_count++) & (j.done_submitted.size() - 1)] = tag;
-    ++m_jobs[queue].to_reap;
-    if (!m_jobs[queue].reap_queued) queue_reap(queue);
+    ++j.to_reap;
+    if (!j.reap_queued) queue_reap(job);
 }
 
 void NvmeDisk::queue_reap(unsigned job) {

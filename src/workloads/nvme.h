@@ -6,8 +6,10 @@
 // a media latency (a fixed part plus an exponential part); every completion
 // writes its data (`block_bytes`, a read) and completion entry by DMA and
 // raises the queue's MSI (Device). fio jobs, one per I/O queue pair: job j
-// submits to queue j and runs on the CPU that queue j interrupts (Linux maps
-// queues to CPUs), keeping `iodepth` I/Os outstanding. Two engines:
+// submits to queue first_queue + j and runs on the CPU that queue interrupts
+// (Linux's managed affinity gives every CPU one queue of every disk, so a job
+// uses the queue of the CPU it runs on), keeping `iodepth` I/Os outstanding.
+// Two engines:
 //  - libaio: every completion is reaped on its own (io_getevents) and one
 //    new I/O submitted (io_submit): two system calls per I/O;
 //  - io_uring: completions are reaped and resubmitted in batches of up to
@@ -32,6 +34,7 @@ extern const char* const kIoEngineNames[2];
 struct NvmeParams {
     std::string device;                              // the disk's MSI-X function
     uint64_t jobs = 1;                               // fio jobs = queue pairs used
+    uint64_t first_queue = 0;                        // job j uses queue first_queue + j
     uint64_t iodepth = 32;                           // outstanding I/Os per job
     IoEngine engine = IoEngine::Libaio;
     uint64_t batch = 32;                             // io_uring: most I/Os per submit/reap
