@@ -232,6 +232,9 @@ TEST_CASE("every described parameter is accepted by the loader under its key", "
         // Guests' keys need vcpus or a xen section: the next test cases.
         if (section == "vm" || section == "vcpus[]" || section == "xen" || section == "xen_line")
             continue;
+        // A POWER partition's keys need a power section: a test case of their own.
+        if (section == "power" || section == "xive" || section == "power_line" || section == "ipistorm")
+            continue;
         for (const json& p : it.value()) {
             if (p["key"] == "assigned_to" || p["key"] == "host_handler") continue;
             CHECK_FALSE(p["description"].get<std::string>().empty());
@@ -286,6 +289,21 @@ TEST_CASE("every described Xen parameter is accepted by the loader under its key
     CHECK(e == effective_config(load_config(base)));
     CHECK(e["xen_line"]["hop_ns"] == Approx(80));  // the 2018 box's, not pid_line's
     CHECK(e["devices"][0]["assigned_to"] == "guest");
+}
+
+TEST_CASE("every described POWER parameter is accepted by the loader under its key", "[config][ipistorm]") {
+    const json d = describe_parameters();
+    json base = minimal();
+    base["power"] = json::object();
+    json c = base;
+    for (const char* section : {"power", "xive", "power_line", "ipistorm"})
+        for (const json& p : d[section]) c[section][p["key"].get<std::string>()] = p["default"];
+    INFO(c.dump());
+    CHECK(error_of(c).empty());
+    const json e = effective_config(load_config(c));
+    CHECK(e == effective_config(load_config(base)));
+    CHECK(e["power_line"]["hop_ns"] == Approx(150));  // the partition's, not pid_line's
+    CHECK(e["ipistorm"]["offset"] == 8);
 }
 
 TEST_CASE("Xen configs: bad values are rejected naming the key", "[config][xen]") {
