@@ -20,7 +20,6 @@ public:
     unsigned threads_per_core() const { return m_threads; }
     unsigned chip_of(unsigned cpu) const { return m_chip_of[cpu]; }
     unsigned core_of(unsigned cpu) const { return cpu / m_threads; }
-    unsigned first_cpu(unsigned chip) const { return m_first_cpu[chip]; }
     // The line topology of the machine's CPUs (agent = CPU), every chip one
     // hop from every other (the fully connected SMP links of a POWER9 or
     // POWER10 drawer); the nearest holder supplies.

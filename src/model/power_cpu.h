@@ -67,7 +67,6 @@ struct PowerCpuStats {
     uint64_t iterations = 0;      // ipistorm loop iterations completed
     uint64_t cross_chip_sent = 0;
     sc_core::sc_time spin;        // csd_lock_wait, handlers inside it included
-    sc_core::sc_time busy;        // not idle
     void describe(StatVisitor& v) const;
 };
 
@@ -130,7 +129,6 @@ private:
     bool m_timer_armed = false;
     bool m_poll_kicked = false;
     std::vector<unsigned> m_queued;  // senders whose csd sits on our queue
-    sc_core::sc_time m_busy_from;
     std::mt19937_64 m_rng;
     PowerCpuStats m_stats;
 };

@@ -19,12 +19,10 @@ class PowerPartition {
 public:
     explicit PowerPartition(const SimConfig& config);
 
-    const ChipLayout& layout() const { return m_layout; }
     unsigned cpu_count() const { return unsigned(m_cpus.size()); }
     const PowerCpu& cpu(unsigned i) const { return *m_cpus[i]; }
     const std::vector<std::unique_ptr<IrqDesc>>& descs() const { return m_descs; }
     const std::vector<Xive>& xives() const { return m_xives; }
-    const std::vector<IpiLines>& ipi_lines() const { return m_lines; }
     void reset_stats();
 
 private:
