@@ -4,16 +4,11 @@ namespace cidsim {
 
 const char* const kIrqDebugNames[3] = {"off", "on", "piggin"};
 
-void IrqDescStats::describe(StatVisitor& v) const {
-    v.count(unreported("interrupts"), interrupts, "count", "handle_percpu_irq calls on the descriptor");
-}
-
 IrqDesc::IrqDesc(const SharedLineParams& line, std::shared_ptr<const LineTopology> cpus,
                  IrqDebug debug)
     : m_debug(debug), m_hot(line, cpus), m_unhandled(line, std::move(cpus)) {}
 
 sc_core::sc_time IrqDesc::dispatch(AgentId cpu, const sc_core::sc_time& now) {
-    ++m_stats.interrupts;
     return m_hot.access_serialised(cpu, LineAccess::Load, now);
 }
 
@@ -28,7 +23,6 @@ sc_core::sc_time IrqDesc::note_interrupt(AgentId cpu, const sc_core::sc_time& no
 }
 
 void IrqDesc::reset_stats() {
-    m_stats = {};
     m_hot.reset_stats();
     m_unhandled.reset_stats();
 }

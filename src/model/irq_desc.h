@@ -23,11 +23,6 @@ namespace cidsim {
 enum class IrqDebug : int { Off, On, Piggin };
 extern const char* const kIrqDebugNames[3];
 
-struct IrqDescStats {
-    uint64_t interrupts = 0;  // handle_percpu_irq calls
-    void describe(StatVisitor& v) const;
-};
-
 class IrqDesc {
 public:
     IrqDesc(const SharedLineParams& line, std::shared_ptr<const LineTopology> cpus, IrqDebug debug);
@@ -39,14 +34,12 @@ public:
 
     const SharedLine& hot_line() const { return m_hot; }
     const SharedLine& unhandled_line() const { return m_unhandled; }
-    const IrqDescStats& stats() const { return m_stats; }
     void reset_stats();
 
 private:
     IrqDebug m_debug;
     SharedLine m_hot;        // bytes 256-383: irq_count and the dispatch's fields
     SharedLine m_unhandled;  // bytes 384-511: irqs_unhandled onwards
-    IrqDescStats m_stats;
 };
 
 }  // namespace cidsim

@@ -69,8 +69,9 @@ void PowerParams::describe(ParamVisitor& v) {
     v.time("loop_jitter_ns", loop_jitter, 0, 1e6,
            "each iteration's loop takes a further uniform [0, this) from the run's seed: the "
            "timing noise of everything not modelled (the loop's own cache misses, SMT "
-           "sharing). Without it the CPUs fall into lock-step orders at a fought-over line "
-           "that persist for seconds, which no real machine keeps. Source: guess; range 0-1000 ns");
+           "sharing), meant to keep the CPUs out of lock-step orders at a fought-over line; "
+           "from 200 to 3000 ns it narrows the P10 IPI/sys batch means only a little. "
+           "Source: guess; range 0-1000 ns");
     v.time("poll_exit_ns", poll_exit, 0, 1e6,
            "an idle CPU leaving its poll loop for need_resched and running the call queue "
            "(flush_smp_call_function_from_idle), lines apart. Source: guess; range 50-500 ns");
