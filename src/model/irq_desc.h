@@ -15,9 +15,23 @@
 // Not modelled: the slow paths (unhandled interrupts, the 100 000-count
 // check of note_interrupt), desc->lock (handle_percpu_irq takes none), the
 // other lines of the descriptor.
+#include <vector>
+
 #include "model/shared_line.h"
 
 namespace cidsim {
+
+// One access to the hot line that did not hit, as `cidsim explain` shows it.
+struct DescLineAccess {
+    sc_core::sc_time asked, done;
+    AgentId cpu = 0;
+    bool store = false;       // irq_count++ (else the dispatch's loads)
+    AgentId from = 0;         // who supplied the line (== cpu: it had a copy, an upgrade)
+    unsigned invalidated = 0; // copies the store invalidated
+    unsigned invalidated_remote = 0;  // ... of them on another chip
+    bool cross_chip = false;  // the supplier is on another chip
+    bool queued = false;      // it waited behind earlier transfers at the line's home
+};
 
 // What note_interrupt does on the fast path.
 enum class IrqDebug : int { Off, On, Piggin };
@@ -33,11 +47,16 @@ public:
     sc_core::sc_time note_interrupt(AgentId cpu, const sc_core::sc_time& now);
 
     const SharedLine& hot_line() const { return m_hot; }
+    // Every hot-line access that is not a hit goes here while set (explain).
+    void record_into(std::vector<DescLineAccess>* log) { m_log = log; }
     const SharedLine& unhandled_line() const { return m_unhandled; }
     void reset_stats();
 
 private:
+    sc_core::sc_time hot_access(AgentId cpu, LineAccess kind, const sc_core::sc_time& now);
+
     IrqDebug m_debug;
+    std::vector<DescLineAccess>* m_log = nullptr;
     SharedLine m_hot;        // bytes 256-383: irq_count and the dispatch's fields
     SharedLine m_unhandled;  // bytes 384-511: irqs_unhandled onwards
 };

@@ -1,11 +1,28 @@
 #include "model/power_cpu.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace cidsim {
 
 using sc_core::sc_time;
 using sc_core::SC_ZERO_TIME;
+
+const char* const kPowerStates =
+    "c the call (csd, enqueue, ipi_message, XIVE trigger), ~ csd_lock_wait, s usleep and the "
+    "loop, . idle (polling), I IPI handler, t timer interrupt, p idle loop flushing a polled call";
+
+namespace {
+
+std::string cpu_name(unsigned c) { return "cpu" + std::to_string(c); }
+
+std::string nanoseconds(const sc_time& t) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f", ns_of(t));
+    return buf;
+}
+
+}  // namespace
 
 void PowerCpuStats::describe(StatVisitor& v) const {
     v.count(in_block("ipis"), ipis, "count", "IPI interrupts taken");
@@ -83,6 +100,16 @@ void PowerCpu::run() {
         if (m_timer_armed) consider(m_timer_at);
     }
     if (have) m_wake.notify(next > now ? next - now : SC_ZERO_TIME);
+    if (m_log && (m_log->states.empty() || m_log->states.back().second != state()))
+        m_log->states.emplace_back(now, state());
+}
+
+char PowerCpu::state() const {
+    if (m_working && m_irq != Irq::None) return m_irq == Irq::Ipi ? 'I' : m_irq == Irq::Timer ? 't' : 'p';
+    if (!m_has_thread) return '.';
+    if (m_step == Step::Wait) return '~';
+    if (!m_working) return '.';
+    return m_step == Step::Prep || m_step == Step::Enqueue || m_step == Step::Message ? 'c' : 's';
 }
 
 bool PowerCpu::start(const sc_time& now) {
@@ -118,6 +145,10 @@ bool PowerCpu::start(const sc_time& now) {
 }
 
 void PowerCpu::start_irq(Irq kind, const sc_time& now) {
+    if (m_log)
+        say(now, kind == Irq::Ipi     ? "IPI exception: TIMA ack, handle_percpu_irq"
+                 : kind == Irq::Timer ? "decrementer: usleep_range's hrtimer fires"
+                                      : "leaves idle: flush_smp_call_function_queue");
     m_irq = kind;
     // The idle loop's call-queue flush is the handler's phases 3 and 4.
     m_irq_pc = kind == Irq::Poll ? 3 : 0;
@@ -170,7 +201,10 @@ void PowerCpu::finish(const sc_time& now) {
         return;
     }
     if (m_irq_pc == 4) {  // the csd_unlock stores have landed
-        for (unsigned s : m_queued) cpu(s).csd_released();
+        for (unsigned s : m_queued) {
+            say(now, "do_nothing_ipi done, csd_unlock: " + cpu_name(s) + "'s csd_lock_wait can end");
+            cpu(s).csd_released();
+        }
         m_queued.clear();
     }
     ++m_irq_pc;
@@ -204,10 +238,13 @@ void PowerCpu::thread_step(const sc_time& now) {
         if (first) {
             if (t.polling()) {
                 ++m_stats.polled;
+                say(end, cpu_name(target) + " is polling in idle: set_nr_if_polling, no IPI");
                 t.kick_poll();
             } else {
                 m_needs_ipi = true;
             }
+        } else {
+            say(end, cpu_name(target) + "'s call queue was not empty: its IPI is already on the way");
         }
         break;
     }
@@ -245,6 +282,9 @@ void PowerCpu::end_thread_step(const sc_time& now) {
         const unsigned chip = m_fabric.layout->chip_of(target);
         ++m_stats.ipis_sent;
         if (chip != m_chip) ++m_stats.cross_chip_sent;
+        if (m_log)
+            say(now, "IPI to " + cpu_name(target) + ": trigger store to chip " + std::to_string(chip) +
+                         "'s XIVE" + (chip != m_chip ? " (ACROSS CHIPS)" : ""));
         cpu(target).raise_ipi((*m_fabric.xives)[chip].trigger(m_chip, now));
         m_spin_from = now;
         m_step = m_thread.wait ? Step::Wait : Step::Sleep;
@@ -252,6 +292,7 @@ void PowerCpu::end_thread_step(const sc_time& now) {
     }
     case Step::Wait:
         m_stats.spin += now - m_spin_from;
+        if (m_log) say(now, "csd_lock_wait ends after " + nanoseconds(now - m_spin_from) + " ns");
         m_step = Step::Sleep;
         break;
     case Step::Sleep:

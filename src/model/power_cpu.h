@@ -24,7 +24,9 @@
 // interrupt sources, SMT sharing of the core's pipeline (in loop_ns).
 #include <memory>
 #include <random>
+#include <string>
 #include <systemc>
+#include <utility>
 #include <vector>
 
 #include "model/chip_layout.h"
@@ -70,6 +72,17 @@ struct PowerCpuStats {
     void describe(StatVisitor& v) const;
 };
 
+// What `cidsim explain` shows of a CPU, kept only while attached: what it
+// runs from each time on (kPowerStates) and its steps in words.
+struct PowerCpuLog {
+    std::vector<std::pair<sc_core::sc_time, char>> states;
+    std::vector<std::pair<sc_core::sc_time, std::string>> steps;
+};
+// c the call (csd, enqueue, ipi_message, trigger), ~ csd_lock_wait, s the
+// usleep and the loop, . idle (polling), I the IPI handler, t the timer
+// interrupt, p the idle loop's flush of a call a sender found it polling for.
+extern const char* const kPowerStates;
+
 class PowerCpu : public sc_core::sc_module {
 public:
     SC_HAS_PROCESS(PowerCpu);
@@ -87,6 +100,7 @@ public:
 
     const PowerCpuStats& stats() const { return m_stats; }
     void reset_stats();
+    void record_into(PowerCpuLog* log) { m_log = log; }
 
 private:
     enum class Step { Prep, Enqueue, Message, Wait, Sleep, Asleep, Resume };
@@ -100,6 +114,10 @@ private:
     void irq_phase(const sc_core::sc_time& now);
     void thread_step(const sc_core::sc_time& now);
     void end_thread_step(const sc_core::sc_time& now);
+    char state() const;
+    void say(const sc_core::sc_time& at, std::string what) {
+        if (m_log) m_log->steps.emplace_back(at, std::move(what));
+    }
     IpiLines& lines(unsigned cpu) { return (*m_fabric.lines)[cpu]; }
     PowerCpu& cpu(unsigned c) { return *(*m_fabric.cpus)[c]; }
 
@@ -131,6 +149,7 @@ private:
     std::vector<unsigned> m_queued;  // senders whose csd sits on our queue
     std::mt19937_64 m_rng;
     PowerCpuStats m_stats;
+    PowerCpuLog* m_log = nullptr;
 };
 
 }  // namespace cidsim

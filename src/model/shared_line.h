@@ -111,6 +111,10 @@ public:
     unsigned sharers() const { return m_count; }
     bool holds_exclusive(AgentId who) const { return m_exclusive && holds(who); }
     const SharedLineStats& stats() const { return m_stats; }
+    const LineTopology& topology() const { return *m_topology; }
+    // The holder other than `who` that would supply it the line (the owner
+    // when one agent holds it); `who` itself when no other holds it.
+    AgentId supplier_for(AgentId who) const;
     // Misses and upgrades of one agent (the "PID line misses" a CPU pays).
     uint64_t misses_of(AgentId who) const { return m_agent_misses[who]; }
     void reset_stats() {
@@ -120,8 +124,6 @@ public:
 
 private:
     sc_core::sc_time access_slow(AgentId who, LineAccess kind);
-    // The holder other than `who` nearest to it (the owner when exclusive).
-    AgentId supplier_for(AgentId who) const;
     // The cost of fetching the line from `supplier` instead of memory.
     sc_core::sc_time transfer(AgentId who, AgentId supplier);
     sc_core::sc_time hops_to(AgentId who, AgentId supplier) {

@@ -1,5 +1,6 @@
 #include "report/explain.h"
 #include "report/vm_tracks.h"
+#include "report/power_explain.h"
 #include "report/xen_explain.h"
 
 #include "config/platforms.h"
@@ -228,12 +229,15 @@ json run_variant(const ExplainScenario& s, size_t index) {
     }
     std::unique_ptr<XenExplainLogs> xen;
     if (system.xen_vcpu_count()) xen = std::make_unique<XenExplainLogs>(system);
+    std::unique_ptr<PowerExplainLogs> power;
+    if (system.power()) power = std::make_unique<PowerExplainLogs>(system);
     system.run();
     for (unsigned i = 0; i < system.vcpu_count(); ++i) {
         system.vmx_cpu(i).record_steps_into(nullptr);
         system.vmx_cpu(i).record_states_into(nullptr);
     }
     if (xen) xen->detach();
+    if (power) power->detach();
     // A run that broke the model's own rules explains nothing: as `cidsim
     // run`, it fails (a deliberately racy variant's findings are reported, not enforced).
     if (const InvariantReport invariants = check_invariants(system); !invariants.ok()) {
@@ -253,7 +257,9 @@ json run_variant(const ExplainScenario& s, size_t index) {
     const size_t lines = view.narration_lines;
 
     json rows = json::array();
-    for (const TimelineRow& r : timeline_rows(recorder.events(), ctx, w, var.label)) {
+    // A POWER partition's rows replace the (idle) x86 host's.
+    for (const TimelineRow& r : power ? std::vector<TimelineRow>{}
+                                      : timeline_rows(recorder.events(), ctx, w, var.label)) {
         // With guests, a host CPU row with nothing on it only hides the vCPU rows.
         const bool empty = r.cells.find_first_not_of(' ') == std::string::npos;
         if ((system.vcpu_count() || xen) && empty && r.label != "MSIs") continue;
@@ -327,6 +333,20 @@ json run_variant(const ExplainScenario& s, size_t index) {
         out["xen_narration"] = x["narration"];
         out["xen_counts"] = x["counts"];
     }
+    if (power) {
+        const json p = power->explain(w, told, lines, var.label);
+        for (const json& r : p["rows"]) out["rows"].push_back(r);
+        out["power_narration"] = p["narration"];
+        const json& storm = results["ipistorm"];
+        out["power_counts"] = {{"mint_per_s", storm["mint_per_s"]},
+                               {"ipis", storm["ipis"]},
+                               {"timer_interrupts", storm["timer_interrupts"]},
+                               {"polled", storm["polled"]},
+                               {"desc_line_stores", storm["desc_line_stores"]},
+                               {"desc_line_transfers_per_ipi", storm["desc_line_transfers_per_ipi"]},
+                               {"desc_line_cross_chip_share", storm["desc_line_cross_chip_share"]},
+                               {"spin_us_per_iteration", storm["spin_us_per_iteration"]}};
+    }
     if (move) {
         const AffinityMoveOutcome& o = move->outcome();
         out["affinity_move"] = {{"moved", o.moved},
@@ -374,12 +394,14 @@ std::string render_explain(const ExplainScenario& s, const std::vector<json>& re
                      ns(results[0]["window_ns"][1].get<double>()),
                      results[0]["columns"].get<unsigned>()};
     std::vector<TimelineRow> rows;
-    const json& first_msis = results[0]["rows"][0];
-    bool vm_rows = false, xen_rows = false;
+    const json no_row = {{"cells", ""}};
+    const json& first_msis = results[0]["rows"].empty() ? no_row : results[0]["rows"][0];
+    bool vm_rows = false, xen_rows = false, power_rows = false;
     for (size_t i = 0; i < results.size(); ++i)
         for (const json& r : results[i]["rows"]) {
             vm_rows = vm_rows || r.value("vm", false);
             xen_rows = xen_rows || r.value("xen", false);
+            power_rows = power_rows || r.value("power", false);
             const bool msi_row = r["label"] == "MSIs";
             if (msi_row && i > 0 && r["cells"] == first_msis["cells"]) continue;
             std::string label = r["label"].get<std::string>();
@@ -389,10 +411,12 @@ std::string render_explain(const ExplainScenario& s, const std::vector<json>& re
     out += "\n" + render_timeline(rows, w);
     if (vm_rows) out += std::string(kVmTimelineLegend) + "\n";
     if (xen_rows) out += std::string(kXenTimelineLegend) + "\n";
+    if (power_rows) out += std::string(kPowerTimelineLegend) + "\n";
 
     for (const json& r : results) {
-        out += "\n-- " + r["label"].get<std::string>() + " (" + r["mode"].get<std::string>() +
-               " mode): step by step --\n";
+        if (!r.contains("power_narration"))  // an ipistorm partition's x86 host is idle
+            out += "\n-- " + r["label"].get<std::string>() + " (" + r["mode"].get<std::string>() +
+                   " mode): step by step --\n";
         for (const json& line : r["narration"]) out += line.get<std::string>() + "\n";
         if (r.contains("vm_narration")) {
             out += "-- " + r["label"].get<std::string>() + ": the vCPU's pCPU --\n";
@@ -402,6 +426,10 @@ std::string render_explain(const ExplainScenario& s, const std::vector<json>& re
             out += "-- " + r["label"].get<std::string>() +
                    ": the vCPUs' pCPUs under Xen, and event_lock --\n";
             for (const json& line : r["xen_narration"]) out += line.get<std::string>() + "\n";
+        }
+        if (r.contains("power_narration")) {
+            out += "\n-- " + r["label"].get<std::string>() + ": the CPUs' IPIs and the descriptor's line --\n";
+            for (const json& line : r["power_narration"]) out += line.get<std::string>() + "\n";
         }
         if (r.contains("affinity_move")) {
             const json& a = r["affinity_move"];
@@ -479,7 +507,22 @@ std::string render_explain(const ExplainScenario& s, const std::vector<json>& re
             out += line + "\n";
         }
     };
-    count_rows("counts", kCounts, "%.2f");
+    // An ipistorm partition has no device traffic: its own counts replace the host's.
+    if (results[0].contains("power_counts")) {
+        static const Count kPowerCounts[] = {
+            {"mint_per_s", "interrupts, vmstat (M/s)"},
+            {"ipis", "IPI interrupts"},
+            {"timer_interrupts", "timer interrupts"},
+            {"polled", "calls to a polling CPU (no IPI)"},
+            {"desc_line_stores", "irq_count++ stores"},
+            {"desc_line_transfers_per_ipi", "descriptor line transfers per IPI"},
+            {"desc_line_cross_chip_share", "... share across chips"},
+            {"spin_us_per_iteration", "csd_lock_wait per iteration (us)"},
+        };
+        count_rows("power_counts", kPowerCounts, "%.3f");
+    } else {
+        count_rows("counts", kCounts, "%.2f");
+    }
     if (results[0].contains("vm_counts")) {
         static const Count kVmCounts[] = {
             {"ext_int_exits", "EXTERNAL_INTERRUPT exits"},

@@ -21,7 +21,9 @@ public:
 
     unsigned cpu_count() const { return unsigned(m_cpus.size()); }
     const PowerCpu& cpu(unsigned i) const { return *m_cpus[i]; }
+    PowerCpu& cpu(unsigned i) { return *m_cpus[i]; }
     const std::vector<std::unique_ptr<IrqDesc>>& descs() const { return m_descs; }
+    const ChipLayout& layout() const { return m_layout; }
     const std::vector<Xive>& xives() const { return m_xives; }
     void reset_stats();
 

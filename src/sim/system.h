@@ -88,6 +88,7 @@ public:
     XenDomain& xen_domain() { return *m_xen_domain; }
     // The POWER partition (systems.md D), or nullptr.
     const PowerPartition* power() const { return m_power.get(); }
+    PowerPartition* power() { return m_power.get(); }
     // Queues of assigned devices: those posted straight into a vCPU's PID.
     uint64_t posted_to_guest_queues() const { return m_posted_to_guest; }
     static uint64_t guest_pid_address(unsigned vcpu) { return 0x20000000 + uint64_t(vcpu) * 64; }
