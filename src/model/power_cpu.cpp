@@ -202,7 +202,7 @@ void PowerCpu::finish(const sc_time& now) {
     }
     if (m_irq_pc == 4) {  // the csd_unlock stores have landed
         for (unsigned s : m_queued) {
-            say(now, "do_nothing_ipi done, csd_unlock: " + cpu_name(s) + "'s csd_lock_wait can end");
+            if (m_log) say(now, "do_nothing_ipi done, csd_unlock: " + cpu_name(s) + "'s csd_lock_wait can end");
             cpu(s).csd_released();
         }
         m_queued.clear();
@@ -238,13 +238,13 @@ void PowerCpu::thread_step(const sc_time& now) {
         if (first) {
             if (t.polling()) {
                 ++m_stats.polled;
-                say(end, cpu_name(target) + " is polling in idle: set_nr_if_polling, no IPI");
+                if (m_log) say(end, cpu_name(target) + " is polling in idle: set_nr_if_polling, no IPI");
                 t.kick_poll();
             } else {
                 m_needs_ipi = true;
             }
         } else {
-            say(end, cpu_name(target) + "'s call queue was not empty: its IPI is already on the way");
+            if (m_log) say(end, cpu_name(target) + "'s call queue was not empty: its IPI is already on the way");
         }
         break;
     }

@@ -115,9 +115,8 @@ private:
     void thread_step(const sc_core::sc_time& now);
     void end_thread_step(const sc_core::sc_time& now);
     char state() const;
-    void say(const sc_core::sc_time& at, std::string what) {
-        if (m_log) m_log->steps.emplace_back(at, std::move(what));
-    }
+    // Callers test m_log first: the words cost more than the step.
+    void say(const sc_core::sc_time& at, std::string what) { m_log->steps.emplace_back(at, std::move(what)); }
     IpiLines& lines(unsigned cpu) { return (*m_fabric.lines)[cpu]; }
     PowerCpu& cpu(unsigned c) { return *(*m_fabric.cpus)[c]; }
 
