@@ -8,8 +8,7 @@ IrqDesc::IrqDesc(const SharedLineParams& line, std::shared_ptr<const LineTopolog
                  IrqDebug debug)
     : m_debug(debug), m_hot(line, cpus), m_unhandled(line, std::move(cpus)) {}
 
-sc_core::sc_time IrqDesc::hot_access(AgentId cpu, LineAccess kind, const sc_core::sc_time& now) {
-    if (!m_log) return m_hot.access_serialised(cpu, kind, now);
+sc_core::sc_time IrqDesc::logged_access(AgentId cpu, LineAccess kind, const sc_core::sc_time& now) {
     const bool store = kind == LineAccess::Store;
     const bool had = m_hot.holds(cpu);
     if (had && (!store || m_hot.holds_exclusive(cpu))) return m_hot.access_serialised(cpu, kind, now);

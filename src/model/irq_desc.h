@@ -53,7 +53,11 @@ public:
     void reset_stats();
 
 private:
-    sc_core::sc_time hot_access(AgentId cpu, LineAccess kind, const sc_core::sc_time& now);
+    sc_core::sc_time hot_access(AgentId cpu, LineAccess kind, const sc_core::sc_time& now) {
+        return m_log ? logged_access(cpu, kind, now) : m_hot.access_serialised(cpu, kind, now);
+    }
+    [[gnu::cold, gnu::noinline]] sc_core::sc_time logged_access(AgentId cpu, LineAccess kind,
+                                                               const sc_core::sc_time& now);
 
     IrqDebug m_debug;
     std::vector<DescLineAccess>* m_log = nullptr;

@@ -100,8 +100,31 @@ void PowerCpu::run() {
         if (m_timer_armed) consider(m_timer_at);
     }
     if (have) m_wake.notify(next > now ? next - now : SC_ZERO_TIME);
-    if (m_log && (m_log->states.empty() || m_log->states.back().second != state()))
-        m_log->states.emplace_back(now, state());
+    if (m_log) log_state(now);
+}
+
+void PowerCpu::log_state(const sc_time& now) {
+    const char s = state();
+    if (m_log->states.empty() || m_log->states.back().second != s) m_log->states.emplace_back(now, s);
+}
+
+void PowerCpu::say(const sc_time& at, Said what, unsigned other) {
+    std::string words;
+    const unsigned chip = m_fabric.layout->chip_of(other);
+    switch (what) {
+    case Said::IpiTaken: words = "IPI exception: TIMA ack, handle_percpu_irq"; break;
+    case Said::TimerTaken: words = "decrementer: usleep_range's hrtimer fires"; break;
+    case Said::PollFlush: words = "leaves idle: flush_smp_call_function_queue"; break;
+    case Said::Unlocked: words = "do_nothing_ipi done, csd_unlock: " + cpu_name(other) + "'s csd_lock_wait can end"; break;
+    case Said::Polled: words = cpu_name(other) + " is polling in idle: set_nr_if_polling, no IPI"; break;
+    case Said::Merged: words = cpu_name(other) + "'s call queue was not empty: its IPI is already on the way"; break;
+    case Said::IpiSent:
+        words = "IPI to " + cpu_name(other) + ": trigger store to chip " + std::to_string(chip) + "'s XIVE" +
+                (chip != m_chip ? " (ACROSS CHIPS)" : "");
+        break;
+    case Said::SpinEnded: words = "csd_lock_wait ends after " + nanoseconds(at - m_spin_from) + " ns"; break;
+    }
+    m_log->steps.emplace_back(at, std::move(words));
 }
 
 char PowerCpu::state() const {
@@ -145,10 +168,7 @@ bool PowerCpu::start(const sc_time& now) {
 }
 
 void PowerCpu::start_irq(Irq kind, const sc_time& now) {
-    if (m_log)
-        say(now, kind == Irq::Ipi     ? "IPI exception: TIMA ack, handle_percpu_irq"
-                 : kind == Irq::Timer ? "decrementer: usleep_range's hrtimer fires"
-                                      : "leaves idle: flush_smp_call_function_queue");
+    if (m_log) say(now, kind == Irq::Ipi ? Said::IpiTaken : kind == Irq::Timer ? Said::TimerTaken : Said::PollFlush);
     m_irq = kind;
     // The idle loop's call-queue flush is the handler's phases 3 and 4.
     m_irq_pc = kind == Irq::Poll ? 3 : 0;
@@ -201,10 +221,9 @@ void PowerCpu::finish(const sc_time& now) {
         return;
     }
     if (m_irq_pc == 4) {  // the csd_unlock stores have landed
-        for (unsigned s : m_queued) {
-            if (m_log) say(now, "do_nothing_ipi done, csd_unlock: " + cpu_name(s) + "'s csd_lock_wait can end");
-            cpu(s).csd_released();
-        }
+        if (m_log)
+            for (unsigned s : m_queued) say(now, Said::Unlocked, s);
+        for (unsigned s : m_queued) cpu(s).csd_released();
         m_queued.clear();
     }
     ++m_irq_pc;
@@ -238,13 +257,13 @@ void PowerCpu::thread_step(const sc_time& now) {
         if (first) {
             if (t.polling()) {
                 ++m_stats.polled;
-                if (m_log) say(end, cpu_name(target) + " is polling in idle: set_nr_if_polling, no IPI");
+                if (m_log) say(end, Said::Polled, target);
                 t.kick_poll();
             } else {
                 m_needs_ipi = true;
             }
         } else {
-            if (m_log) say(end, cpu_name(target) + "'s call queue was not empty: its IPI is already on the way");
+            if (m_log) say(end, Said::Merged, target);
         }
         break;
     }
@@ -282,9 +301,7 @@ void PowerCpu::end_thread_step(const sc_time& now) {
         const unsigned chip = m_fabric.layout->chip_of(target);
         ++m_stats.ipis_sent;
         if (chip != m_chip) ++m_stats.cross_chip_sent;
-        if (m_log)
-            say(now, "IPI to " + cpu_name(target) + ": trigger store to chip " + std::to_string(chip) +
-                         "'s XIVE" + (chip != m_chip ? " (ACROSS CHIPS)" : ""));
+        if (m_log) say(now, Said::IpiSent, target);
         cpu(target).raise_ipi((*m_fabric.xives)[chip].trigger(m_chip, now));
         m_spin_from = now;
         m_step = m_thread.wait ? Step::Wait : Step::Sleep;
@@ -292,7 +309,7 @@ void PowerCpu::end_thread_step(const sc_time& now) {
     }
     case Step::Wait:
         m_stats.spin += now - m_spin_from;
-        if (m_log) say(now, "csd_lock_wait ends after " + nanoseconds(now - m_spin_from) + " ns");
+        if (m_log) say(now, Said::SpinEnded);
         m_step = Step::Sleep;
         break;
     case Step::Sleep:

@@ -115,8 +115,11 @@ private:
     void thread_step(const sc_core::sc_time& now);
     void end_thread_step(const sc_core::sc_time& now);
     char state() const;
-    // Callers test m_log first: the words cost more than the step.
-    void say(const sc_core::sc_time& at, std::string what) { m_log->steps.emplace_back(at, std::move(what)); }
+    // The explain log, out of line: callers test m_log first, so a run
+    // without one pays a test per step and nothing more.
+    enum class Said { IpiTaken, TimerTaken, PollFlush, Unlocked, Polled, Merged, IpiSent, SpinEnded };
+    [[gnu::cold, gnu::noinline]] void log_state(const sc_core::sc_time& now);
+    [[gnu::cold, gnu::noinline]] void say(const sc_core::sc_time& at, Said what, unsigned other = 0);
     IpiLines& lines(unsigned cpu) { return (*m_fabric.lines)[cpu]; }
     PowerCpu& cpu(unsigned c) { return *(*m_fabric.cpus)[c]; }
 
