@@ -263,9 +263,15 @@ def loo(figs, params, sc, fitted, threshold):
             curves = [errors(s["y"][g["name"]], g["published"]) for g in rest]
             spans = {g["name"]: max(c) - min(c) for g, c in zip(rest, curves)}
             constraining = [n for n, v in spans.items() if v >= threshold]
+            # Two-sided: the figure's error runs from at least +threshold
+            # to at most -threshold, so it pins the value from both sides;
+            # the others only bound it (or step without crossing).
+            two_sided = [g["name"] for g, c in zip(rest, curves)
+                         if g["name"] in constraining and max(c) >= threshold
+                         and min(c) <= -threshold]
             own = s["y"][f["name"]]
             row = dict(figure=f["name"], published=pub, parameter=p["name"], fitted=p["value"],
-                       constrained_by=constraining)
+                       constrained_by=constraining, two_sided=two_sided)
             if not constraining:
                 lo, hi = min(own), max(own)
                 row.update(kind="not identified", interval=[lo, hi],
@@ -355,14 +361,14 @@ def render(args, figs, params, sc, fitted, rows, meta, markdown):
     for r in rows:
         if r["kind"] == "check":
             body.append([r["figure"], g4(r["published"]), g4(r["prediction"]), pct(r["error"]),
-                         "none (a check: the fitted model)", "-"])
+                         "none (a check: the fitted model)", "-", "-"])
         elif r["kind"] == "not identified":
             body.append([r["figure"], g4(r["published"]),
                          "not identified without it: [%s, %s]" % (g4(r["interval"][0]),
                                                                   g4(r["interval"][1])),
                          "[%s, %s]" % (pct(r["error_interval"][0]), pct(r["error_interval"][1])),
                          "`%s`: no other figure moves %.0f pp over its range" %
-                         (r["parameter"], 100 * args.threshold), "-"])
+                         (r["parameter"], 100 * args.threshold), "-", "-"])
         else:
             body.append([r["figure"], g4(r["published"]),
                          "%s [%s, %s]" % (g4(r["prediction"]), g4(r["interval"][0]),
@@ -370,10 +376,14 @@ def render(args, figs, params, sc, fitted, rows, meta, markdown):
                          pct(r["error"]),
                          "`%s` %s -> %s [%s, %s]" % (r["parameter"], g4(r["fitted"]), g4(r["refit"]),
                                                      g4(r["refit_range"][0]), g4(r["refit_range"][1])),
-                         ", ".join(r["constrained_by"])])
+                         ", ".join(r["two_sided"]) or "none",
+                         ", ".join(n for n in r["constrained_by"] if n not in r["two_sided"])
+                         or "none"])
     table(["figure", "published", "LOO prediction [over refit range]", "error",
-           "refitted: fitted -> refit [range]", "refit from (figures moving >= %.0f pp)"
-           % (100 * args.threshold)], body)
+           "refitted: fitted -> refit [range]",
+           "pinned by (error from >= +%.0f pp to <= -%.0f pp)" % (100 * args.threshold,
+                                                                 100 * args.threshold),
+           "only bounded or stepped by (moving >= %.0f pp)" % (100 * args.threshold)], body)
     return "\n".join(out)
 
 
