@@ -49,7 +49,8 @@ def c1(disks, jobs=4):
     # Every CPU has one vector of every disk (Linux's managed affinity); a
     # disk's jobs use the queues of their own CPUs.
     cfg = base(f"C1 nvme-disks: {disks} PM174x-like disks, FIO libaio, {jobs} jobs each on "
-               "dedicated CPUs, one vector per CPU per disk, 4 disks per x16 root port.",
+               "dedicated CPUs, one vector per CPU per disk, 4 disks per x16 root port. " +
+               topology_c1(disks),
                disks * jobs, (disks + 3) // 4, 4e6, 1e6)
     every = list(range(disks * jobs))
     for d in range(disks):
@@ -58,13 +59,13 @@ def c1(disks, jobs=4):
     return cfg
 
 
-def dsa(wqs, comment):
+def dsa(wqs, comment, setup):
     # CPU 0 takes every interrupt; each work queue's submitter has its own CPU.
     # Each DSA device sits in its own IIO stack, behind its own root port, as
     # on Sapphire Rapids (one DSA per accelerator stack, four per socket:
     # Intel DSA Architecture Specification and the 4th Gen Xeon product
     # brief), so two devices share no root port.
-    cfg = base(comment, 1 + wqs, wqs, 1e6, 1e5)
+    cfg = base(comment + " " + topology_dsa(wqs, setup), 1 + wqs, wqs, 1e6, 1e5)
     for d in range(wqs):
         add_dsa(cfg, f"dsa{d}", d, 0, 1 + d)
     return cfg
@@ -72,7 +73,7 @@ def dsa(wqs, comment):
 
 def p3():
     cfg = base("P3 optane-iouring: 4 Optane gen2 drives, one io_uring submitter per drive on its "
-               "own CPU, batches of 32.", 4, 1, 4e6, 4e6)
+               "own CPU, batches of 32. " + TOPOLOGY["p3"], 4, 1, 4e6, 4e6)
     for d in range(4):
         add_nvme(cfg, "optane_gen2", f"optane{d}", 0, [d])
     return cfg
@@ -80,7 +81,7 @@ def p3():
 
 def p4():
     cfg = base("P4 low-rate: one NVMe-like device and one CPU, Poisson completions at the "
-               "offered rate (workloads.0.on_rate_mpps).", 1, 1, 5e7, 1e5)
+               "offered rate (workloads.0.on_rate_mpps). " + TOPOLOGY["p4"], 1, 1, 5e7, 1e5)
     p = PROFILES["nvme_pm174x"]
     cfg["devices"].append(dict(name="nvme0", root_port=0, vectors=1, irq_cpus=[0], **p["device"]))
     cfg["workloads"].append({"type": "bursty", "device": "nvme0", "on_rate_mpps": 0.1,
@@ -99,12 +100,59 @@ def p5(cpus=32, jobs_per_queue=4, iodepth=16):
     # 512 jobs = 4 disks x 32 CPUs x 4 jobs; the 4 jobs of a CPU share that
     # CPU's queue pair of the disk, so one queue carries 4 x iodepth I/Os.
     cfg = base(f"P5 nvme-pircopy: 4 PM174x-like disks behind one x16 root port, 512 libaio "
-               f"jobs ({cpus} CPUs x 4 disks x {jobs_per_queue} jobs, iodepth {iodepth}).",
+               f"jobs ({cpus} CPUs x 4 disks x {jobs_per_queue} jobs, iodepth {iodepth}). " +
+               TOPOLOGY["p5"],
                cpus, 1, 4e6, P5_WARMUP_NS)
     for d in range(4):
         add_nvme(cfg, "nvme_pm174x", f"nvme{d}", 0, list(range(cpus)),
                  iodepth=jobs_per_queue * iodepth)
     return cfg
+
+
+# Where each config's topology comes from (issue 22 item 5): the published
+# setup (spec/experiments.md) where it says so, a named real server's layout
+# where the setup is silent, else "unknown" with the assumption made. In the
+# model a root port is one IIO stack: the write path that inbound DMA and
+# interrupt messages share. On Sapphire Rapids every PCIe Gen5 x16 slot is
+# its own IIO stack, which a bifurcated x4x4x4x4 slot splits into four PCIe
+# root ports that still share the stack; each DSA instance sits in an
+# accelerator stack of its own (four per socket). docs/predictions.md
+# (Topology) measures the figures under the alternatives.
+SPR_STACKS = ("Sapphire Rapids: each PCIe Gen5 x16 slot is its own IIO stack (the model's root "
+              "port); a slot bifurcated x4x4x4x4 gives four PCIe root ports inside that one stack")
+SPR_DSA = ("Sapphire Rapids: each DSA instance sits in its own accelerator IIO stack, four per "
+           "socket (Intel DSA Architecture Specification; 4th Gen Xeon product brief)")
+LINUX_NVME = ("Linux's NVMe driver gives every CPU one queue and vector of every disk (managed "
+              "affinity, blk-mq), so that mapping comes from the kernel")
+
+
+def topology_c1(disks):
+    return (f"Topology: one socket (spec/experiments.md C1); {(disks + 3) // 4} root port(s). "
+            "Which disk sits on which slot is not published: assumed 4 x4 PM174x disks per Gen5 "
+            f"x16 slot ({SPR_STACKS}), filled in order. Unknown; docs/predictions.md (Topology) "
+            "gives C1 with one stack per disk or per pair. CPUs: 4 fio jobs per disk on "
+            f"dedicated CPUs (assumed: jobs and CPUs are not published). Vectors: {LINUX_NVME}.")
+
+
+def topology_dsa(wqs, setup):
+    return (f"Topology: {setup} (spec/experiments.md); {wqs} root port(s), one per DSA device "
+            f"({SPR_DSA}). Submitters on CPUs 1..{wqs}, one each: assumed (not published). "
+            "One socket: assumed.")
+
+
+TOPOLOGY = {
+    "p3": ("Topology: 4 drives and one submitting thread per drive on 4 CPUs (spec/experiments.md "
+           "P3: 'a different Intel server'). Unknown: the server, its sockets and which drive sits "
+           "on which root port are not published; assumed all four behind one root port of one "
+           "socket. Optane gen2 (P5800X) drives are PCIe 4.0 x4 each (Intel's product brief), so a "
+           "four-drive server may as well give each its own root port: docs/predictions.md "
+           "(Topology) gives P3 with 1, 2 and 4 root ports. Vectors: one per drive, on its "
+           "submitter's CPU (assumed: Linux gives the submitting CPU its own queue and vector)."),
+    "p4": ("Topology: one device and one CPU (spec/experiments.md P4); one root port follows."),
+    "p5": ("Topology: 4 PM174x drives behind one x16 slot (spec/experiments.md P5), one IIO "
+           f"stack and so one root port ({SPR_STACKS}). 512 jobs on 32 CPUs of one socket, 4 per "
+           "CPU and disk: assumed (the CPU count is not published). Vectors: " + LINUX_NVME + "."),
+}
 
 
 def write(name, cfg):
@@ -118,9 +166,12 @@ if __name__ == "__main__":
     for disks in (2, 4, 8):
         write(f"c1-nvme-{disks}disks.json", c1(disks))
     write("c2-dsa-2wq.json", dsa(2, "C2 dsa-2wq: two DSA devices, one dedicated WQ each, both "
-                                   "interrupts pinned to CPU 0, submitters on CPUs 1 and 2, 512-byte fills."))
+                                   "interrupts pinned to CPU 0, submitters on CPUs 1 and 2, 512-byte fills.",
+                                   "two DSA devices with one dedicated WQ each, both interrupts "
+                                   "pinned to one CPU (C2)"))
     write("p2-dsa-1wq.json", dsa(1, "P2 pir-copy: one DSA work queue, one MSI vector on CPU 0, "
-                                    "the submitter on CPU 1, 512-byte fills."))
+                                    "the submitter on CPU 1, 512-byte fills.",
+                                    "one DSA work queue, one MSI vector on one CPU (P2)"))
     write("p3-optane-iouring.json", p3())
     write("p4-low-rate.json", p4())
     write("p5-nvme-pircopy.json", p5())
