@@ -44,15 +44,15 @@ void RunParams::describe(ParamVisitor& v) {
 }
 
 void TopologyParams::describe(ParamVisitor& v) {
-    v.integer("sockets", sockets, "", 1, 8, "sockets; CPUs are split evenly across them");
-    v.integer("cpus", cpus, "", 1, 63, "logical CPUs (APIC id = index)");
+    v.integer("sockets", sockets, "", 1, 16, "sockets; CPUs are split evenly across them, socket-major");
+    v.integer("cpus", cpus, "", 1, kMaxCpus, "logical CPUs (x2APIC id = index)");
     v.integer("root_ports", root_ports, "", 1, 64, "PCIe root ports (IIO stacks)");
 }
 
 void DeviceConfig::describe(ParamVisitor& v) {
     v.text("name", name, "unique device name");
     v.integer("root_port", root_port, "", 0, 63, "root port the device sits behind");
-    v.integers("irq_cpus", irq_cpus, 0, 62, "CPU of each queue's interrupt, cycled over queues");
+    v.integers("irq_cpus", irq_cpus, 0, kMaxCpus - 1, "CPU of each queue's interrupt, cycled over queues");
     v.integer("first_vector", first_vector, "", 0x20, 0xEA,
               "first Linux vector allocated on each CPU for this device");
     params.describe(v);
@@ -579,11 +579,12 @@ void check_consistency(const SimConfig& c) {
             throw ConfigError("vcpus[" + std::to_string(i) +
                               "].vid: virtual-interrupt delivery needs apicv (vcpus[" +
                               std::to_string(i) + "].apicv is false)");
-    if (c.topology.cpus + c.guest_vcpus() > 63)
+    if (c.topology.cpus + c.guest_vcpus() > kMaxCpus)
         throw ConfigError(std::string(c.xen_guest ? "xen.vcpus: " : "vcpus: ") +
                           std::to_string(c.guest_vcpus()) +
                           " vCPUs, each on its own pCPU after topology.cpus (" +
-                          std::to_string(c.topology.cpus) + "), exceed 63 CPUs");
+                          std::to_string(c.topology.cpus) + "), exceed " + std::to_string(kMaxCpus) +
+                          " CPUs");
     if (c.topology.sockets > c.topology.cpus)
         throw ConfigError("topology.sockets: " + std::to_string(c.topology.sockets) +
                           " sockets but only " + std::to_string(c.topology.cpus) +

@@ -24,8 +24,8 @@ struct ConfigError : BadInput {
 // any input can make cidsim allocate (listed by `cidsim params` as "(limits)").
 constexpr size_t kMaxConfigBytes = 16u << 20;  // config file size
 constexpr int kMaxJsonDepth = 32;              // nesting of arrays and objects
-constexpr size_t kMaxDevices = 64;             // entries of `devices`
-constexpr size_t kMaxWorkloads = 256;          // entries of `workloads`
+constexpr size_t kMaxDevices = 1024;           // entries of `devices` (one per CPU at kMaxCpus)
+constexpr size_t kMaxWorkloads = 2048;         // entries of `workloads`
 constexpr size_t kMaxVcpus = 8;                // entries of `vcpus` (each with its own pCPU)
 constexpr size_t kMaxTraceEvents = 1000000;    // events of one trace workload
 constexpr size_t kMaxListLength = 2048;        // any integer list (irq_cpus)

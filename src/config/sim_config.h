@@ -40,9 +40,13 @@ struct RunParams {
     void describe(ParamVisitor& v);
 };
 
+// x86 CPUs a machine may have, guests' pCPUs included (issue 18: 1 024 CPUs
+// in up to 16 sockets; x2APIC ids are 32-bit).
+constexpr uint64_t kMaxCpus = 1024;
+
 struct TopologyParams {
     uint64_t sockets = 1;     // CPUs are split evenly across sockets
-    uint64_t cpus = 1;        // logical CPUs, APIC id = index
+    uint64_t cpus = 1;        // logical CPUs, x2APIC id = index
     uint64_t root_ports = 1;  // PCIe root ports (IIO stacks) on socket 0
 
     void describe(ParamVisitor& v);
