@@ -25,11 +25,11 @@ CpuCore::CpuCore(sc_core::sc_module_name name, const CpuCoreParams& params,
     : sc_module(name),
       m_params(params),
       m_handler(handler_params),
-      m_retrigger_eoi_fix(handler_params.retrigger_eoi_fix),
       m_index(index),
       m_agent(agent),
       m_apic(controller),
-      m_pid(pid) {
+      m_pid(pid),
+      m_retrigger_eoi_fix(handler_params.retrigger_eoi_fix) {
     m_pid.attach_cpu(*this);
     m_apic.let_core_accept();
     m_irq_lookahead.record_into(&m_apic.promise());
