@@ -4,6 +4,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -48,6 +51,14 @@ inline Run run_cidsim(const Scratch& s, const std::string& args) {
     r.out = slurp(out);
     r.err = slurp(err);
     return r;
+}
+
+// `cidsim run ARGS -q --out FILE`, which must succeed: its result.
+inline nlohmann::json run_result(const Scratch& s, const std::string& args) {
+    const Run r = run_cidsim(s, "run " + args + " -q --out '" + (s / "result.json") + "'");
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    return nlohmann::json::parse(slurp(s / "result.json"));
 }
 
 inline std::string example(const std::string& name) {

@@ -5,58 +5,16 @@
 // with the bitmap fix no EOI takes the lock.
 #include <catch2/catch.hpp>
 
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
+#include "explain_runner.h"
+
+using namespace cidsim_test;
 using nlohmann::json;
 
 namespace {
-
-std::string temp(const std::string& name) {
-    return "/tmp/cidsim-test-" + std::to_string(::getpid()) + "-" + name;
-}
-
-std::string slurp(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-// Runs `cidsim explain eoi-lock`; its printed text in `text`, the variants' JSON returned.
-json explain_eoi_lock(std::string& text) {
-    const std::string out = temp("eoi-lock.json"), stdout_path = temp("eoi-lock.txt");
-    const std::string cmd = std::string(CIDSIM_BINARY) + " explain eoi-lock --out " + out + " > " +
-                            stdout_path;
-    const int rc = std::system(cmd.c_str());
-    REQUIRE(WIFEXITED(rc));
-    REQUIRE(WEXITSTATUS(rc) == 0);
-    text = slurp(stdout_path);
-    json j = json::parse(slurp(out));
-    std::remove(out.c_str());
-    std::remove(stdout_path.c_str());
-    return j;
-}
-
-const json& variant(const json& result, const std::string& label) {
-    for (const json& v : result["variants"])
-        if (v["label"] == label) return v;
-    FAIL("no variant " << label);
-    return result;
-}
-
-// The cells of the row labelled `label`, or FAIL.
-std::string row(const json& v, const std::string& label) {
-    for (const json& r : v["rows"])
-        if (r["label"] == label) return r["cells"];
-    FAIL("no row " << label);
-    return "";
-}
 
 size_t lines_with(const json& v, const std::string& what) {
     size_t n = 0;
@@ -69,8 +27,9 @@ size_t lines_with(const json& v, const std::string& what) {
 
 TEST_CASE("eoi-lock: a row per vCPU with spins and holds, the lock's owner and its hand-offs",
           "[explain][xen]") {
+    Scratch s;
     std::string text;
-    const json r = explain_eoi_lock(text);
+    const json r = explain(s, "eoi-lock", &text);
     const json& full = variant(r, "full");
     std::string all;
     for (int i = 0; i < 4; ++i) all += row(full, "full vcpu" + std::to_string(i));
@@ -91,8 +50,8 @@ TEST_CASE("eoi-lock: a row per vCPU with spins and holds, the lock's owner and i
 
 TEST_CASE("eoi-lock full: the narration follows the lock's line across the sockets",
           "[explain][xen]") {
-    std::string text;
-    const json full = variant(explain_eoi_lock(text), "full");
+    Scratch s;
+    const json full = variant(explain(s, "eoi-lock"), "full");
     CHECK(lines_with(full, "ACROSS SOCKETS") >= 1);
     CHECK(lines_with(full, "spins on its line") >= 1);
     CHECK(lines_with(full, "walked 64 pirqs") >= 1);
@@ -101,20 +60,15 @@ TEST_CASE("eoi-lock full: the narration follows the lock's line across the socke
     // Every hand-off narrated is one the counts know, and no more.
     CHECK(lines_with(full, "gets event_lock from") <= full["xen_counts"]["handoffs"].get<uint64_t>());
     // The explain log misses none: the lock's own counters, from `cidsim run`, agree.
-    const std::string out = temp("eoi-lock-run.json");
-    const std::string cmd = std::string(CIDSIM_BINARY) + " run " + CIDSIM_SOURCE_DIR +
-                            "/configs/explain/eoi-lock.json -q --out " + out + " > /dev/null";
-    REQUIRE(std::system(cmd.c_str()) == 0);
-    const json run = json::parse(slurp(out));
-    std::remove(out.c_str());
+    const json run = run_result(s, "'" CIDSIM_SOURCE_DIR "/configs/explain/eoi-lock.json'");
     const json& lock = run["xen"]["event_lock"];
     CHECK(full["xen_counts"]["handoffs"] == lock["handoffs"]);
     CHECK(full["xen_counts"]["cross_socket_handoffs"] == lock["cross_socket_handoffs"]);
 }
 
 TEST_CASE("eoi-lock bitmap: the EOI takes no lock, the delivery still does", "[explain][xen]") {
-    std::string text;
-    const json r = explain_eoi_lock(text);
+    Scratch s;
+    const json r = explain(s, "eoi-lock");
     const json& bitmap = variant(r, "bitmap");
     const json& c = bitmap["xen_counts"];
     CHECK(c["lock_eois"] == 0);
@@ -132,17 +86,12 @@ TEST_CASE("eoi-lock bitmap: the EOI takes no lock, the delivery still does", "[e
 
 TEST_CASE("eoi-lock: --stepwise gives the same Xen results (the pCPUs act at the kernel's time)",
           "[explain][xen]") {
+    Scratch s;
     for (const char* v : {"full", "bitmap"}) {
         json xen[2];
         for (int stepwise = 0; stepwise < 2; ++stepwise) {
-            const std::string out = temp(std::string(v) + std::to_string(stepwise) + ".json");
-            const std::string cmd = std::string(CIDSIM_BINARY) + " run " + CIDSIM_SOURCE_DIR +
-                                    "/configs/explain/eoi-lock.json -q --set xen.variant=" + v +
-                                    (stepwise ? " --stepwise" : "") + " --out " + out + " > /dev/null";
-            REQUIRE(std::system(cmd.c_str()) == 0);
-            const json run = json::parse(slurp(out));
-            std::remove(out.c_str());
-            xen[stepwise] = run["xen"];
+            xen[stepwise] = run_result(s, "'" CIDSIM_SOURCE_DIR "/configs/explain/eoi-lock.json' --set xen.variant=" +
+                                              std::string(v) + (stepwise ? " --stepwise" : ""))["xen"];
             REQUIRE(xen[stepwise]["event_lock"]["acquisitions"].get<uint64_t>() > 0);
         }
         CHECK(xen[0] == xen[1]);
@@ -150,24 +99,8 @@ TEST_CASE("eoi-lock: --stepwise gives the same Xen results (the pCPUs act at the
 }
 
 TEST_CASE("eoi-lock: every line docs/teaching.md pastes from it is in today's output", "[explain][xen][docs]") {
+    Scratch s;
     std::string text;
-    explain_eoi_lock(text);
-    const std::string doc = slurp(std::string(CIDSIM_SOURCE_DIR) + "/docs/teaching.md");
-    const size_t from = doc.find("explain eoi-lock");
-    REQUIRE(from != std::string::npos);
-    const size_t to = doc.find("\n## ", from);
-    const std::string section = doc.substr(from, to == std::string::npos ? std::string::npos : to - from);
-    size_t pasted = 0;
-    for (size_t open = section.find("```\n"); open != std::string::npos;) {
-        const size_t close = section.find("```", open + 4);
-        REQUIRE(close != std::string::npos);
-        std::istringstream block(section.substr(open + 4, close - open - 4));
-        for (std::string line; std::getline(block, line);) {
-            ++pasted;
-            INFO(line);
-            CHECK(text.find(line + "\n") != std::string::npos);
-        }
-        open = section.find("```\n", close + 3);
-    }
-    CHECK(pasted > 20);
+    explain(s, "eoi-lock", &text);
+    CHECK(check_pasted_lines("explain eoi-lock", text) > 20);
 }

@@ -5,57 +5,16 @@
 // without irqdebug it stays shared and clean.
 #include <catch2/catch.hpp>
 
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
+#include "explain_runner.h"
+
+using namespace cidsim_test;
 using nlohmann::json;
 
 namespace {
-
-std::string temp(const std::string& name) {
-    return "/tmp/cidsim-test-" + std::to_string(::getpid()) + "-" + name;
-}
-
-std::string slurp(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-// Runs `cidsim explain ipi-storm`; its printed text in `text`, the variants' JSON returned.
-json explain_ipi_storm(std::string& text) {
-    const std::string out = temp("ipi-storm.json"), stdout_path = temp("ipi-storm.txt");
-    const std::string cmd = std::string(CIDSIM_BINARY) + " explain ipi-storm --out " + out + " > " +
-                            stdout_path;
-    const int rc = std::system(cmd.c_str());
-    REQUIRE(WIFEXITED(rc));
-    REQUIRE(WEXITSTATUS(rc) == 0);
-    text = slurp(stdout_path);
-    json j = json::parse(slurp(out));
-    std::remove(out.c_str());
-    std::remove(stdout_path.c_str());
-    return j;
-}
-
-const json& variant(const json& result, const std::string& label) {
-    for (const json& v : result["variants"])
-        if (v["label"] == label) return v;
-    FAIL("no variant " << label);
-    return result;
-}
-
-std::string row(const json& v, const std::string& label) {
-    for (const json& r : v["rows"])
-        if (r["label"] == label) return r["cells"];
-    FAIL("no row " << label);
-    return "";
-}
 
 std::string cpu_rows(const json& v, const std::string& label) {
     std::string all;
@@ -76,8 +35,9 @@ size_t lines_with(const json& v, const std::string& a, const std::string& b = ""
 
 TEST_CASE("ipi-storm ipi_sys: every CPU's irq_count++ takes the one line, across the chips",
           "[explain][power]") {
+    Scratch s;
     std::string text;
-    const json r = explain_ipi_storm(text);
+    const json r = explain(s, "ipi-storm", &text);
     const json& sys = variant(r, "ipi_sys");
     const std::string cpus = cpu_rows(sys, "ipi_sys");
     for (char mark : {'c', '~', 'I', 't', 'S', 'L'}) {
@@ -100,8 +60,8 @@ TEST_CASE("ipi-storm ipi_sys: every CPU's irq_count++ takes the one line, across
 }
 
 TEST_CASE("ipi-storm ipi_chip: each chip's descriptor line stays on its chip", "[explain][power]") {
-    std::string text;
-    const json chip = variant(explain_ipi_storm(text), "ipi_chip");
+    Scratch s;
+    const json chip = variant(explain(s, "ipi-storm"), "ipi_chip");
     for (const char* k : {"0", "1"}) {
         INFO(k);
         const std::string moves = row(chip, std::string("ipi_chip transfers") + k);
@@ -119,8 +79,8 @@ TEST_CASE("ipi-storm ipi_chip: each chip's descriptor line stays on its chip", "
 
 TEST_CASE("ipi-storm noirqdebug: the line stays shared and clean, and the rate is the highest",
           "[explain][power]") {
-    std::string text;
-    const json r = explain_ipi_storm(text);
+    Scratch s;
+    const json r = explain(s, "ipi-storm");
     const json& off = variant(r, "noirqdebug");
     const std::string cpus = cpu_rows(off, "noirqdebug");
     CHECK(cpus.find('S') == std::string::npos);
@@ -134,14 +94,9 @@ TEST_CASE("ipi-storm noirqdebug: the line stays shared and clean, and the rate i
 
 TEST_CASE("ipi-storm: the explain counts are those of `cidsim run` on the same file",
           "[explain][power]") {
-    std::string text;
-    const json sys = variant(explain_ipi_storm(text), "ipi_sys");
-    const std::string out = temp("ipi-storm-run.json");
-    const std::string cmd = std::string(CIDSIM_BINARY) + " run " + CIDSIM_SOURCE_DIR +
-                            "/configs/explain/ipi-storm.json -q --out " + out + " > /dev/null";
-    REQUIRE(std::system(cmd.c_str()) == 0);
-    const json run = json::parse(slurp(out));
-    std::remove(out.c_str());
+    Scratch s;
+    const json sys = variant(explain(s, "ipi-storm"), "ipi_sys");
+    const json run = run_result(s, "'" CIDSIM_SOURCE_DIR "/configs/explain/ipi-storm.json'");
     for (const char* k : {"mint_per_s", "ipis", "timer_interrupts", "desc_line_stores"}) {
         INFO(k);
         CHECK(sys["power_counts"][k] == run["ipistorm"][k]);
@@ -150,24 +105,8 @@ TEST_CASE("ipi-storm: the explain counts are those of `cidsim run` on the same f
 
 TEST_CASE("ipi-storm: every line docs/teaching.md pastes from it is in today's output",
           "[explain][power][docs]") {
+    Scratch s;
     std::string text;
-    explain_ipi_storm(text);
-    const std::string doc = slurp(std::string(CIDSIM_SOURCE_DIR) + "/docs/teaching.md");
-    const size_t from = doc.find("explain ipi-storm");
-    REQUIRE(from != std::string::npos);
-    const size_t to = doc.find("\n## ", from);
-    const std::string section = doc.substr(from, to == std::string::npos ? std::string::npos : to - from);
-    size_t pasted = 0;
-    for (size_t open = section.find("```\n"); open != std::string::npos;) {
-        const size_t close = section.find("```", open + 4);
-        REQUIRE(close != std::string::npos);
-        std::istringstream block(section.substr(open + 4, close - open - 4));
-        for (std::string line; std::getline(block, line);) {
-            ++pasted;
-            INFO(line);
-            CHECK(text.find(line + "\n") != std::string::npos);
-        }
-        open = section.find("```\n", close + 3);
-    }
-    CHECK(pasted > 20);
+    explain(s, "ipi-storm", &text);
+    CHECK(check_pasted_lines("explain ipi-storm", text) > 20);
 }

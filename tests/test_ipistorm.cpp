@@ -19,10 +19,7 @@ const std::string kP9 = "'" CIDSIM_SOURCE_DIR "/configs/power/e2-p9.json'";
 const std::string kShort = " --set run.duration_ns=5e5 --set run.warmup_ns=1e5 --set run.batches=1";
 
 json ipistorm_of(const Scratch& s, const std::string& args) {
-    const Run r = run_cidsim(s, "run " + kP9 + kShort + " " + args + " -q --out '" + (s / "r.json") + "'");
-    INFO(r.err);
-    REQUIRE(r.status == 0);
-    return json::parse(slurp(s / "r.json"))["ipistorm"];
+    return run_result(s, kP9 + kShort + " " + args)["ipistorm"];
 }
 
 }  // namespace

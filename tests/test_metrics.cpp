@@ -15,7 +15,7 @@ using nlohmann::json;
 
 namespace {
 
-const std::string kShort = " -q --set run.duration_ns=200000 --set run.warmup_ns=20000";
+const std::string kShort = " --set run.duration_ns=200000 --set run.warmup_ns=20000";
 
 json listing(const Scratch& s) {
     const Run r = run_cidsim(s, "params --metrics --format json");
@@ -52,10 +52,8 @@ json::json_pointer pointer(std::string dotted) {
     return json::json_pointer("/" + dotted);
 }
 
-json run_result(const Scratch& s, const std::string& config, const std::string& extra = "") {
-    const Run r = run_cidsim(s, "run " + config + kShort + extra + " -o " + s / "r.json");
-    REQUIRE(r.status == 0);
-    return json::parse(slurp(s / "r.json"));
+json short_run(const Scratch& s, const std::string& config, const std::string& extra = "") {
+    return run_result(s, config + kShort + extra);
 }
 
 void check_entries(const json& result, const json& list, const char* array,
@@ -75,7 +73,7 @@ void check_entries(const json& result, const json& list, const char* array,
 TEST_CASE("every key of a result's metrics object is described by the listing") {
     Scratch s;
     const json list = listing(s);
-    const json r = run_result(s, example("posted-bursty.json"));
+    const json r = short_run(s, example("posted-bursty.json"));
     std::set<std::string> missing;
     undescribed(r["metrics"], "", keys_of(list, "metrics"), missing);
     CHECK(missing == std::set<std::string>{});
@@ -90,7 +88,7 @@ TEST_CASE("every key of a result's per-block entries is described by the listing
     Scratch s;
     const json list = listing(s);
     for (const char* mode : {"posted", "remappable"}) {
-        const json r = run_result(s, example("posted-bursty.json"), std::string(" --set mode=") + mode);
+        const json r = short_run(s, example("posted-bursty.json"), std::string(" --set mode=") + mode);
         check_entries(r, list, "per_cpu", "per_cpu[]");
         check_entries(r, list, "per_vector", "per_vector[]");
         check_entries(r, list, "per_device", "per_device[]");
@@ -101,7 +99,7 @@ TEST_CASE("every key of a result's per-block entries is described by the listing
 TEST_CASE("every key of a Xen result's xen section is described by the listing") {
     Scratch s;
     const json list = listing(s);
-    const json r = run_result(s, std::string("'" CIDSIM_SOURCE_DIR "/configs/vm/e1-xen-eoi.json'"));
+    const json r = short_run(s, std::string("'" CIDSIM_SOURCE_DIR "/configs/vm/e1-xen-eoi.json'"));
     REQUIRE(r.contains("xen"));
     json top = r["xen"];
     top.erase("event_lock");
@@ -124,7 +122,7 @@ TEST_CASE("every key of each kind of workload's report is described by the listi
         {rfc + "c2-dsa-2wq.json'", "dsa"},
     };
     for (const auto& [config, type] : runs) {
-        const json r = run_result(s, config);
+        const json r = short_run(s, config);
         check_entries(r, list, "workloads", std::string("workloads[] (type ") + type + ")");
     }
 }

@@ -21,13 +21,6 @@ std::string vm_config(const std::string& name) {
     return std::string("'" CIDSIM_SOURCE_DIR "/configs/vm/") + name + "'";
 }
 
-json result_of(const Scratch& s, const std::string& args) {
-    const Run r = run_cidsim(s, "run " + args + " -q --out '" + (s / "r.json") + "'");
-    INFO(r.err);
-    REQUIRE(r.status == 0);
-    return json::parse(slurp(s / "r.json"));
-}
-
 }  // namespace
 
 TEST_CASE("a stepwise run gives the same result file as the default run on the VM configs",
@@ -83,7 +76,7 @@ TEST_CASE("bad VM settings are refused with status 2, naming the key", "[vm][cli
 
 TEST_CASE("a host-only result has no VM section and no VM keys", "[vm][cli]") {
     Scratch s;
-    const json r = result_of(s, example("posted-bursty.json"));
+    const json r = run_result(s, example("posted-bursty.json"));
     CHECK_FALSE(r.contains("per_vcpu"));
     CHECK_FALSE(r["config"].contains("vm"));
     CHECK_FALSE(r["config"].contains("vcpus"));
@@ -94,18 +87,18 @@ TEST_CASE("E3: the fitted dispatch gives the calibration figure; threading adds 
           "[vm][cli]") {
     Scratch s;
     const std::string short_run = " --set run.duration_ns=1e8 --set run.batches=1";
-    const json hard = result_of(s, vm_config("e3-vfio.json") + short_run);
+    const json hard = run_result(s, vm_config("e3-vfio.json") + short_run);
     const json& h = hard["per_vcpu"][0];
     CHECK(h["exit_handling_ns"]["mean"].get<double>() == Approx(2200).margin(1));
     CHECK(h["exits_per_s"]["EXTERNAL_INTERRUPT"].get<double>() == Approx(1000).margin(1));
     CHECK(h["context_switches"].get<int>() == 0);
     const json threaded =
-        result_of(s, vm_config("e3-vfio.json") + short_run + " --set devices.0.host_handler=threaded");
+        run_result(s, vm_config("e3-vfio.json") + short_run + " --set devices.0.host_handler=threaded");
     const json& t = threaded["per_vcpu"][0];
     CHECK(t["context_switches"].get<int>() == 2 * h["exit_handling_ns"]["count"].get<int>());
     CHECK(t["exit_handling_ns"]["mean"].get<double>() > h["exit_handling_ns"]["mean"].get<double>());
     // VT-d posted to a running vCPU: no exit at all, and faster delivery.
-    const json posted = result_of(s, vm_config("e3-vfio.json") + short_run + " --set vm.irq_posting=true");
+    const json posted = run_result(s, vm_config("e3-vfio.json") + short_run + " --set vm.irq_posting=true");
     const json& p = posted["per_vcpu"][0];
     CHECK(p["exits"]["EXTERNAL_INTERRUPT"].get<int>() == 0);
     CHECK(p["posted_in_guest"].get<int>() == p["guest_interrupts"].get<int>());
@@ -263,8 +256,8 @@ TEST_CASE("per_vcpu holds the whole measured time with run.batches > 1", "[vm][t
     // as one, so its totals must be the one window's figures.
     const std::string args = vm_config("e3-vfio.json") +
                              " --set run.duration_ns=1e7 --set devices.0.host_handler=threaded";
-    const json one = result_of(s, args + " --set run.batches=1")["per_vcpu"][0];
-    const json four = result_of(s, args + " --set run.batches=4")["per_vcpu"][0];
+    const json one = run_result(s, args + " --set run.batches=1")["per_vcpu"][0];
+    const json four = run_result(s, args + " --set run.batches=4")["per_vcpu"][0];
     for (const char* key : {"exits", "context_switches", "guest_interrupts", "injections",
                             "exit_handling_ns", "msi_to_guest_ns", "vcpu", "pcpu_apic_id"}) {
         INFO(key);

@@ -4,21 +4,17 @@
 // completion is lost.
 #include <catch2/catch.hpp>
 
-#include <cstdlib>
 #include <fstream>
-#include <sstream>
 #include <string>
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
+#include "cli_runner.h"
+
+using namespace cidsim_test;
 using nlohmann::json;
 
 namespace {
-
-std::string temp(const std::string& name) {
-    return "/tmp/cidsim-test-" + std::to_string(::getpid()) + "-" + name;
-}
 
 // `cpus` CPUs, one bursty device per CPU; the bursts rarer with more
 // devices so that the total rate stays that of 8 devices (4 M/s bursts of 3 us).
@@ -40,25 +36,17 @@ json scale_config(unsigned cpus) {
     return c;
 }
 
-json run(const json& config, const std::string& name, const std::string& extra = "") {
-    const std::string in = temp(name + ".json"), out = temp(name + "-result.json");
-    std::ofstream(in) << config.dump();
-    const std::string cmd =
-        std::string(CIDSIM_BINARY) + " run " + in + " -q --out " + out + extra + " > /dev/null";
-    REQUIRE(std::system(cmd.c_str()) == 0);
-    std::ifstream f(out);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    std::remove(in.c_str());
-    std::remove(out.c_str());
-    return json::parse(ss.str());
+json run(const json& config) {
+    Scratch s;
+    std::ofstream(s / "config.json") << config.dump();
+    return run_result(s, "'" + (s / "config.json") + "'");
 }
 
 }  // namespace
 
 TEST_CASE("352 CPUs in 2 sockets, a device each: every CPU is interrupted, nothing is lost",
           "[scale]") {
-    const json r = run(scale_config(352), "x86-352");
+    const json r = run(scale_config(352));
     const json& m = r["metrics"];
     CHECK(m["lost_completions"] == 0);
     CHECK(m["stranded_at_end"] == 0);
@@ -74,7 +62,7 @@ TEST_CASE("1024 CPUs in 2 sockets load and run", "[scale]") {
     json c = scale_config(1024);
     c["run"]["warmup_ns"] = 0;
     c["run"]["duration_ns"] = 20000;
-    const json r = run(c, "x86-1024");
+    const json r = run(c);
     CHECK(r["per_cpu"].size() == 1024);
     CHECK(r["metrics"]["lost_completions"] == 0);
 }

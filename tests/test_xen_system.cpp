@@ -17,12 +17,7 @@ namespace {
 const std::string kE1 = "'" CIDSIM_SOURCE_DIR "/configs/vm/e1-xen-eoi.json'";
 const std::string kShort = " --set run.duration_ns=1e6 --set run.warmup_ns=2e5 --set run.batches=1";
 
-json result_of(const Scratch& s, const std::string& args) {
-    const Run r = run_cidsim(s, "run " + kE1 + kShort + " " + args + " -q --out '" + (s / "r.json") + "'");
-    INFO(r.err);
-    REQUIRE(r.status == 0);
-    return json::parse(slurp(s / "r.json"));
-}
+json result_of(const Scratch& s, const std::string& args) { return run_result(s, kE1 + kShort + " " + args); }
 
 // Counts that the code paths make equal, up to the operations in flight at
 // the measured window's two edges (at most one per vCPU at each).
