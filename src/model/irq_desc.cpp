@@ -17,6 +17,7 @@ sc_core::sc_time IrqDesc::logged_access(AgentId cpu, LineAccess kind, const sc_c
     a.cpu = cpu;
     a.store = store;
     a.from = had ? cpu : m_hot.supplier_for(cpu);
+    a.from_memory = !had && m_hot.sharers() == 0;
     a.invalidated = store ? m_hot.sharers() - (had ? 1 : 0) : 0;
     const LineTopology& topo = m_hot.topology();
     a.cross_chip = a.from != cpu && topo.hops(cpu, a.from) > 0;

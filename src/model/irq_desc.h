@@ -27,6 +27,7 @@ struct DescLineAccess {
     AgentId cpu = 0;
     bool store = false;       // irq_count++ (else the dispatch's loads)
     AgentId from = 0;         // who supplied the line (== cpu: it had a copy, an upgrade)
+    bool from_memory = false; // no cache held it
     unsigned invalidated = 0; // copies the store invalidated
     unsigned invalidated_remote = 0;  // ... of them on another chip
     bool cross_chip = false;  // the supplier is on another chip

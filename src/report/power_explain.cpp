@@ -66,10 +66,12 @@ json PowerExplainLogs::explain(const TimelineWindow& w, const TimelineWindow& to
     for (unsigned cpu = 0; cpu < m_cpus.size(); ++cpu) {
         const auto& states = m_cpus[cpu].states;
         std::string cells(w.columns, ' ');
+        size_t first = 0;  // the state in force at the column's start
         for (unsigned c = 0; c < w.columns; ++c) {
             const sc_time c0 = col_start(c), c1 = col_start(c + 1);
+            while (first + 1 < states.size() && states[first + 1].first <= c0) ++first;
             char best = 0;
-            for (size_t k = 0; k < states.size(); ++k) {
+            for (size_t k = first; k < states.size(); ++k) {
                 const sc_time until = k + 1 < states.size() ? states[k + 1].first : w.to;
                 if (states[k].first >= c1) break;
                 if (!meets(states[k].first, until, c0, c1)) continue;
@@ -142,7 +144,9 @@ json PowerExplainLogs::explain(const TimelineWindow& w, const TimelineWindow& to
             const LineTopology& topo = m_power.descs()[k]->hot_line().topology();
             const unsigned chip = layout.chip_of(a.cpu), from_chip = layout.chip_of(a.from);
             std::string what = a.store ? "irq_count++ " : "dispatch loads desc->action: ";
-            if (a.from == a.cpu)
+            if (a.from_memory)
+                what += std::string(a.store ? "takes" : "fetches") + " the line from memory";
+            else if (a.from == a.cpu)
                 what += "upgrades its shared copy";
             else
                 what += std::string(a.store ? "takes" : "fetches") + " the line from " + cpu_name(a.from) +
