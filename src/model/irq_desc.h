@@ -10,29 +10,17 @@
 //   - note_interrupt (kernel/irq/spurious.c), unless noirqdebug:
 //     irq_count++, a store into the hot line; with Nick Piggin's fast path
 //     (7c07012eb1be) a load of irqs_unhandled instead, which stays shared.
-// Every CPU fights over the hot line, so it is used serialised
-// (SharedLine::access_serialised at the kernel's time).
+// Every CPU fights over the hot line (a ContendedLine, served in the
+// fabric's order); irqs_unhandled's line is only read on the fast path.
 // Not modelled: the slow paths (unhandled interrupts, the 100 000-count
 // check of note_interrupt), desc->lock (handle_percpu_irq takes none), the
 // other lines of the descriptor.
+#include <string>
 #include <vector>
 
-#include "model/shared_line.h"
+#include "model/contended_line.h"
 
 namespace cidsim {
-
-// One access to the hot line that did not hit, as `cidsim explain` shows it.
-struct DescLineAccess {
-    sc_core::sc_time asked, done;
-    AgentId cpu = 0;
-    bool store = false;       // irq_count++ (else the dispatch's loads)
-    AgentId from = 0;         // who supplied the line (== cpu: it had a copy, an upgrade)
-    bool from_memory = false; // no cache held it
-    unsigned invalidated = 0; // copies the store invalidated
-    unsigned invalidated_remote = 0;  // ... of them on another chip
-    bool cross_chip = false;  // the supplier is on another chip
-    bool queued = false;      // it waited behind earlier transfers at the line's home
-};
 
 // What note_interrupt does on the fast path.
 enum class IrqDebug : int { Off, On, Piggin };
@@ -40,29 +28,23 @@ extern const char* const kIrqDebugNames[3];
 
 class IrqDesc {
 public:
-    IrqDesc(const SharedLineParams& line, std::shared_ptr<const LineTopology> cpus, IrqDebug debug);
+    IrqDesc(const std::string& name, const SharedLineParams& line,
+            std::shared_ptr<const LineTopology> cpus, IrqDebug debug, LineOrder order, uint64_t seed);
 
-    // The dispatch's loads; returns when `cpu` has them.
-    sc_core::sc_time dispatch(AgentId cpu, const sc_core::sc_time& now);
-    // note_interrupt's fast path; returns when it is done.
-    sc_core::sc_time note_interrupt(AgentId cpu, const sc_core::sc_time& now);
+    // The dispatch's loads: `r` learns when `cpu` has them.
+    void dispatch(AgentId cpu, LineRequester& r) { m_hot.request(cpu, LineAccess::Load, r); }
+    // note_interrupt's fast path: `r` learns when it is done.
+    void note_interrupt(AgentId cpu, LineRequester& r);
 
-    const SharedLine& hot_line() const { return m_hot; }
+    const SharedLine& hot_line() const { return m_hot.line(); }
     // Every hot-line access that is not a hit goes here while set (explain).
-    void record_into(std::vector<DescLineAccess>* log) { m_log = log; }
+    void record_into(std::vector<LineTransferRecord>* log) { m_hot.record_into(log); }
     const SharedLine& unhandled_line() const { return m_unhandled; }
     void reset_stats();
 
 private:
-    sc_core::sc_time hot_access(AgentId cpu, LineAccess kind, const sc_core::sc_time& now) {
-        return m_log ? logged_access(cpu, kind, now) : m_hot.access_serialised(cpu, kind, now);
-    }
-    [[gnu::cold, gnu::noinline]] sc_core::sc_time logged_access(AgentId cpu, LineAccess kind,
-                                                               const sc_core::sc_time& now);
-
     IrqDebug m_debug;
-    std::vector<DescLineAccess>* m_log = nullptr;
-    SharedLine m_hot;        // bytes 256-383: irq_count and the dispatch's fields
+    ContendedLine m_hot;     // bytes 256-383: irq_count and the dispatch's fields
     SharedLine m_unhandled;  // bytes 384-511: irqs_unhandled onwards
 };
 

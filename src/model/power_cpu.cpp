@@ -74,7 +74,7 @@ void PowerCpu::reset_stats() {
 
 void PowerCpu::run() {
     const sc_time now = sc_core::sc_time_stamp();
-    if (m_working && now >= m_busy_until) {
+    if (m_working && !m_line_wait && now >= m_busy_until) {
         m_working = false;
         finish(now);
     }
@@ -94,13 +94,19 @@ void PowerCpu::run() {
     const auto consider = [&](const sc_time& t) {
         if (!have || t < next) next = t, have = true;
     };
-    if (m_working) consider(m_busy_until);
+    if (m_working && !m_line_wait) consider(m_busy_until);
     if (!m_working || m_irq == Irq::None) {
         for (const sc_time& t : m_ipi_at) consider(t);
         if (m_timer_armed) consider(m_timer_at);
     }
     if (have) m_wake.notify(next > now ? next - now : SC_ZERO_TIME);
     if (m_log) log_state(now);
+}
+
+void PowerCpu::line_served(const sc_time& done) {
+    m_line_wait = false;
+    m_busy_until = done;
+    m_wake.notify(done - sc_core::sc_time_stamp());
 }
 
 void PowerCpu::log_state(const sc_time& now) {
@@ -183,8 +189,11 @@ void PowerCpu::irq_phase(const sc_time& now) {
         end = now + m_params.timer_handler;
     } else {
         switch (m_irq_pc) {
-        case 0: end = now + m_params.exception_entry + xive.params().tima_ack; break;
-        case 1: end = m_desc.dispatch(me, now + m_params.kstat); break;
+        case 0: end = now + m_params.exception_entry + xive.params().tima_ack + m_params.kstat; break;
+        case 1:
+            m_working = m_line_wait = true;
+            m_desc.dispatch(me, *this);
+            return;
         case 2: end = lines(m_cpu).message.access_serialised(me, LineAccess::LockedRmw, now) + m_params.demux; break;
         case 3:
             end = lines(m_cpu).queue.access_serialised(me, LineAccess::LockedRmw, now) + m_params.flush +
@@ -196,11 +205,14 @@ void PowerCpu::irq_phase(const sc_time& now) {
                 end = std::max(end, lines(s).csd.access_serialised(me, LineAccess::Store, now));
             end += m_params.unlock;
             break;
-        case 5: end = now + m_params.randomness; break;
-        case 6:
-            end = m_desc.note_interrupt(me, now + (m_params.irqdebug == IrqDebug::Off ? SC_ZERO_TIME
-                                                                                     : m_params.note_interrupt));
+        case 5:
+            end = now + m_params.randomness +
+                  (m_params.irqdebug == IrqDebug::Off ? SC_ZERO_TIME : m_params.note_interrupt);
             break;
+        case 6:
+            m_working = m_line_wait = true;
+            m_desc.note_interrupt(me, *this);
+            return;
         default: end = now + xive.params().esb_eoi + m_params.exception_exit; break;
         }
     }

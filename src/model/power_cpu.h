@@ -83,7 +83,7 @@ struct PowerCpuLog {
 // interrupt, p the idle loop's flush of a call a sender found it polling for.
 extern const char* const kPowerStates;
 
-class PowerCpu : public sc_core::sc_module {
+class PowerCpu : public sc_core::sc_module, private LineRequester {
 public:
     SC_HAS_PROCESS(PowerCpu);
     PowerCpu(sc_core::sc_module_name name, const PowerParams& params, unsigned cpu,
@@ -107,6 +107,8 @@ private:
     enum class Irq { None, Ipi, Timer, Poll };
 
     void run();
+    // The descriptor's hot line served our access (ContendedLine).
+    void line_served(const sc_core::sc_time& done) override;
     // Starts the next piece of work at `now`; false when nothing is runnable.
     bool start(const sc_core::sc_time& now);
     void finish(const sc_core::sc_time& now);
@@ -134,6 +136,7 @@ private:
     sc_core::sc_event m_wake;
     sc_core::sc_time m_busy_until;  // the current piece of work ends
     bool m_working = false;
+    bool m_line_wait = false;       // the handler waits for the descriptor's line to serve it
     // The kthread.
     Step m_step = Step::Prep;
     sc_core::sc_time m_step_left;   // of a step an interrupt preempted

@@ -15,6 +15,12 @@ void PowerParams::describe(ParamVisitor& v) {
     visit_choice(v, "irqdebug", irqdebug, kIrqDebugNames,
                  "note_interrupt on the fast path: on (irq_count++ into the dispatch's line), "
                  "off (noirqdebug), piggin (7c07012eb1be: a load of irqs_unhandled)");
+    visit_choice(v, "desc_line_order", desc_line_order, kLineOrderNames,
+                 "which waiting CPU the fabric serves the IPI descriptor's hot line to next: "
+                 "random (colliding requests are retried, so no queue orders them; each free "
+                 "line goes to a waiting request picked uniformly) or fifo (in the order the "
+                 "requests were made). Source: assumed, POWER's snooping fabric answers "
+                 "colliding requests with retry (ContendedLine)");
     v.flag("idle_poll", idle_poll,
            "an idle CPU polls (pseries snooze sets TIF_POLLING_NRFLAG), so a sender finding it "
            "so sets need_resched instead of sending an IPI (set_nr_if_polling, "
@@ -70,9 +76,7 @@ void PowerParams::describe(ParamVisitor& v) {
     v.time("loop_jitter_ns", loop_jitter, 0, 1e6,
            "each iteration's loop takes a further uniform [0, this) from the run's seed: the "
            "timing noise of everything not modelled (the loop's own cache misses, SMT "
-           "sharing), meant to keep the CPUs out of lock-step orders at a fought-over line; "
-           "from 200 to 3000 ns it narrows the P10 IPI/sys batch means only a little. "
-           "Source: guess; range 0-1000 ns");
+           "sharing). Source: guess; range 0-1000 ns");
     v.time("poll_exit_ns", poll_exit, 0, 1e6,
            "an idle CPU leaving its poll loop for need_resched and running the call queue "
            "(flush_smp_call_function_from_idle), lines apart. Source: guess; range 50-500 ns");

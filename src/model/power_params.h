@@ -24,6 +24,7 @@ struct PowerParams {
     uint64_t threads_per_core = 4;
     IpiDescs ipi_descs = IpiDescs::System;
     IrqDebug irqdebug = IrqDebug::On;
+    LineOrder desc_line_order = LineOrder::Random;
     bool idle_poll = true;  // pseries snooze polls: set_nr_if_polling skips the IPI
 
     sc_core::sc_time call_prep = ns(150);

@@ -92,6 +92,12 @@ public:
     // The access as its line's home serves it: one transfer at a time, this
     // one after those already queued. Returns when it completes.
     sc_core::sc_time access_serialised(AgentId who, LineAccess kind, const sc_core::sc_time& now) {
+        return access_serialised(who, kind, now, now);
+    }
+    // The same, served no earlier than `now` for a request made at `asked`
+    // (a ContendedLine's pick among waiting requests).
+    sc_core::sc_time access_serialised(AgentId who, LineAccess kind, const sc_core::sc_time& now,
+                                       const sc_core::sc_time& asked) {
         const bool local = kind == LineAccess::Load ? holds(who)
                          : kind != LineAccess::DeviceRmw && m_count == 1 && holds(who);
         // A read of a clean line is pipelined in the home; one that must
@@ -102,10 +108,12 @@ public:
         const sc_core::sc_time start = now > m_free_at ? now : m_free_at;
         m_free_at = start + (whole ? cost : m_params.home_occupancy);
         ++m_stats.transfers;
-        if (start > now) ++m_stats.queued_transfers;
+        if (start > asked) ++m_stats.queued_transfers;
         return start + cost;
     }
 
+    // Serialised use: when the line's home serves the next request.
+    const sc_core::sc_time& free_at() const { return m_free_at; }
     bool holds(AgentId who) const { return (m_holders[who >> 6] >> (who & 63)) & 1u; }
     // Agents holding a valid copy.
     unsigned sharers() const { return m_count; }

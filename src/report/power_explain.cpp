@@ -81,7 +81,7 @@ json PowerExplainLogs::explain(const TimelineWindow& w, const TimelineWindow& to
         }
         unsigned stores = 0, loads = 0;
         for (const auto& log : m_descs)
-            for (const DescLineAccess& a : log) {
+            for (const LineTransferRecord& a : log) {
                 if (a.cpu != cpu || !meets(a.asked, a.done, w.from, w.to)) continue;
                 ++(a.store ? stores : loads);
                 for (unsigned c = 0; c < w.columns; ++c)
@@ -96,10 +96,10 @@ json PowerExplainLogs::explain(const TimelineWindow& w, const TimelineWindow& to
 
     // Per descriptor: who holds the hot line, and each transfer.
     for (size_t k = 0; k < m_descs.size(); ++k) {
-        std::vector<const DescLineAccess*> order;
-        for (const DescLineAccess& a : m_descs[k]) order.push_back(&a);
+        std::vector<const LineTransferRecord*> order;
+        for (const LineTransferRecord& a : m_descs[k]) order.push_back(&a);
         std::stable_sort(order.begin(), order.end(),
-                         [](const DescLineAccess* a, const DescLineAccess* b) { return a->done < b->done; });
+                         [](const LineTransferRecord* a, const LineTransferRecord* b) { return a->done < b->done; });
         std::string holder(w.columns, ' '), moves(w.columns, ' ');
         char now_held = ' ';
         size_t next = 0;
@@ -107,7 +107,7 @@ json PowerExplainLogs::explain(const TimelineWindow& w, const TimelineWindow& to
         for (unsigned c = 0; c < w.columns; ++c) {
             const sc_time c1 = col_start(c + 1);
             for (; next < order.size() && order[next]->done < c1; ++next) {
-                const DescLineAccess& a = *order[next];
+                const LineTransferRecord& a = *order[next];
                 now_held = a.store ? digit(a.cpu) : '=';
                 if (a.done < w.from) continue;
                 ++transfers;
@@ -139,7 +139,7 @@ json PowerExplainLogs::explain(const TimelineWindow& w, const TimelineWindow& to
         for (const auto& [t, what] : m_cpus[cpu].steps)
             if (t >= told.from && t < told.to) said.push_back({t, cpu_name(cpu) + "  " + what});
     for (size_t k = 0; k < m_descs.size(); ++k)
-        for (const DescLineAccess& a : m_descs[k]) {
+        for (const LineTransferRecord& a : m_descs[k]) {
             if (a.asked < told.from || a.asked >= told.to) continue;
             const LineTopology& topo = m_power.descs()[k]->hot_line().topology();
             const unsigned chip = layout.chip_of(a.cpu), from_chip = layout.chip_of(a.from);

@@ -37,7 +37,7 @@ private:
     PowerPartition& m_power;
     bool m_attached = true;
     std::vector<PowerCpuLog> m_cpus;
-    std::vector<std::vector<DescLineAccess>> m_descs;
+    std::vector<std::vector<LineTransferRecord>> m_descs;
 };
 
 // The legend of the rows, for under the picture.

@@ -10,7 +10,9 @@ PowerPartition::PowerPartition(const SimConfig& config)
     m_lines.assign(m_layout.cpus(), IpiLines{line, line, line});
     const bool per_chip = config.power.ipi_descs == IpiDescs::Chip;
     for (unsigned k = 0; k < (per_chip ? m_layout.chips() : 1); ++k)
-        m_descs.push_back(std::make_unique<IrqDesc>(config.power_line, topology, config.power.irqdebug));
+        m_descs.push_back(std::make_unique<IrqDesc>("ipi_desc" + std::to_string(k), config.power_line, topology,
+                                                    config.power.irqdebug, config.power.desc_line_order,
+                                                    config.run.seed * 1000003u + 999983u * (k + 1)));
     PowerFabric fabric{&m_layout, &m_xives, &m_lines, &m_cpus};
     for (unsigned c = 0; c < m_layout.cpus(); ++c) {
         IrqDesc& desc = *m_descs[per_chip ? m_layout.chip_of(c) : 0];
