@@ -3,7 +3,8 @@
 E) into configs/vm/tables.json: both machines' rows with systems.md E's
 keys (machine, cpus, column), the seven calibration figures as the only
 published values, then sensitivity rows of P9 IPI/sys 0-127 over the line
-and XIVE costs' ranges (their sources: cidsim params power_line, xive).
+and XIVE costs' ranges (their sources: cidsim params power_line, xive), the
+loop's noise and the descriptor line's order.
     scripts/gen_ipistorm_table.py"""
 import json
 import os
@@ -26,6 +27,7 @@ SENSITIVITY = [  # key, the ends of its range
     ("power_line.miss_ns", [27, 107]), ("power_line.hop_ns", [117, 467]),
     ("power_line.invalidate_per_sharer_ns", [0, 10]), ("power_line.home_occupancy_ns", [2, 30]),
     ("xive.cross_chip_ns", [100, 500]), ("xive.occupancy_ns", [5, 100]),
+    ("power.loop_jitter_ns", [0, 1000]), ("power.desc_line_order", ["fifo"]),
 ]
 METRICS = ["mint_per_s"]
 
@@ -58,7 +60,8 @@ table = {
             "IPI/sys figure, power_line.miss_ns to P9 IPI/sys 0-63, power_line.hop_ns per machine "
             "to its cross-chip IPI/sys figure; every other cell is a prediction, the piggin columns "
             "Nick Piggin's fast path (7c07012eb1be). The rows after the two tables are "
-            "sensitivities of P9 IPI/sys 0-127 to the line and XIVE costs over their ranges. "
+            "sensitivities of P9 IPI/sys 0-127 to the line and XIVE costs over their ranges, the "
+            "iteration's noise, and the line served in request order (fifo) instead of random. "
             "Written by scripts/gen_ipistorm_table.py.",
 }
 with open(TABLES) as f:
