@@ -9,6 +9,7 @@ PowerPartition::PowerPartition(const SimConfig& config)
     const SharedLine line(config.power_line, topology);
     m_lines.assign(m_layout.cpus(), IpiLines{line, line, line});
     const bool per_chip = config.power.ipi_descs == IpiDescs::Chip;
+    // The lines' random streams stay apart from the CPUs' (seed * 1000003 + cpu, cpu < 1024).
     for (unsigned k = 0; k < (per_chip ? m_layout.chips() : 1); ++k)
         m_descs.push_back(std::make_unique<IrqDesc>("ipi_desc" + std::to_string(k), config.power_line, topology,
                                                     config.power.irqdebug, config.power.desc_line_order,
