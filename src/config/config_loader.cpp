@@ -527,6 +527,13 @@ void apply_power_keys(const json& obj, const std::string& path, PowerParams& p) 
     r.check_unknown();
 }
 
+// Applies one override's `xive` object to p: every XIVE cost is per chip.
+void apply_xive_keys(const json& obj, const std::string& path, XiveParams& p) {
+    JsonReader r(obj, path);
+    p.describe(r);
+    r.check_unknown();
+}
+
 // The CPUs one override selects, ascending; `at` prefixes its errors.
 std::vector<unsigned> override_cpus(const PowerOverride& o, const ChipLayout& layout,
                                     const std::string& at) {
@@ -584,6 +591,7 @@ void load_power_overrides(const json& list, SimConfig& c) {
         r.integers("cores", o.cores, 0, 4095, "");
         r.text("cpus", o.cpus, "");
         r.allow("power");
+        r.allow("xive");
         r.check_unknown();
         const int selectors = int(e.contains("chips")) + int(e.contains("cores")) +
                               int(e.contains("cpus"));
@@ -594,11 +602,23 @@ void load_power_overrides(const json& list, SimConfig& c) {
         if (e.contains("cpus") && o.cpus.empty())
             throw ConfigError(at + "cpus: expected a cpulist such as \"0-7,16\", found \"\"");
         override_cpus(o, layout, at);
-        auto it = e.find("power");
-        if (it == e.end()) throw ConfigError(at + "power: an override needs the costs it sets");
-        PowerParams check = c.power;
-        apply_power_keys(object_at(*it, at + "power"), at + "power.", check);
-        o.power = *it;
+        auto power = e.find("power"), xive = e.find("xive");
+        if (power == e.end() && xive == e.end())
+            throw ConfigError(at.substr(0, at.size() - 1) +
+                              ": an override needs the costs it sets (power, or xive for chips)");
+        if (power != e.end()) {
+            PowerParams check = c.power;
+            apply_power_keys(object_at(*power, at + "power"), at + "power.", check);
+            o.power = *power;
+        }
+        if (xive != e.end()) {
+            if (o.chips.empty())
+                throw ConfigError(at + "xive: a XIVE is per chip, so an override of it selects "
+                                  "chips (not cores or cpus)");
+            XiveParams check = c.xive;
+            apply_xive_keys(object_at(*xive, at + "xive"), at + "xive.", check);
+            o.xive = *xive;
+        }
         c.power_overrides.push_back(std::move(o));
     }
 }
@@ -1165,7 +1185,8 @@ json effective_config(const SimConfig& config) {
             if (!o.chips.empty()) e["chips"] = o.chips;
             else if (!o.cores.empty()) e["cores"] = o.cores;
             else e["cpus"] = o.cpus;
-            e["power"] = o.power;
+            if (!o.power.empty()) e["power"] = o.power;
+            if (!o.xive.empty()) e["xive"] = o.xive;
             out["overrides"].push_back(e);
         }
     }
@@ -1188,8 +1209,21 @@ std::vector<PowerParams> power_cpu_params(const SimConfig& config) {
     for (size_t i = 0; i < config.power_overrides.size(); ++i) {
         const PowerOverride& o = config.power_overrides[i];
         const std::string at = "overrides[" + std::to_string(i) + "].";
+        if (o.power.empty()) continue;
         for (unsigned cpu : override_cpus(o, layout, at))
             apply_power_keys(o.power, at + "power.", params[cpu]);
+    }
+    return params;
+}
+
+std::vector<XiveParams> xive_chip_params(const SimConfig& config) {
+    std::vector<XiveParams> params;
+    for (size_t i = 0; i < config.power_overrides.size(); ++i) {
+        const PowerOverride& o = config.power_overrides[i];
+        if (o.xive.empty()) continue;
+        if (params.empty()) params.assign(config.power.cores_per_chip.size(), config.xive);
+        for (uint64_t chip : o.chips)
+            apply_xive_keys(o.xive, "overrides[" + std::to_string(i) + "].xive.", params[chip]);
     }
     return params;
 }
@@ -1265,6 +1299,30 @@ json describe_parameters() {
                         p["description"] = p["description"].get<std::string>() + ". " + src;
             out[section.key] = list;
         }
+        // The per-CPU keys, as an override's reader lets them through.
+        PowerParams base;
+        const json none = json::object();
+        JsonReader reader(none, "");
+        PerCpuCosts keys(reader);
+        base.describe(keys);
+        const auto entry = [](const char* key, const char* type, json min, json max, const char* desc) {
+            return json{{"key", key}, {"type", type}, {"unit", ""}, {"default", nullptr},
+                        {"min", min}, {"max", max}, {"description", desc}};
+        };
+        out["overrides[]"] = json::array(
+            {entry("chips", "integer list", 0, 255,
+                   "the chips (nodes) whose CPUs the entry sets; give exactly one of chips, "
+                   "cores, cpus. Entries apply in order, a later one winning where they meet"),
+             entry("cores", "integer list", 0, 4095,
+                   "the cores, numbered chip-major (core c holds CPUs c * threads_per_core up)"),
+             entry("cpus", "string", nullptr, nullptr, "the CPUs as a cpulist, like ipistorm.cpulist (\"0-7,16\")"),
+             entry("power", "object", nullptr, nullptr,
+                   ("power's per-CPU costs for those CPUs, each with power's range: " +
+                    join_keys(keys.per_cpu)).c_str()),
+             entry("xive", "object", nullptr, nullptr,
+                   "xive's costs for those chips' XIVEs (entries selecting chips only), each "
+                   "with xive's range; cross_chip_ns is the extra time of a trigger from "
+                   "another chip to this one")});
     }
     DeviceConfig dev;
     dev.vm_keys = true;

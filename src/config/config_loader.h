@@ -58,6 +58,8 @@ nlohmann::json effective_config(const SimConfig& config);
 // config.power_overrides selecting that CPU applied in order. Empty when
 // there are no overrides (every CPU then shares config.power).
 std::vector<PowerParams> power_cpu_params(const SimConfig& config);
+// Each chip's XIVE params likewise (empty without a chip's xive override).
+std::vector<XiveParams> xive_chip_params(const SimConfig& config);
 
 // The words of every input error message, shared by the other JSON inputs
 // (sweep specs, explain scenarios): "a, b, c"; "a number", "an object", ...

@@ -88,16 +88,19 @@ SharedLineParams xen_line_defaults();
 SharedLineParams power_line_defaults();
 
 // One entry of a config's `overrides` (POWER only): the CPUs it selects, by
-// exactly one of chip indices, chip-major core indices or a cpulist, and the
-// per-CPU cost keys of `power` it sets there. The keys are kept as given and
-// applied over the base `power` section when the partition is built
-// (power_cpu_params), so whatever sets the base (platform, --set, a sweep)
-// stays underneath every key an override leaves alone.
+// exactly one of chip indices, chip-major core indices or a cpulist, the
+// per-CPU cost keys of `power` it sets there and, when it selects chips,
+// the keys of `xive` it sets for those chips' XIVEs. The keys are kept as
+// given and applied over the base sections when the partition is built
+// (power_cpu_params, xive_chip_params), so whatever sets the base (the
+// platform, --set, a sweep) stays underneath every key an override leaves
+// alone.
 struct PowerOverride {
     std::vector<uint64_t> chips;
     std::vector<uint64_t> cores;
     std::string cpus;  // a cpulist, "0-7,16"; "" when chips or cores select
     nlohmann::json power = nlohmann::json::object();
+    nlohmann::json xive = nlohmann::json::object();
 };
 
 struct SimConfig {

@@ -6,9 +6,11 @@ namespace cidsim {
 
 PowerPartition::PowerPartition(const SimConfig& config)
     : m_layout(config.power.cores_per_chip, unsigned(config.power.threads_per_core)),
-      m_cpu_params(power_cpu_params(config)) {
+      m_cpu_params(power_cpu_params(config)),
+      m_xive_params(xive_chip_params(config)) {
     const auto topology = m_layout.line_topology();
-    for (unsigned k = 0; k < m_layout.chips(); ++k) m_xives.emplace_back(config.xive, k);
+    for (unsigned k = 0; k < m_layout.chips(); ++k)
+        m_xives.emplace_back(m_xive_params.empty() ? config.xive : m_xive_params[k], k);
     const SharedLine line(config.power_line, topology);
     m_lines.assign(m_layout.cpus(), IpiLines{line, line, line});
     const bool per_chip = config.power.ipi_descs == IpiDescs::Chip;
