@@ -480,6 +480,149 @@ const json& object_at(const json& j, const std::string& path) {
     return j;
 }
 
+// Passes on to `inner` only the keys an override may set: the per-CPU
+// costs (every duration of PowerParams), each with the base section's range
+// and checks. The rest (the chips' layout, the IPI path's options) is one
+// for the whole partition; their keys are collected to name them in errors.
+class PerCpuCosts final : public ParamVisitor {
+public:
+    explicit PerCpuCosts(ParamVisitor& inner) : m_inner(inner) {}
+    void time(const char* key, sc_core::sc_time& value, double min_ns, double max_ns,
+              const char* desc) override {
+        m_inner.time(key, value, min_ns, max_ns, desc);
+        per_cpu.push_back(key);
+    }
+    void real(const char* key, double&, const char*, double, double, const char*) override {
+        partition_wide.push_back(key);
+    }
+    void integer(const char* key, uint64_t&, const char*, uint64_t, uint64_t, const char*) override {
+        partition_wide.push_back(key);
+    }
+    void flag(const char* key, bool&, const char*) override { partition_wide.push_back(key); }
+    void choice(const char* key, int&, const char* const*, int, const char*) override {
+        partition_wide.push_back(key);
+    }
+    void text(const char* key, std::string&, const char*) override { partition_wide.push_back(key); }
+    void integers(const char* key, std::vector<uint64_t>&, uint64_t, uint64_t, const char*) override {
+        partition_wide.push_back(key);
+    }
+
+    std::vector<std::string> per_cpu, partition_wide;
+
+private:
+    ParamVisitor& m_inner;
+};
+
+// Applies one override's `power` object to p; `path` prefixes its errors.
+void apply_power_keys(const json& obj, const std::string& path, PowerParams& p) {
+    JsonReader r(obj, path);
+    PerCpuCosts costs(r);
+    p.describe(costs);
+    for (auto it = obj.begin(); it != obj.end(); ++it)
+        if (std::find(costs.partition_wide.begin(), costs.partition_wide.end(), it.key()) !=
+            costs.partition_wide.end())
+            throw ConfigError(path + it.key() +
+                              ": not per-CPU, one value for the whole partition (set it in the "
+                              "power section); per-CPU keys: " + join_keys(costs.per_cpu));
+    r.check_unknown();
+}
+
+// Applies one override's `xive` object to p: every XIVE cost is per chip.
+void apply_xive_keys(const json& obj, const std::string& path, XiveParams& p) {
+    JsonReader r(obj, path);
+    p.describe(r);
+    r.check_unknown();
+}
+
+// The CPUs one override selects, ascending; `at` prefixes its errors.
+std::vector<unsigned> override_cpus(const PowerOverride& o, const ChipLayout& layout,
+                                    const std::string& at) {
+    std::vector<unsigned> cpus;
+    if (!o.chips.empty()) {
+        for (size_t i = 0; i < o.chips.size(); ++i)
+            if (o.chips[i] >= layout.chips())
+                throw ConfigError(at + "chips[" + std::to_string(i) + "]: chip " +
+                                  std::to_string(o.chips[i]) + " is not in the partition's " +
+                                  std::to_string(layout.chips()) + " chips");
+        for (unsigned c = 0; c < layout.cpus(); ++c)
+            if (std::count(o.chips.begin(), o.chips.end(), layout.chip_of(c))) cpus.push_back(c);
+    } else if (!o.cores.empty()) {
+        const unsigned cores = layout.cpus() / layout.threads_per_core();
+        for (size_t i = 0; i < o.cores.size(); ++i)
+            if (o.cores[i] >= cores)
+                throw ConfigError(at + "cores[" + std::to_string(i) + "]: core " +
+                                  std::to_string(o.cores[i]) + " is not in the partition's " +
+                                  std::to_string(cores) + " cores");
+        for (unsigned c = 0; c < layout.cpus(); ++c)
+            if (std::count(o.cores.begin(), o.cores.end(), layout.core_of(c))) cpus.push_back(c);
+    } else {
+        IpistormParams list;
+        list.cpulist = o.cpus;
+        try {
+            cpus = list.cpus();
+        } catch (const std::invalid_argument& e) {
+            throw ConfigError(at + "cpus: " + e.what());
+        }
+        if (cpus.back() >= layout.cpus())
+            throw ConfigError(at + "cpus: CPU " + std::to_string(cpus.back()) +
+                              " is not in the partition's " + std::to_string(layout.cpus()) +
+                              " CPUs");
+    }
+    return cpus;
+}
+
+// Reads `overrides` (after the power sections: the layout is known).
+void load_power_overrides(const json& list, SimConfig& c) {
+    if (!c.power_machine)
+        throw ConfigError("overrides: needs a power section (overrides set the POWER "
+                          "partition's per-CPU costs)");
+    if (!list.is_array())
+        throw ConfigError("overrides: expected an array of overrides, found " + json_type_name(list));
+    if (list.size() > kMaxListLength)
+        throw ConfigError("overrides: expected at most " + std::to_string(kMaxListLength) +
+                          " entries, found " + std::to_string(list.size()));
+    const ChipLayout layout(c.power.cores_per_chip, unsigned(c.power.threads_per_core));
+    for (size_t i = 0; i < list.size(); ++i) {
+        const std::string at = "overrides[" + std::to_string(i) + "].";
+        const json& e = object_at(list[i], at.substr(0, at.size() - 1));
+        PowerOverride o;
+        JsonReader r(e, at);
+        r.integers("chips", o.chips, 0, 255, "");
+        r.integers("cores", o.cores, 0, 4095, "");
+        r.text("cpus", o.cpus, "");
+        r.allow("power");
+        r.allow("xive");
+        r.check_unknown();
+        const int selectors = int(e.contains("chips")) + int(e.contains("cores")) +
+                              int(e.contains("cpus"));
+        if (selectors != 1)
+            throw ConfigError(at.substr(0, at.size() - 1) +
+                              ": expected exactly one of chips, cores or cpus (which CPUs the "
+                              "override sets), found " + std::to_string(selectors));
+        if (e.contains("cpus") && o.cpus.empty())
+            throw ConfigError(at + "cpus: expected a cpulist such as \"0-7,16\", found \"\"");
+        override_cpus(o, layout, at);
+        auto power = e.find("power"), xive = e.find("xive");
+        if (power == e.end() && xive == e.end())
+            throw ConfigError(at.substr(0, at.size() - 1) +
+                              ": an override needs the costs it sets (power, or xive for chips)");
+        if (power != e.end()) {
+            PowerParams check = c.power;
+            apply_power_keys(object_at(*power, at + "power"), at + "power.", check);
+            o.power = *power;
+        }
+        if (xive != e.end()) {
+            if (o.chips.empty())
+                throw ConfigError(at + "xive: a XIVE is per chip, so an override of it selects "
+                                  "chips (not cores or cpus)");
+            XiveParams check = c.xive;
+            apply_xive_keys(object_at(*xive, at + "xive"), at + "xive.", check);
+            o.xive = *xive;
+        }
+        c.power_overrides.push_back(std::move(o));
+    }
+}
+
 // Trace events: [t_ns, "device", queue], inside the run, on existing queues.
 void check_trace(const SimConfig& c, const WorkloadConfig& w, const std::string& at) {
     const json& events = w.events;
@@ -714,6 +857,8 @@ SimConfig load_unprefixed(const json& config) {
             throw ConfigError("ipistorm.cpulist: CPU " + std::to_string(cpus.back()) +
                               " is not in the partition's " + std::to_string(n) + " CPUs");
     }
+    top.allow("overrides");
+    if (auto it = config.find("overrides"); it != config.end()) load_power_overrides(*it, c);
     top.allow("devices");
     top.allow("workloads");
     top.allow("comment");     // free text for the config's author
@@ -1033,6 +1178,18 @@ json effective_config(const SimConfig& config) {
             out[section.key] = o;
         }
     }
+    if (!c.power_overrides.empty()) {
+        out["overrides"] = json::array();
+        for (const PowerOverride& o : c.power_overrides) {
+            json e;
+            if (!o.chips.empty()) e["chips"] = o.chips;
+            else if (!o.cores.empty()) e["cores"] = o.cores;
+            else e["cpus"] = o.cpus;
+            if (!o.power.empty()) e["power"] = o.power;
+            if (!o.xive.empty()) e["xive"] = o.xive;
+            out["overrides"].push_back(e);
+        }
+    }
     out["workloads"] = json::array();
     for (WorkloadConfig& wl : c.workloads) {
         json o;
@@ -1042,6 +1199,33 @@ json effective_config(const SimConfig& config) {
         out["workloads"].push_back(o);
     }
     return out;
+}
+
+std::vector<PowerParams> power_cpu_params(const SimConfig& config) {
+    std::vector<PowerParams> params;
+    if (config.power_overrides.empty()) return params;
+    const ChipLayout layout(config.power.cores_per_chip, unsigned(config.power.threads_per_core));
+    params.assign(layout.cpus(), config.power);
+    for (size_t i = 0; i < config.power_overrides.size(); ++i) {
+        const PowerOverride& o = config.power_overrides[i];
+        const std::string at = "overrides[" + std::to_string(i) + "].";
+        if (o.power.empty()) continue;
+        for (unsigned cpu : override_cpus(o, layout, at))
+            apply_power_keys(o.power, at + "power.", params[cpu]);
+    }
+    return params;
+}
+
+std::vector<XiveParams> xive_chip_params(const SimConfig& config) {
+    std::vector<XiveParams> params;
+    for (size_t i = 0; i < config.power_overrides.size(); ++i) {
+        const PowerOverride& o = config.power_overrides[i];
+        if (o.xive.empty()) continue;
+        if (params.empty()) params.assign(config.power.cores_per_chip.size(), config.xive);
+        for (uint64_t chip : o.chips)
+            apply_xive_keys(o.xive, "overrides[" + std::to_string(i) + "].xive.", params[chip]);
+    }
+    return params;
 }
 
 json describe_parameters() {
@@ -1115,6 +1299,30 @@ json describe_parameters() {
                         p["description"] = p["description"].get<std::string>() + ". " + src;
             out[section.key] = list;
         }
+        // The per-CPU keys, as an override's reader lets them through.
+        PowerParams base;
+        const json none = json::object();
+        JsonReader reader(none, "");
+        PerCpuCosts keys(reader);
+        base.describe(keys);
+        const auto entry = [](const char* key, const char* type, json min, json max, const char* desc) {
+            return json{{"key", key}, {"type", type}, {"unit", ""}, {"default", nullptr},
+                        {"min", min}, {"max", max}, {"description", desc}};
+        };
+        out["overrides[]"] = json::array(
+            {entry("chips", "integer list", 0, 255,
+                   "the chips (nodes) whose CPUs the entry sets; give exactly one of chips, "
+                   "cores, cpus. Entries apply in order, a later one winning where they meet"),
+             entry("cores", "integer list", 0, 4095,
+                   "the cores, numbered chip-major (core c holds CPUs c * threads_per_core up)"),
+             entry("cpus", "string", nullptr, nullptr, "the CPUs as a cpulist, like ipistorm.cpulist (\"0-7,16\")"),
+             entry("power", "object", nullptr, nullptr,
+                   ("power's per-CPU costs for those CPUs, each with power's range: " +
+                    join_keys(keys.per_cpu)).c_str()),
+             entry("xive", "object", nullptr, nullptr,
+                   "xive's costs for those chips' XIVEs (entries selecting chips only), each "
+                   "with xive's range; cross_chip_ns is the extra time of a trigger from "
+                   "another chip to this one")});
     }
     DeviceConfig dev;
     dev.vm_keys = true;

@@ -1,11 +1,16 @@
 #include "sim/power_partition.h"
 
+#include "config/config_loader.h"
+
 namespace cidsim {
 
 PowerPartition::PowerPartition(const SimConfig& config)
-    : m_layout(config.power.cores_per_chip, unsigned(config.power.threads_per_core)) {
+    : m_layout(config.power.cores_per_chip, unsigned(config.power.threads_per_core)),
+      m_cpu_params(power_cpu_params(config)),
+      m_xive_params(xive_chip_params(config)) {
     const auto topology = m_layout.line_topology();
-    for (unsigned k = 0; k < m_layout.chips(); ++k) m_xives.emplace_back(config.xive, k);
+    for (unsigned k = 0; k < m_layout.chips(); ++k)
+        m_xives.emplace_back(m_xive_params.empty() ? config.xive : m_xive_params[k], k);
     const SharedLine line(config.power_line, topology);
     m_lines.assign(m_layout.cpus(), IpiLines{line, line, line});
     const bool per_chip = config.power.ipi_descs == IpiDescs::Chip;
@@ -18,7 +23,8 @@ PowerPartition::PowerPartition(const SimConfig& config)
     for (unsigned c = 0; c < m_layout.cpus(); ++c) {
         IrqDesc& desc = *m_descs[per_chip ? m_layout.chip_of(c) : 0];
         m_cpus.push_back(std::make_unique<PowerCpu>(("power_cpu" + std::to_string(c)).c_str(),
-                                                    config.power, c, desc, fabric,
+                                                    m_cpu_params.empty() ? config.power : m_cpu_params[c],
+                                                    c, desc, fabric,
                                                     config.run.seed * 1000003u + c));
     }
     const std::vector<unsigned> storm = config.ipistorm.cpus();

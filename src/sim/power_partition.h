@@ -29,6 +29,10 @@ public:
 
 private:
     ChipLayout m_layout;
+    // Each CPU's params where overrides set some (config_loader.h
+    // power_cpu_params); empty when every CPU shares the config's.
+    std::vector<PowerParams> m_cpu_params;
+    std::vector<XiveParams> m_xive_params;  // each chip's, likewise
     std::vector<Xive> m_xives;
     std::vector<IpiLines> m_lines;
     std::vector<std::unique_ptr<IrqDesc>> m_descs;
