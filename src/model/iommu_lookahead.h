@@ -57,9 +57,9 @@ private:
     // Each port's floor now; true when it lies beyond `at` for all of them
     // (`least`: the earliest floor).
     bool floors_beyond(const sc_core::sc_time& at, sc_core::sc_time& least) const;
-    // The answers before `at` are asked again. Arrivals behind a root port
-    // that is busy beyond `at` are not: its floor (a bound for all of them)
-    // answers, since the port's backlog, not the senders, holds them back
+    // The answers before `at` are asked again, unless every sender's root
+    // port is busy beyond `at`: then the floors (bounds for all of them)
+    // answer, since the ports' backlog, not the senders, holds them back
     // (each answer behind a busy port lies just beyond the last arrival,
     // so asking them all would pass every answer at every arrival).
     template <class Ask>
@@ -70,14 +70,7 @@ private:
         if (arrival && !m_ports.empty() && floors_beyond(at, least)) return least;
         sc_core::sc_time t = never();
         for (size_t i = 0; i < m_sources.size(); ++i) {
-            if (!(at < known.each[i])) {
-                const int p = arrival ? m_port_of[i] : -1;
-                if (p >= 0 && at < m_ports[p].floor) {
-                    known.each[i] = std::max(known.each[i], m_ports[p].floor);
-                } else {
-                    known.each[i] = ask(*m_sources[i]);
-                }
-            }
+            if (!(at < known.each[i])) known.each[i] = ask(*m_sources[i]);
             t = std::min(t, known.each[i]);
         }
         known.min = t;
