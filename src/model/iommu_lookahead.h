@@ -67,7 +67,9 @@ private:
                               Ask ask) const {
         if (at < known.min) return known.min;
         sc_core::sc_time least;
-        if (arrival && !m_ports.empty() && floors_beyond(at, least)) return least;
+        // With few senders per port the scan is cheaper than the floors.
+        if (arrival && m_sources.size() > 16 * m_ports.size() && floors_beyond(at, least))
+            return least;
         sc_core::sc_time t = never();
         for (size_t i = 0; i < m_sources.size(); ++i) {
             if (!(at < known.each[i])) known.each[i] = ask(*m_sources[i]);
