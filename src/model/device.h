@@ -124,6 +124,8 @@ public:
     // the root port.
     sc_core::sc_time earliest_send() const override;
     sc_core::sc_time earliest_arrival() const override;
+    const RootPort* writes_through() const override { return &m_port; }
+    sc_core::sc_time shortest_write() const override;
 
     uint64_t in_flight() const;  // completions posted but not yet drained
     // Completions posted but neither drained nor waiting: must stay 0.

@@ -17,6 +17,9 @@ sc_time Device::earliest_arrival() const {
     return m_port.earliest_write_done(earliest_send(), m_shortest_completion_write);
 }
 
+// Every MSI is ordered behind at least its completion entry's write.
+sc_time Device::shortest_write() const { return m_port.write_duration(m_params.completion_entry_bytes); }
+
 bool Device::may_handle_at(uint32_t queue, unsigned cpu, const sc_time& at) const {
     return m_handle_ahead && may_run_ahead_to(at) && at < earliest_send() &&
            (!m_sink || m_sink->reacts_only_on(queue, cpu));

@@ -26,7 +26,8 @@ public:
     // The earliest a request of theirs not yet announced can arrive,
     // from the last answers beyond `at` and new ones for the rest.
     sc_core::sc_time earliest_arrival(const sc_core::sc_time& at) const {
-        return earliest(at, m_arrival, [](const MsiSource& s) { return s.earliest_arrival(); });
+        return earliest(at, m_arrival, true,
+                        [](const MsiSource& s) { return s.earliest_arrival(); });
     }
     // The earliest a message made from such a request can be ready (a
     // bound led by the least lead), likewise.
@@ -38,7 +39,7 @@ public:
     // The earliest one of them sends a request (and the DMA writes it
     // is ordered after), likewise.
     sc_core::sc_time earliest_send(const sc_core::sc_time& at) const {
-        return earliest(at, m_send, [](const MsiSource& s) { return s.earliest_send(); });
+        return earliest(at, m_send, false, [](const MsiSource& s) { return s.earliest_send(); });
     }
 
 private:
@@ -46,9 +47,29 @@ private:
         std::vector<sc_core::sc_time> each;  // per source
         sc_core::sc_time min;                // of them all
     };
+    // Senders writing through one root port: none of their requests
+    // arrives before the port is free and the shortest of their writes done.
+    struct Port {
+        const RootPort* port;
+        sc_core::sc_time shortest;
+        sc_core::sc_time floor;  // as last computed
+    };
+    // Each port's floor now; true when it lies beyond `at` for all of them
+    // (`least`: the earliest floor).
+    bool floors_beyond(const sc_core::sc_time& at, sc_core::sc_time& least) const;
+    // The answers before `at` are asked again, unless every sender's root
+    // port is busy beyond `at`: then the floors (bounds for all of them)
+    // answer, since the ports' backlog, not the senders, holds them back
+    // (each answer behind a busy port lies just beyond the last arrival,
+    // so asking them all would pass every answer at every arrival).
     template <class Ask>
-    sc_core::sc_time earliest(const sc_core::sc_time& at, Known& known, Ask ask) const {
+    sc_core::sc_time earliest(const sc_core::sc_time& at, Known& known, bool arrival,
+                              Ask ask) const {
         if (at < known.min) return known.min;
+        sc_core::sc_time least;
+        // With few senders per port the scan is cheaper than the floors.
+        if (arrival && m_sources.size() > 16 * m_ports.size() && floors_beyond(at, least))
+            return least;
         sc_core::sc_time t = never();
         for (size_t i = 0; i < m_sources.size(); ++i) {
             if (!(at < known.each[i])) known.each[i] = ask(*m_sources[i]);
@@ -58,6 +79,9 @@ private:
         return t;
     }
     std::vector<const MsiSource*> m_sources;
+    std::vector<int> m_port_of;  // per source: its entry in m_ports, or -1
+    mutable std::vector<Port> m_ports;
+    bool m_all_ported = true;  // every source writes through a port in m_ports
     sc_core::sc_time m_least_lead;  // of all sources
     mutable Known m_arrival;
     mutable Known m_send;

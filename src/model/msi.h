@@ -48,6 +48,12 @@ public:
     virtual sc_core::sc_time earliest_send() const = 0;
     // When it may reach the remapping unit.
     virtual sc_core::sc_time earliest_arrival() const = 0;
+    // The root port it writes through (or nullptr) and the least any write
+    // of its MSI takes there: earliest_arrival() is never before the port's
+    // free_at() plus that. One bound for all the port's senders, which the
+    // remapping unit checks before asking each of them.
+    virtual const RootPort* writes_through() const { return nullptr; }
+    virtual sc_core::sc_time shortest_write() const { return sc_core::SC_ZERO_TIME; }
 };
 
 struct MsiIngress : tlm::tlm_extension<MsiIngress> {
