@@ -83,17 +83,15 @@ sc_time Iommu::earliest_announced_post() const {
 void MsiSenders::add(const MsiSource& source, const sc_time& lead) {
     if (std::find(m_sources.begin(), m_sources.end(), &source) != m_sources.end()) return;
     m_sources.push_back(&source);
-    int p = -1;
     if (const RootPort* port = source.writes_through()) {
         auto it = std::find_if(m_ports.begin(), m_ports.end(),
                                [port](const Port& q) { return q.port == port; });
         if (it == m_ports.end()) it = m_ports.insert(it, {port, source.shortest_write(), {}});
         it->shortest = std::min(it->shortest, source.shortest_write());
-        p = int(it - m_ports.begin());
     } else {
         m_all_ported = false;
     }
-    m_port_of.push_back(p);
+    m_use_floors = m_all_ported && m_sources.size() > 16 * m_ports.size();
     m_least_lead = m_sources.size() == 1 ? lead : std::min(m_least_lead, lead);
     for (Known* k : {&m_arrival, &m_send}) {
         k->each.push_back(sc_core::SC_ZERO_TIME);
@@ -103,14 +101,14 @@ void MsiSenders::add(const MsiSource& source, const sc_time& lead) {
 
 void MsiSenders::clear() {
     m_sources.clear();
-    m_port_of.clear();
     m_ports.clear();
     m_all_ported = true;
+    m_use_floors = false;
     m_arrival = m_send = Known();
 }
 
 bool MsiSenders::floors_beyond(const sc_time& at, sc_time& least) const {
-    bool beyond = m_all_ported;
+    bool beyond = true;
     least = never();
     for (Port& p : m_ports) {
         p.floor = saturating_add(p.port->free_at(), p.shortest);

@@ -26,8 +26,7 @@ public:
     // The earliest a request of theirs not yet announced can arrive,
     // from the last answers beyond `at` and new ones for the rest.
     sc_core::sc_time earliest_arrival(const sc_core::sc_time& at) const {
-        return earliest(at, m_arrival, true,
-                        [](const MsiSource& s) { return s.earliest_arrival(); });
+        return earliest<true>(at, m_arrival, [](const MsiSource& s) { return s.earliest_arrival(); });
     }
     // The earliest a message made from such a request can be ready (a
     // bound led by the least lead), likewise.
@@ -39,7 +38,7 @@ public:
     // The earliest one of them sends a request (and the DMA writes it
     // is ordered after), likewise.
     sc_core::sc_time earliest_send(const sc_core::sc_time& at) const {
-        return earliest(at, m_send, false, [](const MsiSource& s) { return s.earliest_send(); });
+        return earliest<false>(at, m_send, [](const MsiSource& s) { return s.earliest_send(); });
     }
 
 private:
@@ -62,14 +61,13 @@ private:
     // answer, since the ports' backlog, not the senders, holds them back
     // (each answer behind a busy port lies just beyond the last arrival,
     // so asking them all would pass every answer at every arrival).
-    template <class Ask>
-    sc_core::sc_time earliest(const sc_core::sc_time& at, Known& known, bool arrival,
-                              Ask ask) const {
+    template <bool kArrival, class Ask>
+    sc_core::sc_time earliest(const sc_core::sc_time& at, Known& known, Ask ask) const {
         if (at < known.min) return known.min;
-        sc_core::sc_time least;
-        // With few senders per port the scan is cheaper than the floors.
-        if (arrival && m_sources.size() > 16 * m_ports.size() && floors_beyond(at, least))
-            return least;
+        if (kArrival && m_use_floors) {
+            sc_core::sc_time least;
+            if (floors_beyond(at, least)) return least;
+        }
         sc_core::sc_time t = never();
         for (size_t i = 0; i < m_sources.size(); ++i) {
             if (!(at < known.each[i])) known.each[i] = ask(*m_sources[i]);
@@ -79,9 +77,11 @@ private:
         return t;
     }
     std::vector<const MsiSource*> m_sources;
-    std::vector<int> m_port_of;  // per source: its entry in m_ports, or -1
     mutable std::vector<Port> m_ports;
     bool m_all_ported = true;  // every source writes through a port in m_ports
+    // Every source is behind a port and there are more than 16 per port:
+    // with fewer the scan is cheaper than the floors.
+    bool m_use_floors = false;
     sc_core::sc_time m_least_lead;  // of all sources
     mutable Known m_arrival;
     mutable Known m_send;
