@@ -25,7 +25,8 @@ System::System(const SimConfig& config) : m_config(config) {
     build_vcpus();
     build_devices();
     build_workloads();
-    if (config.power_machine) m_power = std::make_unique<PowerPartition>(config);
+    // The partition's blocks keep references into the config: ours outlives them.
+    if (config.power_machine) m_power = std::make_unique<PowerPartition>(m_config);
 }
 
 System::~System() = default;
