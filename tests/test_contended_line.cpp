@@ -40,6 +40,15 @@ struct Served : LineRequester {
     void line_served(const sc_time& done) override { log->emplace_back(cpu, done); }
 };
 
+// One requester per CPU, every served access logged as (cpu, done).
+struct Requesters {
+    std::vector<std::pair<AgentId, sc_time>> log;
+    std::array<Served, 8> who;
+    Requesters() {
+        for (AgentId c = 0; c < 8; ++c) who[c].cpu = c, who[c].log = &log;
+    }
+};
+
 // Runs `script` in a thread of its own, then the simulation to its end.
 struct Bench : sc_core::sc_module {
     SC_HAS_PROCESS(Bench);
@@ -61,9 +70,8 @@ struct Bench : sc_core::sc_module {
 TEST_CASE("random order: waiting ownership requests are served one hand-off at a time, each "
           "once", "[contended_line]") {
     ContendedLine line("line", costs(), two_chips(), LineOrder::Random, 7);
-    std::vector<std::pair<AgentId, sc_time>> log;
-    std::array<Served, 8> who;
-    for (AgentId c = 0; c < 8; ++c) who[c].cpu = c, who[c].log = &log;
+    Requesters r;
+    auto& [log, who] = r;
     Bench bench("bench", [&] {
         sc_core::wait(ns(1000));
         line.request(0, LineAccess::Store, who[0]);  // a free line: served at once
@@ -87,9 +95,8 @@ TEST_CASE("random order: waiting ownership requests are served one hand-off at a
 TEST_CASE("random order: each waiting request is as likely as any other to be served first",
           "[contended_line]") {
     ContendedLine line("line", costs(), two_chips(), LineOrder::Random, 11);
-    std::vector<std::pair<AgentId, sc_time>> log;
-    std::array<Served, 8> who;
-    for (AgentId c = 0; c < 8; ++c) who[c].cpu = c, who[c].log = &log;
+    Requesters r;
+    auto& [log, who] = r;
     std::array<int, 8> first{};
     constexpr int kRounds = 600;
     Bench bench("bench", [&] {
@@ -115,9 +122,8 @@ TEST_CASE("random order: each waiting request is as likely as any other to be se
 TEST_CASE("a load of a copy the requester holds never waits behind ownership requests",
           "[contended_line]") {
     ContendedLine line("line", costs(), two_chips(), LineOrder::Random, 3);
-    std::vector<std::pair<AgentId, sc_time>> log;
-    std::array<Served, 8> who;
-    for (AgentId c = 0; c < 8; ++c) who[c].cpu = c, who[c].log = &log;
+    Requesters r;
+    auto& [log, who] = r;
     Bench bench("bench", [&] {
         sc_core::wait(ns(1000));
         line.request(0, LineAccess::Store, who[0]);
@@ -139,9 +145,8 @@ TEST_CASE("fifo order serves as SharedLine::access_serialised does, at the reque
           "[contended_line]") {
     ContendedLine line("line", costs(), two_chips(), LineOrder::Fifo, 1);
     SharedLine reference(costs(), two_chips());
-    std::vector<std::pair<AgentId, sc_time>> log;
-    std::array<Served, 8> who;
-    for (AgentId c = 0; c < 8; ++c) who[c].cpu = c, who[c].log = &log;
+    Requesters r;
+    auto& [log, who] = r;
     std::vector<sc_time> expected;
     Bench bench("bench", [&] {
         sc_core::wait(ns(1000));

@@ -18,7 +18,7 @@ ContendedLine::ContendedLine(sc_core::sc_module_name name, const SharedLineParam
 void ContendedLine::request(AgentId who, LineAccess kind, LineRequester& r) {
     const sc_time& now = sc_core::sc_time_stamp();
     const Waiter w{who, kind, &r, now};
-    if (m_order == LineOrder::Fifo || served_locally(who, kind) ||
+    if (m_order == LineOrder::Fifo || m_line.served_locally(who, kind) ||
         (m_waiting.empty() && now >= m_line.free_at())) {
         serve(w, now);
         return;

@@ -76,9 +76,6 @@ private:
         LineRequester* requester;
         sc_core::sc_time asked;
     };
-    bool served_locally(AgentId who, LineAccess kind) const {
-        return kind == LineAccess::Load ? m_line.holds(who) : m_line.sharers() == 1 && m_line.holds_exclusive(who);
-    }
     void serve(const Waiter& w, const sc_core::sc_time& now);
     void serve_next();  // SC_METHOD: the line is free and requests wait
     [[gnu::cold, gnu::noinline]] sc_core::sc_time logged_serve(const Waiter& w, const sc_core::sc_time& now);

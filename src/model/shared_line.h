@@ -98,8 +98,7 @@ public:
     // (a ContendedLine's pick among waiting requests).
     sc_core::sc_time access_serialised(AgentId who, LineAccess kind, const sc_core::sc_time& now,
                                        const sc_core::sc_time& asked) {
-        const bool local = kind == LineAccess::Load ? holds(who)
-                         : kind != LineAccess::DeviceRmw && m_count == 1 && holds(who);
+        const bool local = served_locally(who, kind);
         // A read of a clean line is pipelined in the home; one that must
         // snoop a modified copy, or take ownership, holds it to the end.
         const bool whole = kind != LineAccess::Load || (m_modified && m_count);
@@ -112,6 +111,12 @@ public:
         return start + cost;
     }
 
+    // The requester's own cache serves the access (a load of a held copy, a
+    // core's store or RMW to the only copy): the line's home is not asked.
+    bool served_locally(AgentId who, LineAccess kind) const {
+        return kind == LineAccess::Load ? holds(who)
+                                        : kind != LineAccess::DeviceRmw && m_count == 1 && holds(who);
+    }
     // Serialised use: when the line's home serves the next request.
     const sc_core::sc_time& free_at() const { return m_free_at; }
     bool holds(AgentId who) const { return (m_holders[who >> 6] >> (who & 63)) & 1u; }
