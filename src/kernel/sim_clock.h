@@ -8,6 +8,11 @@
 
 namespace cidsim {
 
+// Set while the StepQueue (kernel/step_queue.h) runs the steps due now and
+// more of them remain: those act at this picosecond, though no process is
+// runnable for them.
+inline bool g_more_steps_due_now = false;
+
 // sc_time_stamp() without the call (it returns the current context's time).
 inline const sc_core::sc_time& sim_now() {
     return sc_core::sc_get_curr_simcontext()->time_stamp();
@@ -18,7 +23,7 @@ inline const sc_core::sc_time& sim_now() {
 // sc_time_stamp() call inside; the lookaheads ask it several times per MSI.
 inline sc_core::sc_time time_to_pending_activity() {
     const sc_core::sc_simcontext* c = sc_core::sc_get_curr_simcontext();
-    if (c->pending_activity_at_current_time()) return sc_core::SC_ZERO_TIME;
+    if (g_more_steps_due_now || c->pending_activity_at_current_time()) return sc_core::SC_ZERO_TIME;
     sc_core::sc_time next = c->max_time();
     c->next_time(next);  // leaves max_time when nothing is scheduled
     return next - c->time_stamp();
@@ -27,7 +32,8 @@ inline sc_core::sc_time time_to_pending_activity() {
 // Is another process to run at the kernel's time (runnable now, or notified
 // for a delta cycle)? Without one, no other block acts at this picosecond.
 inline bool others_act_now() {
-    return sc_core::sc_get_curr_simcontext()->pending_activity_at_current_time();
+    return g_more_steps_due_now ||
+           sc_core::sc_get_curr_simcontext()->pending_activity_at_current_time();
 }
 
 // sc_max_time() without the call, for bounds that mean "never". Read at

@@ -21,7 +21,7 @@ LocalApic::LocalApic(sc_core::sc_module_name name, const LocalApicParams& params
       m_messages_in(*this, std::string(this->name()) + ".messages_in") {
     if (m_params.timer_period > sc_core::SC_ZERO_TIME) {
         m_next_expiry = m_params.timer_period;
-        SC_METHOD(on_timer);  // its first run, at time 0, only arms the timer
+        StepQueue::instance().push(sc_core::SC_ZERO_TIME, *this);
     }
 }
 
@@ -64,9 +64,9 @@ void LocalApic::accept(Vector v) {
     m_irq_event.notify(sc_core::SC_ZERO_TIME);
 }
 
-void LocalApic::on_timer() {
-    next_trigger(m_params.timer_period);
+void LocalApic::step_due() {
     m_next_expiry = sim_now() + m_params.timer_period;
+    StepQueue::instance().push(m_next_expiry, *this);
     count_timed_event();
     if (sc_core::sc_time_stamp() == sc_core::SC_ZERO_TIME) return;
     ++m_stats.timer_expiries;

@@ -29,6 +29,7 @@
 #include "kernel/link.h"
 #include "model/stat_visitor.h"
 #include "model/stats.h"
+#include "kernel/step_queue.h"
 #include "kernel/timed_queue.h"
 #include "kernel/violation.h"
 #include "model/trace_observer.h"
@@ -58,7 +59,8 @@ struct LocalApicStats {
 // The controller interface is the first base: its calls need no adjustment.
 class LocalApic final : public InterruptController,
                         public sc_core::sc_module,
-                        private Receiver<Vector> {
+                        private Receiver<Vector>,
+                        private TimedStep {
 public:
     SC_HAS_PROCESS(LocalApic);
     LocalApic(sc_core::sc_module_name name, const LocalApicParams& params, uint32_t apic_id);
@@ -109,7 +111,8 @@ private:
     void on_message_due();
     // Sets IRR[v] (false: it was set already, the message merges).
     bool latch(Vector v);
-    void on_timer();
+    // The periodic timer expires (its first step, at time 0, only arms it).
+    void step_due() override;
     void accept_messages();
 
     LocalApicParams m_params;

@@ -19,12 +19,12 @@ BurstyTraffic::BurstyTraffic(sc_core::sc_module_name name, const BurstyParams& p
                              Device& device, uint64_t seed)
     : Workload(name), m_params(params), m_device(device), m_rng(seed) {
     m_device.add_schedule(*this);
-    SC_METHOD(step);
+    m_steps.push(sc_core::SC_ZERO_TIME, *this);  // as an initialised process would run
 }
 
-void BurstyTraffic::step() {
+void BurstyTraffic::step_due() {
     m_device.complete_in_port_order(*this);
-    next_trigger(m_next_at - sim_now());
+    m_steps.push(m_next_at, *this);
     count_timed_event();
 }
 

@@ -4,6 +4,7 @@
 // Poisson process at `on_rate_mpps`; on and off periods are exponential with
 // the given means. Queues are used round-robin. With off_mean 0 it is a
 // plain Poisson source.
+#include "kernel/step_queue.h"
 #include "workloads/workload.h"
 
 namespace cidsim {
@@ -18,9 +19,8 @@ struct BurstyParams {
     void describe(ParamVisitor& v);
 };
 
-class BurstyTraffic : public Workload, public CompletionSchedule {
+class BurstyTraffic : public Workload, public CompletionSchedule, public TimedStep {
 public:
-    SC_HAS_PROCESS(BurstyTraffic);
     BurstyTraffic(sc_core::sc_module_name name, const BurstyParams& params, Device& device,
                   uint64_t seed);
     void report(nlohmann::json& out, double seconds) const override;
@@ -30,10 +30,11 @@ public:
     void catch_up() override;
 
 private:
-    void step();
+    void step_due() override;
 
     BurstyParams m_params;
     Device& m_device;
+    StepQueue& m_steps = StepQueue::instance();
     std::mt19937_64 m_rng;
     sc_core::sc_time m_on_until;
     sc_core::sc_time m_next_at;  // the next completion

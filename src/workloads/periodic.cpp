@@ -18,12 +18,12 @@ PeriodicTraffic::PeriodicTraffic(sc_core::sc_module_name name, const PeriodicPar
                                  Device& device)
     : Workload(name), m_params(params), m_device(device), m_next_at(params.phase) {
     m_device.add_schedule(*this);
-    SC_METHOD(step);
+    m_steps.push(sc_core::SC_ZERO_TIME, *this);  // as an initialised process would run
 }
 
-void PeriodicTraffic::step() {
+void PeriodicTraffic::step_due() {
     m_device.complete_in_port_order(*this);
-    next_trigger(m_next_at - sim_now());
+    m_steps.push(m_next_at, *this);
     count_timed_event();
 }
 

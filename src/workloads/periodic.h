@@ -2,6 +2,7 @@
 // PeriodicTraffic: one completion every `period` on one device, queues
 // round-robin, the first at `phase` (systems.md B, experiment E3: "an
 // assigned device raising an MSI every 1 ms").
+#include "kernel/step_queue.h"
 #include "workloads/workload.h"
 
 namespace cidsim {
@@ -15,9 +16,8 @@ struct PeriodicParams {
     void describe(ParamVisitor& v);
 };
 
-class PeriodicTraffic : public Workload, public CompletionSchedule {
+class PeriodicTraffic : public Workload, public CompletionSchedule, public TimedStep {
 public:
-    SC_HAS_PROCESS(PeriodicTraffic);
     PeriodicTraffic(sc_core::sc_module_name name, const PeriodicParams& params, Device& device);
     void report(nlohmann::json& out, double seconds) const override;
     void reset_stats() override { m_sent_measured = 0; }
@@ -26,10 +26,11 @@ public:
     void catch_up() override;
 
 private:
-    void step();
+    void step_due() override;
 
     PeriodicParams m_params;
     Device& m_device;
+    StepQueue& m_steps = StepQueue::instance();
     sc_core::sc_time m_next_at;
     unsigned m_next_queue = 0;
     uint64_t m_sent = 0;
