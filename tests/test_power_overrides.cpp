@@ -152,7 +152,7 @@ TEST_CASE("overrides: bad input names the file and the key", "[overrides]") {
     CHECK_THAT(with({{"chips", {0}}, {"cores", {0}}, {"power", {{"loop_ns", 1}}}}),
                Catch::Contains("overrides[0]: expected exactly one of chips, cores or cpus"));
     CHECK_THAT(with({{"chips", {0}}, {"cpu", {{"loop_ns", 1}}}}),
-               Catch::Contains("overrides[0].cpu: unknown key"));
+               Catch::Contains("overrides[0].cpu: an x86 host key"));
     CHECK_THAT(with({{"chips", {0}}}), Catch::Contains("overrides[0]: an override needs the costs"));
     CHECK_THAT(with({{"cores", {0}}, {"xive", {{"tima_ack_ns", 1}}}}),
                Catch::Contains("overrides[0].xive: a XIVE is per chip"));
@@ -161,5 +161,5 @@ TEST_CASE("overrides: bad input names the file and the key", "[overrides]") {
     // Overrides are of the POWER partition's CPUs.
     json x86 = read_json_file(CIDSIM_SOURCE_DIR "/configs/examples/posted-bursty.json");
     x86["overrides"] = json::array({{{"cpus", "0"}, {"power", {{"loop_ns", 1}}}}});
-    CHECK_THAT(load_error(x86), Catch::Contains("overrides: needs a power section"));
+    CHECK_THAT(load_error(x86), Catch::Contains("overrides[0].power: a POWER partition's key"));
 }

@@ -527,99 +527,146 @@ void apply_power_keys(const json& obj, const std::string& path, PowerParams& p) 
     r.check_unknown();
 }
 
-// Applies one override's `xive` object to p: every XIVE cost is per chip.
-void apply_xive_keys(const json& obj, const std::string& path, XiveParams& p) {
+// Applies one override's `cpu` or `lapic` object to p (every key of both is
+// per CPU).
+template <class Params>
+void apply_section_keys(const json& obj, const std::string& path, Params& p) {
     JsonReader r(obj, path);
     p.describe(r);
     r.check_unknown();
 }
 
-// The CPUs one override selects, ascending; `at` prefixes its errors.
-std::vector<unsigned> override_cpus(const PowerOverride& o, const ChipLayout& layout,
-                                    const std::string& at) {
+// The CPUs of a cpulist, each below n; `at` prefixes its errors.
+std::vector<unsigned> cpulist_cpus(const std::string& text, unsigned n, const char* whose,
+                                   const std::string& at) {
+    IpistormParams list;
+    list.cpulist = text;
     std::vector<unsigned> cpus;
-    if (!o.chips.empty()) {
-        for (size_t i = 0; i < o.chips.size(); ++i)
-            if (o.chips[i] >= layout.chips())
-                throw ConfigError(at + "chips[" + std::to_string(i) + "]: chip " +
-                                  std::to_string(o.chips[i]) + " is not in the partition's " +
-                                  std::to_string(layout.chips()) + " chips");
-        for (unsigned c = 0; c < layout.cpus(); ++c)
-            if (std::count(o.chips.begin(), o.chips.end(), layout.chip_of(c))) cpus.push_back(c);
-    } else if (!o.cores.empty()) {
-        const unsigned cores = layout.cpus() / layout.threads_per_core();
-        for (size_t i = 0; i < o.cores.size(); ++i)
-            if (o.cores[i] >= cores)
-                throw ConfigError(at + "cores[" + std::to_string(i) + "]: core " +
-                                  std::to_string(o.cores[i]) + " is not in the partition's " +
-                                  std::to_string(cores) + " cores");
-        for (unsigned c = 0; c < layout.cpus(); ++c)
-            if (std::count(o.cores.begin(), o.cores.end(), layout.core_of(c))) cpus.push_back(c);
-    } else {
-        IpistormParams list;
-        list.cpulist = o.cpus;
-        try {
-            cpus = list.cpus();
-        } catch (const std::invalid_argument& e) {
-            throw ConfigError(at + "cpus: " + e.what());
-        }
-        if (cpus.back() >= layout.cpus())
-            throw ConfigError(at + "cpus: CPU " + std::to_string(cpus.back()) +
-                              " is not in the partition's " + std::to_string(layout.cpus()) +
-                              " CPUs");
+    try {
+        cpus = list.cpus();
+    } catch (const std::invalid_argument& e) {
+        throw ConfigError(at + "cpus: " + e.what());
     }
+    if (cpus.back() >= n)
+        throw ConfigError(at + "cpus: CPU " + std::to_string(cpus.back()) + " is not in the " +
+                          whose + "'s " + std::to_string(n) + " CPUs");
     return cpus;
 }
 
-// Reads `overrides` (after the power sections: the layout is known).
-void load_power_overrides(const json& list, SimConfig& c) {
-    if (!c.power_machine)
-        throw ConfigError("overrides: needs a power section (overrides set the POWER "
-                          "partition's per-CPU costs)");
+// The CPUs with an index of `wanted` (chips, cores or sockets, by `index_of`
+// over n CPUs), ascending; each index must be below `count`.
+template <class IndexOf>
+std::vector<unsigned> cpus_in(const std::vector<uint64_t>& wanted, const char* key,
+                              const char* noun, unsigned count, unsigned n, const char* whose,
+                              IndexOf index_of, const std::string& at) {
+    for (size_t i = 0; i < wanted.size(); ++i)
+        if (wanted[i] >= count)
+            throw ConfigError(at + key + "[" + std::to_string(i) + "]: " + noun + " " +
+                              std::to_string(wanted[i]) + " is not in the " + whose + "'s " +
+                              std::to_string(count) + " " + key);
+    std::vector<unsigned> cpus;
+    for (unsigned c = 0; c < n; ++c)
+        if (std::count(wanted.begin(), wanted.end(), index_of(c))) cpus.push_back(c);
+    return cpus;
+}
+
+// The POWER CPUs one override selects, ascending; `at` prefixes its errors.
+std::vector<unsigned> override_cpus(const Override& o, const ChipLayout& layout,
+                                    const std::string& at) {
+    const char* whose = "partition";
+    if (!o.chips.empty())
+        return cpus_in(o.chips, "chips", "chip", layout.chips(), layout.cpus(), whose,
+                       [&](unsigned c) { return layout.chip_of(c); }, at);
+    if (!o.cores.empty())
+        return cpus_in(o.cores, "cores", "core", layout.cpus() / layout.threads_per_core(),
+                       layout.cpus(), whose, [&](unsigned c) { return layout.core_of(c); }, at);
+    return cpulist_cpus(o.cpus, layout.cpus(), whose, at);
+}
+
+// The x86 host CPUs one override selects, ascending: a socket holds the
+// CPUs topology.sockets gives it (split evenly, as the lines' nodes are).
+std::vector<unsigned> x86_override_cpus(const Override& o, const TopologyParams& t,
+                                        const std::string& at) {
+    const unsigned n = unsigned(t.cpus), sockets = unsigned(t.sockets);
+    if (!o.sockets.empty())
+        return cpus_in(o.sockets, "sockets", "socket", sockets, n, "host",
+                       [&](unsigned c) { return c * sockets / n; }, at);
+    return cpulist_cpus(o.cpus, n, "host", at);
+}
+
+// Refuses a key of an override that the other kind of machine takes.
+void refuse_other_machine(const json& e, const std::string& at, bool power) {
+    const std::vector<const char*> power_keys{"chips", "cores", "power", "xive"},
+        x86_keys{"sockets", "cpu", "lapic"};
+    for (const char* key : power ? x86_keys : power_keys)
+        if (e.contains(key))
+            throw ConfigError(at + key + (power ? ": an x86 host key; a POWER partition's override "
+                                                  "selects chips, cores or cpus and sets power or xive"
+                                                : ": a POWER partition's key (a config with a power "
+                                                  "section); an x86 host's override selects sockets "
+                                                  "or cpus and sets cpu or lapic"));
+}
+
+// Reads `overrides` (after the topology and power sections: the layout is known).
+void load_overrides(const json& list, SimConfig& c) {
     if (!list.is_array())
         throw ConfigError("overrides: expected an array of overrides, found " + json_type_name(list));
     if (list.size() > kMaxListLength)
         throw ConfigError("overrides: expected at most " + std::to_string(kMaxListLength) +
                           " entries, found " + std::to_string(list.size()));
-    const ChipLayout layout(c.power.cores_per_chip, unsigned(c.power.threads_per_core));
+    const bool power = c.power_machine;
     for (size_t i = 0; i < list.size(); ++i) {
         const std::string at = "overrides[" + std::to_string(i) + "].";
-        const json& e = object_at(list[i], at.substr(0, at.size() - 1));
-        PowerOverride o;
+        const std::string entry = at.substr(0, at.size() - 1);
+        const json& e = object_at(list[i], entry);
+        Override o;
         JsonReader r(e, at);
         r.integers("chips", o.chips, 0, 255, "");
+        r.integers("sockets", o.sockets, 0, 255, "");
         r.integers("cores", o.cores, 0, 4095, "");
         r.text("cpus", o.cpus, "");
-        r.allow("power");
-        r.allow("xive");
+        for (const char* section : {"power", "xive", "cpu", "lapic"}) r.allow(section);
         r.check_unknown();
-        const int selectors = int(e.contains("chips")) + int(e.contains("cores")) +
-                              int(e.contains("cpus"));
+        refuse_other_machine(e, at, power);
+        const int selectors = int(e.contains("chips")) + int(e.contains("sockets")) +
+                              int(e.contains("cores")) + int(e.contains("cpus"));
         if (selectors != 1)
-            throw ConfigError(at.substr(0, at.size() - 1) +
-                              ": expected exactly one of chips, cores or cpus (which CPUs the "
-                              "override sets), found " + std::to_string(selectors));
+            throw ConfigError(entry + ": expected exactly one of " +
+                              (power ? "chips, cores or cpus" : "sockets or cpus") +
+                              " (which CPUs the override sets), found " + std::to_string(selectors));
         if (e.contains("cpus") && o.cpus.empty())
             throw ConfigError(at + "cpus: expected a cpulist such as \"0-7,16\", found \"\"");
-        override_cpus(o, layout, at);
-        auto power = e.find("power"), xive = e.find("xive");
-        if (power == e.end() && xive == e.end())
-            throw ConfigError(at.substr(0, at.size() - 1) +
-                              ": an override needs the costs it sets (power, or xive for chips)");
-        if (power != e.end()) {
-            PowerParams check = c.power;
-            apply_power_keys(object_at(*power, at + "power"), at + "power.", check);
-            o.power = *power;
-        }
-        if (xive != e.end()) {
-            if (o.chips.empty())
+        if (power)
+            override_cpus(o, ChipLayout(c.power.cores_per_chip, unsigned(c.power.threads_per_core)), at);
+        else
+            x86_override_cpus(o, c.topology, at);
+        const auto section = [&](const char* key, auto check, json& keep) {
+            auto it = e.find(key);
+            if (it == e.end()) return false;
+            apply_section_keys(object_at(*it, at + key), at + key + ".", check);
+            keep = *it;
+            return true;
+        };
+        bool sets = false;
+        if (power) {
+            if (auto it = e.find("power"); it != e.end()) {
+                PowerParams check = c.power;
+                apply_power_keys(object_at(*it, at + "power"), at + "power.", check);
+                o.power = *it;
+                sets = true;
+            }
+            if (e.contains("xive") && o.chips.empty())
                 throw ConfigError(at + "xive: a XIVE is per chip, so an override of it selects "
                                   "chips (not cores or cpus)");
-            XiveParams check = c.xive;
-            apply_xive_keys(object_at(*xive, at + "xive"), at + "xive.", check);
-            o.xive = *xive;
+            sets = section("xive", c.xive, o.xive) || sets;
+        } else {
+            sets = section("cpu", c.cpu, o.cpu) || sets;
+            sets = section("lapic", c.lapic, o.lapic) || sets;
         }
-        c.power_overrides.push_back(std::move(o));
+        if (!sets)
+            throw ConfigError(entry + ": an override needs the costs it sets (" +
+                              (power ? "power, or xive for chips" : "cpu or lapic") + ")");
+        c.overrides.push_back(std::move(o));
     }
 }
 
@@ -858,7 +905,7 @@ SimConfig load_unprefixed(const json& config) {
                               " is not in the partition's " + std::to_string(n) + " CPUs");
     }
     top.allow("overrides");
-    if (auto it = config.find("overrides"); it != config.end()) load_power_overrides(*it, c);
+    if (auto it = config.find("overrides"); it != config.end()) load_overrides(*it, c);
     top.allow("devices");
     top.allow("workloads");
     top.allow("comment");     // free text for the config's author
@@ -1178,15 +1225,17 @@ json effective_config(const SimConfig& config) {
             out[section.key] = o;
         }
     }
-    if (!c.power_overrides.empty()) {
+    if (!c.overrides.empty()) {
         out["overrides"] = json::array();
-        for (const PowerOverride& o : c.power_overrides) {
+        for (const Override& o : c.overrides) {
             json e;
             if (!o.chips.empty()) e["chips"] = o.chips;
+            else if (!o.sockets.empty()) e["sockets"] = o.sockets;
             else if (!o.cores.empty()) e["cores"] = o.cores;
             else e["cpus"] = o.cpus;
-            if (!o.power.empty()) e["power"] = o.power;
-            if (!o.xive.empty()) e["xive"] = o.xive;
+            for (const auto& [key, keys] : {std::pair<const char*, const json*>{"power", &o.power},
+                                            {"xive", &o.xive}, {"cpu", &o.cpu}, {"lapic", &o.lapic}})
+                if (!keys->empty()) e[key] = *keys;
             out["overrides"].push_back(e);
         }
     }
@@ -1203,11 +1252,11 @@ json effective_config(const SimConfig& config) {
 
 std::vector<PowerParams> power_cpu_params(const SimConfig& config) {
     std::vector<PowerParams> params;
-    if (config.power_overrides.empty()) return params;
+    if (config.overrides.empty() || !config.power_machine) return params;
     const ChipLayout layout(config.power.cores_per_chip, unsigned(config.power.threads_per_core));
     params.assign(layout.cpus(), config.power);
-    for (size_t i = 0; i < config.power_overrides.size(); ++i) {
-        const PowerOverride& o = config.power_overrides[i];
+    for (size_t i = 0; i < config.overrides.size(); ++i) {
+        const Override& o = config.overrides[i];
         const std::string at = "overrides[" + std::to_string(i) + "].";
         if (o.power.empty()) continue;
         for (unsigned cpu : override_cpus(o, layout, at))
@@ -1218,14 +1267,44 @@ std::vector<PowerParams> power_cpu_params(const SimConfig& config) {
 
 std::vector<XiveParams> xive_chip_params(const SimConfig& config) {
     std::vector<XiveParams> params;
-    for (size_t i = 0; i < config.power_overrides.size(); ++i) {
-        const PowerOverride& o = config.power_overrides[i];
+    for (size_t i = 0; i < config.overrides.size(); ++i) {
+        const Override& o = config.overrides[i];
         if (o.xive.empty()) continue;
         if (params.empty()) params.assign(config.power.cores_per_chip.size(), config.xive);
         for (uint64_t chip : o.chips)
-            apply_xive_keys(o.xive, "overrides[" + std::to_string(i) + "].xive.", params[chip]);
+            apply_section_keys(o.xive, "overrides[" + std::to_string(i) + "].xive.", params[chip]);
     }
     return params;
+}
+
+namespace {
+
+// Each x86 host CPU's copy of `base` with every override's `keys` (the
+// member `section` of Override) applied to the CPUs it selects; empty when
+// no override sets that section.
+template <class Params>
+std::vector<Params> x86_params(const SimConfig& config, const Params& base,
+                               json Override::*section, const char* key) {
+    std::vector<Params> params;
+    for (size_t i = 0; i < config.overrides.size(); ++i) {
+        const Override& o = config.overrides[i];
+        if ((o.*section).empty()) continue;
+        if (params.empty()) params.assign(config.topology.cpus, base);
+        const std::string at = "overrides[" + std::to_string(i) + "].";
+        for (unsigned cpu : x86_override_cpus(o, config.topology, at))
+            apply_section_keys(o.*section, at + key + ".", params[cpu]);
+    }
+    return params;
+}
+
+}  // namespace
+
+std::vector<CpuCoreParams> x86_cpu_params(const SimConfig& config) {
+    return x86_params(config, config.cpu, &Override::cpu, "cpu");
+}
+
+std::vector<LocalApicParams> x86_lapic_params(const SimConfig& config) {
+    return x86_params(config, config.lapic, &Override::lapic, "lapic");
 }
 
 json describe_parameters() {
@@ -1311,18 +1390,31 @@ json describe_parameters() {
         };
         out["overrides[]"] = json::array(
             {entry("chips", "integer list", 0, 255,
-                   "the chips (nodes) whose CPUs the entry sets; give exactly one of chips, "
-                   "cores, cpus. Entries apply in order, a later one winning where they meet"),
+                   "a POWER partition's chips (nodes) whose CPUs the entry sets; give exactly "
+                   "one of chips, cores, cpus (POWER) or sockets, cpus (the x86 host). Entries "
+                   "apply in order, a later one winning where they meet"),
+             entry("sockets", "integer list", 0, 255,
+                   "the x86 host's sockets whose CPUs the entry sets (topology.sockets splits "
+                   "the CPUs evenly, in order)"),
              entry("cores", "integer list", 0, 4095,
-                   "the cores, numbered chip-major (core c holds CPUs c * threads_per_core up)"),
-             entry("cpus", "string", nullptr, nullptr, "the CPUs as a cpulist, like ipistorm.cpulist (\"0-7,16\")"),
+                   "a POWER partition's cores, numbered chip-major (core c holds CPUs c * "
+                   "threads_per_core up)"),
+             entry("cpus", "string", nullptr, nullptr,
+                   "the CPUs as a cpulist, like ipistorm.cpulist (\"0-7,16\"): the partition's "
+                   "with a power section, else the x86 host's"),
              entry("power", "object", nullptr, nullptr,
                    ("power's per-CPU costs for those CPUs, each with power's range: " +
                     join_keys(keys.per_cpu)).c_str()),
              entry("xive", "object", nullptr, nullptr,
                    "xive's costs for those chips' XIVEs (entries selecting chips only), each "
                    "with xive's range; cross_chip_ns is the extra time of a trigger from "
-                   "another chip to this one")});
+                   "another chip to this one"),
+             entry("cpu", "object", nullptr, nullptr,
+                   "the x86 host's cpu keys for those CPUs, each with cpu's range (a guest's "
+                   "pCPUs take the base sections)"),
+             entry("lapic", "object", nullptr, nullptr,
+                   "the x86 host's lapic keys for those CPUs' local APICs, each with lapic's "
+                   "range")});
     }
     DeviceConfig dev;
     dev.vm_keys = true;

@@ -55,11 +55,15 @@ void apply_override(nlohmann::json& config, const std::string& assignment);
 SimConfig load_config(const nlohmann::json& config, const std::string& source = "");
 nlohmann::json effective_config(const SimConfig& config);
 // Each POWER CPU's params: the base `power` section with every entry of
-// config.power_overrides selecting that CPU applied in order. Empty when
-// there are no overrides (every CPU then shares config.power).
+// config.overrides selecting that CPU applied in order. Empty when there
+// are no overrides (every CPU then shares config.power).
 std::vector<PowerParams> power_cpu_params(const SimConfig& config);
 // Each chip's XIVE params likewise (empty without a chip's xive override).
 std::vector<XiveParams> xive_chip_params(const SimConfig& config);
+// Each x86 host CPU's `cpu` and `lapic` params likewise (empty without
+// overrides of that section).
+std::vector<CpuCoreParams> x86_cpu_params(const SimConfig& config);
+std::vector<LocalApicParams> x86_lapic_params(const SimConfig& config);
 
 // The words of every input error message, shared by the other JSON inputs
 // (sweep specs, explain scenarios): "a, b, c"; "a number", "an object", ...

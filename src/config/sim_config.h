@@ -87,20 +87,25 @@ SharedLineParams xen_line_defaults();
 // The POWER partition's line costs, sourced in config_loader.cpp.
 SharedLineParams power_line_defaults();
 
-// One entry of a config's `overrides` (POWER only): the CPUs it selects, by
-// exactly one of chip indices, chip-major core indices or a cpulist, the
-// per-CPU cost keys of `power` it sets there and, when it selects chips,
-// the keys of `xive` it sets for those chips' XIVEs. The keys are kept as
-// given and applied over the base sections when the partition is built
-// (power_cpu_params, xive_chip_params), so whatever sets the base (the
-// platform, --set, a sweep) stays underneath every key an override leaves
-// alone.
-struct PowerOverride {
+// One entry of a config's `overrides`: the CPUs it selects and the cost keys
+// it sets there. In a POWER partition it selects by exactly one of chip
+// indices, chip-major core indices or a cpulist, and sets per-CPU keys of
+// `power` and, when it selects chips, keys of `xive` for those chips'
+// XIVEs. On the x86 host it selects by socket indices or a cpulist, and
+// sets keys of `cpu` and `lapic`. The keys are kept as given and applied
+// over the base sections when the CPUs are built (power_cpu_params,
+// xive_chip_params, x86_cpu_params, x86_lapic_params), so whatever sets the
+// base (the platform, --set, a sweep) stays underneath every key an
+// override leaves alone.
+struct Override {
     std::vector<uint64_t> chips;
+    std::vector<uint64_t> sockets;
     std::vector<uint64_t> cores;
-    std::string cpus;  // a cpulist, "0-7,16"; "" when chips or cores select
+    std::string cpus;  // a cpulist, "0-7,16"; "" when another selector selects
     nlohmann::json power = nlohmann::json::object();
     nlohmann::json xive = nlohmann::json::object();
+    nlohmann::json cpu = nlohmann::json::object();
+    nlohmann::json lapic = nlohmann::json::object();
 };
 
 struct SimConfig {
@@ -134,7 +139,7 @@ struct SimConfig {
     XiveParams xive;
     SharedLineParams power_line = power_line_defaults();  // the IPI path's lines
     IpistormParams ipistorm;
-    std::vector<PowerOverride> power_overrides;  // in order: a later entry wins
+    std::vector<Override> overrides;  // in order: a later entry wins
     bool power_machine = false;
     // vCPUs of either hypervisor: the pCPUs after topology.cpus.
     unsigned guest_vcpus() const { return xen_guest ? unsigned(xen.vcpus) : unsigned(vcpus.size()); }

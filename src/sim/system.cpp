@@ -40,12 +40,15 @@ void System::build_cpus() {
     const SharedLine line(m_config.pid_line, node_of_agent);
 
     m_iommu = std::make_unique<Iommu>("iommu", m_config.iommu, AgentId(n));
+    m_cpu_params = x86_cpu_params(m_config);
+    const std::vector<LocalApicParams> lapic = x86_lapic_params(m_config);
     for (unsigned c = 0; c < n; ++c) {
         const std::string cpu = "cpu" + std::to_string(c);
-        m_apics.push_back(std::make_unique<LocalApic>((cpu + "_lapic").c_str(), m_config.lapic, c));
+        m_apics.push_back(std::make_unique<LocalApic>((cpu + "_lapic").c_str(),
+                                                      lapic.empty() ? m_config.lapic : lapic[c], c));
         m_pids.push_back(std::make_unique<PostedDescriptor>(
             pid_address(c), kPostedMsiNotificationVector, c, line));
-        m_cpus.push_back(std::make_unique<CpuCore>(cpu.c_str(), m_config.cpu, m_config.handler, c,
+        m_cpus.push_back(std::make_unique<CpuCore>(cpu.c_str(), cpu_params(c), m_config.handler, c,
                                                    AgentId(c), *m_apics[c], *m_pids[c]));
         m_cpus[c]->set_posted_msi(m_config.mode == RemapMode::Posted);
         connect(m_iommu->apic_port(c), m_apics[c]->messages_in());
@@ -208,7 +211,7 @@ void System::build_devices() {
             m_routes.push_back(r);
             m_irq_threads.push_back(
                 dc.params.threaded_irq
-                    ? std::make_unique<IrqThread>(m_config.cpu.irq_thread, dev, q, *m_irq_runqueues)
+                    ? std::make_unique<IrqThread>(cpu_params(cpu).irq_thread, dev, q, *m_irq_runqueues)
                     : nullptr);
             m_view.irq_cpu.back().push_back(cpu);
             m_iommu->write_irte(r.irte_index, irte_for(r, cpu));

@@ -122,8 +122,13 @@ private:
     // Routes device `d`'s queues to the vCPU it is assigned to (`vcpu`, or
     // when -1 each queue to the next vCPU, round robin over the guest).
     void assign_device(size_t d, Device& dev, int vcpu, uint32_t& next_index);
+    // A host CPU's `cpu` params, its overrides applied.
+    const CpuCoreParams& cpu_params(unsigned cpu) const {
+        return m_cpu_params.empty() ? m_config.cpu : m_cpu_params[cpu];
+    }
 
     SimConfig m_config;
+    std::vector<CpuCoreParams> m_cpu_params;  // per host CPU; empty: all take m_config.cpu
     std::vector<std::unique_ptr<RootPort>> m_ports;
     std::vector<std::unique_ptr<LocalApic>> m_apics;
     std::vector<std::unique_ptr<PostedDescriptor>> m_pids;
