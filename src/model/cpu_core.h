@@ -9,7 +9,9 @@
 // posted-MSI notification vector runs NotificationHandler against this
 // CPU's PostedDescriptor, each PID access costed by the SharedLine model;
 // other vectors call the registered driver handler (remappable mode: one
-// IDT delivery and EOI per device interrupt [mechanism 3]). After each
+// IDT delivery and EOI per device interrupt [mechanism 3]) after the
+// vector's irq_desc accesses (EdgeIrqDesc: a cost only once its lines sit
+// in another CPU's cache, after an affinity change). After each
 // notification the core checks for a stranded interrupt: a PIR bit left set
 // with ON clear, which no notification will ever announce.
 // The core is one SC_METHOD; the notification handler is resumable, so an
@@ -36,11 +38,13 @@
 // whatever order SystemC runs the processes in.
 // Counts like /proc/interrupts: PMN per CPU and handler calls per vector.
 // Not modelled: the scheduler (work items run FIFO), caches other than the
-// PID line, SMT, NMIs, and softirqs (drivers here queue task work).
+// PID and irq_desc lines, SMT, NMIs, and softirqs (drivers here queue task
+// work).
 #include <array>
 #include <cstdint>
 
 #include "kernel/local_clock.h"
+#include "model/edge_irq_desc.h"
 #include "model/interrupt_controller.h"
 #include "model/irq_thread_params.h"
 #include "model/task_runner.h"
@@ -107,8 +111,10 @@ public:
             const NotificationHandlerParams& handler_params, unsigned index, AgentId agent,
             InterruptController& controller, PostedDescriptor& pid);
 
-    // The driver handler for a device vector on this CPU.
-    void register_handler(Vector vector, IrqHandler& handler, uint32_t cookie);
+    // The driver handler for a device vector on this CPU, and the vector's
+    // irq_desc (none: a vector with no Linux descriptor, as in a bench).
+    void register_handler(Vector vector, IrqHandler& handler, uint32_t cookie,
+                          EdgeIrqDesc* desc = nullptr);
     // Frees a vector (Linux's vector cleanup after an affinity change).
     void unregister_handler(Vector vector) { m_handlers[vector] = {}; }
     // Device vectors are posted MSIs (posted mode): one that arrives through
@@ -190,6 +196,7 @@ private:
     struct HandlerSlot {
         IrqHandler* handler = nullptr;
         uint32_t cookie = 0;
+        EdgeIrqDesc* desc = nullptr;
     };
     // Settling: waiting out the last interrupt's tail before anything else.
     enum class Activity : uint8_t { Idle, Settling, Work, Interrupt };

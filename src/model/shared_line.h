@@ -123,6 +123,9 @@ public:
     // Agents holding a valid copy.
     unsigned sharers() const { return m_count; }
     bool holds_exclusive(AgentId who) const { return m_exclusive && holds(who); }
+    // `who` holds the only copy and has written it (M): its stores and
+    // locked ops are hits that change nothing.
+    bool owns_modified(AgentId who) const { return m_modified && holds_exclusive(who); }
     const SharedLineStats& stats() const { return m_stats; }
     const LineTopology& topology() const { return *m_topology; }
     // The holder other than `who` that would supply it the line (the owner

@@ -37,7 +37,8 @@ void System::build_cpus() {
     std::vector<uint8_t> node_of_agent(n + 1);
     for (unsigned c = 0; c < n; ++c) node_of_agent[c] = uint8_t(c * sockets / n);
     node_of_agent[n] = 0;  // the remapping unit sits on socket 0
-    const SharedLine line(m_config.pid_line, node_of_agent);
+    m_host_lines = LineTopology::of_nodes(std::move(node_of_agent));
+    const SharedLine line(m_config.pid_line, m_host_lines);
 
     m_iommu = std::make_unique<Iommu>("iommu", m_config.iommu, AgentId(n));
     m_cpu_params = x86_cpu_params(m_config);
@@ -209,6 +210,7 @@ void System::build_devices() {
             const VectorRoute r{unsigned(d), q, cpu, Vector(v), next_index++};
             m_vector_owner[cpu][v] = int(m_routes.size());
             m_routes.push_back(r);
+            m_irq_descs.push_back(std::make_unique<EdgeIrqDesc>(m_config.pid_line, m_host_lines, AgentId(cpu)));
             m_irq_threads.push_back(
                 dc.params.threaded_irq
                     ? std::make_unique<IrqThread>(cpu_params(cpu).irq_thread, dev, q, *m_irq_runqueues)
@@ -219,7 +221,8 @@ void System::build_devices() {
                 m_config.mode == RemapMode::Posted ? m_pids[cpu].get() : nullptr;
             m_iommu->add_source(dev, pid, dev.root_port(), m_apics[cpu]->apic_id());
             dev.program_msix(q, msi::remappable_address(uint16_t(r.irte_index), false), 0);
-            m_cpus[cpu]->register_handler(Vector(v), route_handler(m_routes.size() - 1), q);
+            m_cpus[cpu]->register_handler(Vector(v), route_handler(m_routes.size() - 1), q,
+                                          m_irq_descs.back().get());
         }
     }
 }
@@ -301,7 +304,7 @@ VectorRoute System::move_route(size_t route, unsigned cpu) {
     r.cpu = cpu;
     r.vector = Vector(v);
     m_view.irq_cpu[r.device][r.queue] = cpu;
-    m_cpus[cpu]->register_handler(r.vector, route_handler(route), r.queue);
+    m_cpus[cpu]->register_handler(r.vector, route_handler(route), r.queue, m_irq_descs[route].get());
     m_iommu->write_irte(r.irte_index, irte_for(r, cpu));
     m_iommu->invalidate_iec(r.irte_index);
     return old;

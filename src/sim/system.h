@@ -70,6 +70,8 @@ public:
     const Device& device(unsigned i) const { return *m_devices[i]; }
     unsigned root_port_count() const { return unsigned(m_ports.size()); }
     const std::vector<VectorRoute>& routes() const { return m_routes; }
+    // A route's irq_desc (its lines follow the vector's CPU).
+    const EdgeIrqDesc& irq_desc(size_t route) const { return *m_irq_descs.at(route); }
     const SystemView& view() const { return m_view; }
     const std::vector<std::unique_ptr<Workload>>& workloads() const { return m_workloads; }
     AgentId iommu_agent() const { return AgentId(m_cpus.size()); }
@@ -152,6 +154,8 @@ private:
     // Per route: the IRQ thread of a threaded driver (nullptr: hard handler).
     std::unique_ptr<IrqThreadRunQueues> m_irq_runqueues;
     std::vector<std::unique_ptr<IrqThread>> m_irq_threads;
+    std::vector<std::unique_ptr<EdgeIrqDesc>> m_irq_descs;  // per route
+    std::shared_ptr<const LineTopology> m_host_lines;      // the host CPUs' (and the IOMMU's)
     std::vector<VectorBits> m_used_vectors;            // per CPU
     std::vector<std::array<int, 256>> m_vector_owner;  // per CPU: route index or -1
     SystemView m_view;
