@@ -129,7 +129,7 @@ TEST_CASE("x86 overrides: bad input names the file and the key", "[overrides]") 
     CHECK_THAT(with({{"cpus", "0"}, {"power", {{"loop_ns", 1}}}}),
                Catch::Contains("overrides[0].power: a POWER partition's key"));
     CHECK_THAT(with({{"sockets", {0}}, {"cpus", "1"}, {"cpu", {{"eoi_ns", 1}}}}),
-               Catch::Contains("overrides[0]: expected exactly one of sockets or cpus"));
+               Catch::Contains("overrides[0]: expected exactly one of sockets, cores or cpus"));
     CHECK_THAT(with({{"cpus", "0"}, {"cpu", {{"eoi", 1}}}}),
                Catch::Contains("overrides[0].cpu.eoi: unknown key; valid keys here: irq_entry_ns"));
     CHECK_THAT(with({{"cpus", "0"}, {"lapic", {{"tpr", 300}}}}),

@@ -43,9 +43,17 @@ void RunParams::describe(ParamVisitor& v) {
              "on in the sanitizer build)");
 }
 
+const char* const kSmtNumberingNames[2] = {"split", "adjacent"};
+
 void TopologyParams::describe(ParamVisitor& v) {
-    v.integer("sockets", sockets, "", 1, 16, "sockets; CPUs are split evenly across them, socket-major");
+    v.integer("sockets", sockets, "", 1, 16, "sockets; cores are split evenly across them, socket-major");
     v.integer("cpus", cpus, "", 1, kMaxCpus, "logical CPUs (x2APIC id = index)");
+    v.integer("threads_per_core", threads_per_core, "", 1, 8,
+              "SMT threads per core: siblings share their L1/L2, so a line one of them holds "
+              "reaches the other at pid_line.same_core_ns (the pipeline's sharing is not modelled)");
+    visit_choice(v, "smt_numbering", smt_numbering, kSmtNumberingNames,
+             "how Linux numbers SMT siblings: split (CPU c and c + cores share a core, as Intel "
+             "servers' firmware lists them) | adjacent (a core's threads consecutive)");
     v.integer("root_ports", root_ports, "", 1, 64, "PCIe root ports (IIO stacks)");
 }
 
@@ -583,28 +591,31 @@ std::vector<unsigned> override_cpus(const Override& o, const ChipLayout& layout,
     return cpulist_cpus(o.cpus, layout.cpus(), whose, at);
 }
 
-// The x86 host CPUs one override selects, ascending: a socket holds the
-// CPUs topology.sockets gives it (split evenly, as the lines' nodes are).
+// The x86 host CPUs one override selects, ascending (sockets and cores as
+// the topology numbers them).
 std::vector<unsigned> x86_override_cpus(const Override& o, const TopologyParams& t,
                                         const std::string& at) {
-    const unsigned n = unsigned(t.cpus), sockets = unsigned(t.sockets);
+    const unsigned n = unsigned(t.cpus);
     if (!o.sockets.empty())
-        return cpus_in(o.sockets, "sockets", "socket", sockets, n, "host",
-                       [&](unsigned c) { return c * sockets / n; }, at);
+        return cpus_in(o.sockets, "sockets", "socket", unsigned(t.sockets), n, "host",
+                       [&](unsigned c) { return t.socket_of(c); }, at);
+    if (!o.cores.empty())
+        return cpus_in(o.cores, "cores", "core", t.cores(), n, "host",
+                       [&](unsigned c) { return t.core_of(c); }, at);
     return cpulist_cpus(o.cpus, n, "host", at);
 }
 
 // Refuses a key of an override that the other kind of machine takes.
 void refuse_other_machine(const json& e, const std::string& at, bool power) {
-    const std::vector<const char*> power_keys{"chips", "cores", "power", "xive"},
+    const std::vector<const char*> power_keys{"chips", "power", "xive"},
         x86_keys{"sockets", "cpu", "lapic"};
     for (const char* key : power ? x86_keys : power_keys)
         if (e.contains(key))
             throw ConfigError(at + key + (power ? ": an x86 host key; a POWER partition's override "
                                                   "selects chips, cores or cpus and sets power or xive"
                                                 : ": a POWER partition's key (a config with a power "
-                                                  "section); an x86 host's override selects sockets "
-                                                  "or cpus and sets cpu or lapic"));
+                                                  "section); an x86 host's override selects sockets, "
+                                                  "cores or cpus and sets cpu or lapic"));
 }
 
 // Reads `overrides` (after the topology and power sections: the layout is known).
@@ -632,7 +643,7 @@ void load_overrides(const json& list, SimConfig& c) {
                               int(e.contains("cores")) + int(e.contains("cpus"));
         if (selectors != 1)
             throw ConfigError(entry + ": expected exactly one of " +
-                              (power ? "chips, cores or cpus" : "sockets or cpus") +
+                              (power ? "chips, cores or cpus" : "sockets, cores or cpus") +
                               " (which CPUs the override sets), found " + std::to_string(selectors));
         if (e.contains("cpus") && o.cpus.empty())
             throw ConfigError(at + "cpus: expected a cpulist such as \"0-7,16\", found \"\"");
@@ -775,10 +786,14 @@ void check_consistency(const SimConfig& c) {
                           " vCPUs, each on its own pCPU after topology.cpus (" +
                           std::to_string(c.topology.cpus) + "), exceed " + std::to_string(kMaxCpus) +
                           " CPUs");
-    if (c.topology.sockets > c.topology.cpus)
+    if (c.topology.cpus % c.topology.threads_per_core)
+        throw ConfigError("topology.threads_per_core: " + std::to_string(c.topology.cpus) +
+                          " CPUs (topology.cpus) are not whole cores of " +
+                          std::to_string(c.topology.threads_per_core) + " threads");
+    if (c.topology.sockets > c.topology.cores())
         throw ConfigError("topology.sockets: " + std::to_string(c.topology.sockets) +
-                          " sockets but only " + std::to_string(c.topology.cpus) +
-                          " CPUs (topology.cpus): a socket would have no CPU");
+                          " sockets but only " + std::to_string(c.topology.cores()) +
+                          " cores (topology.cpus / threads_per_core): a socket would have no CPU");
     uint64_t vectors = 0;
     for (size_t i = 0; i < c.devices.size(); ++i) {
         const DeviceConfig& d = c.devices[i];
@@ -1391,14 +1406,16 @@ json describe_parameters() {
         out["overrides[]"] = json::array(
             {entry("chips", "integer list", 0, 255,
                    "a POWER partition's chips (nodes) whose CPUs the entry sets; give exactly "
-                   "one of chips, cores, cpus (POWER) or sockets, cpus (the x86 host). Entries "
+                   "one of chips, cores, cpus (POWER) or sockets, cores, cpus (the x86 host). Entries "
                    "apply in order, a later one winning where they meet"),
              entry("sockets", "integer list", 0, 255,
                    "the x86 host's sockets whose CPUs the entry sets (topology.sockets splits "
                    "the CPUs evenly, in order)"),
              entry("cores", "integer list", 0, 4095,
-                   "a POWER partition's cores, numbered chip-major (core c holds CPUs c * "
-                   "threads_per_core up)"),
+                   "the cores whose CPUs the entry sets: a POWER partition's numbered "
+                   "chip-major (core c holds CPUs c * threads_per_core up), the x86 host's "
+                   "socket-major (with topology.smt_numbering=split core c holds CPUs c, "
+                   "c + cores, ...)"),
              entry("cpus", "string", nullptr, nullptr,
                    "the CPUs as a cpulist, like ipistorm.cpulist (\"0-7,16\"): the partition's "
                    "with a power section, else the x86 host's"),

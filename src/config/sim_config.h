@@ -44,12 +44,28 @@ struct RunParams {
 // in up to 16 sockets; x2APIC ids are 32-bit).
 constexpr uint64_t kMaxCpus = 1024;
 
+// How Linux numbers SMT siblings: `split` (cores first, then their second
+// threads: CPU c and c + cores share a core), as on Intel servers whose
+// firmware lists every core's first thread first; `adjacent` (a core's
+// threads consecutive), as POWER and many AMD systems number them.
+enum class SmtNumbering : int { Split, Adjacent };
+extern const char* const kSmtNumberingNames[2];
+
 struct TopologyParams {
-    uint64_t sockets = 1;     // CPUs are split evenly across sockets
+    uint64_t sockets = 1;     // cores are split evenly across sockets
     uint64_t cpus = 1;        // logical CPUs, x2APIC id = index
+    uint64_t threads_per_core = 1;
+    SmtNumbering smt_numbering = SmtNumbering::Split;
     uint64_t root_ports = 1;  // PCIe root ports (IIO stacks) on socket 0
 
     void describe(ParamVisitor& v);
+    unsigned cores() const { return unsigned(cpus / threads_per_core); }
+    // The core a CPU runs on, numbered socket-major.
+    unsigned core_of(unsigned cpu) const {
+        return smt_numbering == SmtNumbering::Split ? cpu % cores()
+                                                    : cpu / unsigned(threads_per_core);
+    }
+    unsigned socket_of(unsigned cpu) const { return core_of(cpu) * unsigned(sockets) / cores(); }
 };
 
 struct DeviceConfig {

@@ -38,8 +38,9 @@
 // whatever order SystemC runs the processes in.
 // Counts like /proc/interrupts: PMN per CPU and handler calls per vector.
 // Not modelled: the scheduler (work items run FIFO), caches other than the
-// PID and irq_desc lines, SMT, NMIs, and softirqs (drivers here queue task
-// work).
+// PID and irq_desc lines, SMT siblings' sharing of the core's pipeline
+// (they share only its caches, topology.threads_per_core), NMIs, and
+// softirqs (drivers here queue task work).
 #include <array>
 #include <cstdint>
 

@@ -32,12 +32,15 @@ System::System(const SimConfig& config) : m_config(config) {
 System::~System() = default;
 
 void System::build_cpus() {
-    const unsigned n = unsigned(m_config.topology.cpus);
-    const unsigned sockets = unsigned(m_config.topology.sockets);
-    std::vector<uint8_t> node_of_agent(n + 1);
-    for (unsigned c = 0; c < n; ++c) node_of_agent[c] = uint8_t(c * sockets / n);
-    node_of_agent[n] = 0;  // the remapping unit sits on socket 0
-    m_host_lines = LineTopology::of_nodes(std::move(node_of_agent));
+    const TopologyParams& t = m_config.topology;
+    const unsigned n = unsigned(t.cpus);
+    std::vector<uint8_t> node(n + 1);
+    std::vector<uint32_t> core(n + 1);
+    for (unsigned c = 0; c < n; ++c) node[c] = uint8_t(t.socket_of(c)), core[c] = t.core_of(c);
+    node[n] = 0;  // the remapping unit sits on socket 0, a core of its own
+    core[n] = t.cores();
+    m_host_lines = std::make_shared<const LineTopology>(std::move(node), std::move(core),
+                                                        std::vector<uint8_t>{}, SupplierRule::Lowest);
     const SharedLine line(m_config.pid_line, m_host_lines);
 
     m_iommu = std::make_unique<Iommu>("iommu", m_config.iommu, AgentId(n));
