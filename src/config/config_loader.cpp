@@ -535,8 +535,20 @@ void apply_power_keys(const json& obj, const std::string& path, PowerParams& p) 
     r.check_unknown();
 }
 
-// Applies one override's `cpu` or `lapic` object to p (every key of both is
-// per CPU).
+// Whole cores, and a core at least in every socket.
+void check_topology(const TopologyParams& t) {
+    if (t.cpus % t.threads_per_core)
+        throw ConfigError("topology.threads_per_core: " + std::to_string(t.cpus) +
+                          " CPUs (topology.cpus) are not whole cores of " +
+                          std::to_string(t.threads_per_core) + " threads");
+    if (t.sockets > t.cores())
+        throw ConfigError("topology.sockets: " + std::to_string(t.sockets) + " sockets but only " +
+                          std::to_string(t.cores()) +
+                          " cores (topology.cpus / threads_per_core): a socket would have no CPU");
+}
+
+// Applies one override's `xive`, `cpu` or `lapic` object to p (every key of
+// those is per chip or per CPU).
 template <class Params>
 void apply_section_keys(const json& obj, const std::string& path, Params& p) {
     JsonReader r(obj, path);
@@ -626,6 +638,7 @@ void load_overrides(const json& list, SimConfig& c) {
         throw ConfigError("overrides: expected at most " + std::to_string(kMaxListLength) +
                           " entries, found " + std::to_string(list.size()));
     const bool power = c.power_machine;
+    if (!power) check_topology(c.topology);  // the sockets and cores the entries select
     for (size_t i = 0; i < list.size(); ++i) {
         const std::string at = "overrides[" + std::to_string(i) + "].";
         const std::string entry = at.substr(0, at.size() - 1);
@@ -786,14 +799,7 @@ void check_consistency(const SimConfig& c) {
                           " vCPUs, each on its own pCPU after topology.cpus (" +
                           std::to_string(c.topology.cpus) + "), exceed " + std::to_string(kMaxCpus) +
                           " CPUs");
-    if (c.topology.cpus % c.topology.threads_per_core)
-        throw ConfigError("topology.threads_per_core: " + std::to_string(c.topology.cpus) +
-                          " CPUs (topology.cpus) are not whole cores of " +
-                          std::to_string(c.topology.threads_per_core) + " threads");
-    if (c.topology.sockets > c.topology.cores())
-        throw ConfigError("topology.sockets: " + std::to_string(c.topology.sockets) +
-                          " sockets but only " + std::to_string(c.topology.cores()) +
-                          " cores (topology.cpus / threads_per_core): a socket would have no CPU");
+    check_topology(c.topology);
     uint64_t vectors = 0;
     for (size_t i = 0; i < c.devices.size(); ++i) {
         const DeviceConfig& d = c.devices[i];
@@ -1410,7 +1416,7 @@ json describe_parameters() {
                    "apply in order, a later one winning where they meet"),
              entry("sockets", "integer list", 0, 255,
                    "the x86 host's sockets whose CPUs the entry sets (topology.sockets splits "
-                   "the CPUs evenly, in order)"),
+                   "the cores evenly, in order)"),
              entry("cores", "integer list", 0, 4095,
                    "the cores whose CPUs the entry sets: a POWER partition's numbered "
                    "chip-major (core c holds CPUs c * threads_per_core up), the x86 host's "

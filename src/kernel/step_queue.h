@@ -30,7 +30,7 @@ namespace cidsim {
 class TimedStep {
 public:
     virtual ~TimedStep() = default;
-    // The step pushed for the kernel's time.
+    // Runs at the time the step was pushed for.
     virtual void step_due() = 0;
 };
 

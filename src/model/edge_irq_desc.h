@@ -1,7 +1,7 @@
 #pragma once
 // EdgeIrqDesc: an x86 device vector's irq_desc, Linux's generic IRQ layer
-// as data for the x86 host (systems.md D, issue "Interrupt storms across
-// NUMA nodes", item 4), on handle_edge_irq's fast path (kernel/irq/chip.c,
+// as data on the x86 host (as systems.md D, "The one store", lays out
+// POWER's IPI descriptor), on handle_edge_irq's fast path (kernel/irq/chip.c,
 // kernel/irq/handle.c, kernel/irq/spurious.c):
 //   raw_spin_lock(&desc->lock); desc->istate cleared;
 //   kstat_incr_irqs_this_cpu (this CPU's own memory, no shared line);
@@ -15,7 +15,7 @@
 //
 // A vector's descriptor is touched by the CPU its interrupt targets alone,
 // so both lines stay in that CPU's cache and the sequence's cost there is
-// part of cpu.handler_call_ns, which was calibrated with it. handle()
+// part of cpu.handler_call_ns. handle()
 // returns only what the lines cost beyond that: nothing, until the vector
 // moves to another CPU (an affinity change) and the new CPU's first
 // interrupt fetches both lines from the old one's cache.

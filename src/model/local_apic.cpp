@@ -68,9 +68,9 @@ void LocalApic::step_due() {
     m_next_expiry = sim_now() + m_params.timer_period;
     StepQueue::instance().push(m_next_expiry, *this);
     count_timed_event();
-    if (sc_core::sc_time_stamp() == sc_core::SC_ZERO_TIME) return;
+    if (sim_now() == sc_core::SC_ZERO_TIME) return;
     ++m_stats.timer_expiries;
-    if (!m_irr.test(kLocalTimerVector)) m_timer_expired_at = sc_core::sc_time_stamp();
+    if (!m_irr.test(kLocalTimerVector)) m_timer_expired_at = sim_now();
     accept(kLocalTimerVector);
 }
 

@@ -213,7 +213,8 @@ void System::build_devices() {
             const VectorRoute r{unsigned(d), q, cpu, Vector(v), next_index++};
             m_vector_owner[cpu][v] = int(m_routes.size());
             m_routes.push_back(r);
-            m_irq_descs.push_back(std::make_unique<EdgeIrqDesc>(m_config.pid_line, m_host_lines, AgentId(cpu)));
+            m_irq_descs.push_back(
+                std::make_unique<EdgeIrqDesc>(m_config.pid_line, m_host_lines, AgentId(cpu)));
             m_irq_threads.push_back(
                 dc.params.threaded_irq
                     ? std::make_unique<IrqThread>(cpu_params(cpu).irq_thread, dev, q, *m_irq_runqueues)
