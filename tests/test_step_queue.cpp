@@ -15,12 +15,14 @@ using sc_core::sc_time;
 
 namespace {
 
-// Steps every `period`, logging (name, time, others_act_now()) each time.
+// Steps every `period`, logging its name, the time, others_act_now() and
+// time_to_pending_activity() each time.
 struct Ticker : TimedStep {
     struct Entry {
         std::string who;
         sc_time at;
         bool others_due;
+        sc_time to_next;
     };
     std::string name;
     sc_time period;
@@ -29,7 +31,7 @@ struct Ticker : TimedStep {
     Ticker(std::string n, sc_time p, int count, std::vector<Entry>* l)
         : name(std::move(n)), period(p), left(count), log(l) {}
     void step_due() override {
-        log->push_back({name, sim_now(), others_act_now()});
+        log->push_back({name, sim_now(), others_act_now(), time_to_pending_activity()});
         if (--left > 0) StepQueue::instance().push(sim_now() + period, *this);
     }
 };
@@ -57,5 +59,10 @@ TEST_CASE("steps run at their times, ties in push order, the others due now visi
     std::vector<bool> others;
     for (const auto& e : log) others.push_back(e.others_due);
     CHECK(others == std::vector<bool>{false, false, false, true, true, true, false});
+    // The next queued step is pending activity, though the queue's kernel
+    // event is not armed while it runs steps.
+    std::vector<sc_time> to_next;
+    for (size_t i = 0; i < 6; ++i) to_next.push_back(log[i].to_next);
+    CHECK(to_next == std::vector<sc_time>{ns(5), ns(5), ns(10), ns(0), ns(0), ns(0)});
     CHECK(sc_core::sc_time_stamp() == ns(30));
 }

@@ -135,4 +135,13 @@ TEST_CASE("x86 overrides: bad input names the file and the key", "[overrides]") 
     CHECK_THAT(with({{"cpus", "0"}, {"lapic", {{"tpr", 300}}}}),
                Catch::Contains("overrides[0].lapic.tpr: expected"));
     CHECK_THAT(with({{"sockets", {1}}}), Catch::Contains("overrides[0]: an override needs the costs it sets (cpu or lapic)"));
+    // Values in range that cannot work on the CPUs they set.
+    CHECK_THAT(with({{"cpus", "1"}, {"lapic", {{"tpr", 0x20}}}}),
+               Catch::Contains("overrides[0].lapic.tpr: 0x20 masks devices[1].first_vector 0x24"));
+    CHECK_THAT(with({{"sockets", {0}}, {"lapic", {{"timer_period_ns", 500}}}}),
+               Catch::Contains("overrides[0].lapic.timer_period_ns: 500 ns is not longer than one "
+                               "timer interrupt"));
+    CHECK_THAT(with({{"cpus", "3"}, {"cpu", {{"timer_handler_ns", 2e5}}}}),
+               Catch::Contains("lapic.timer_period_ns: 100000 ns is not longer than one timer "
+                               "interrupt"));
 }

@@ -787,6 +787,22 @@ void check_references(const SimConfig& c) {
 }
 
 // Settings that are each in range but cannot work together.
+// Where a host CPU's `section`.`key` comes from, for an error: the last
+// override that sets it there ("overrides[2].lapic.tpr"), else the base
+// section ("lapic.tpr").
+std::string key_of_cpu(const SimConfig& c, unsigned cpu, const char* section, const char* key) {
+    for (size_t i = c.overrides.size(); i-- > 0;) {
+        const Override& o = c.overrides[i];
+        const json& keys = std::string(section) == "lapic" ? o.lapic : o.cpu;
+        const std::string at = "overrides[" + std::to_string(i) + "].";
+        if (keys.contains(key)) {
+            const std::vector<unsigned> cpus = x86_override_cpus(o, c.topology, at);
+            if (std::count(cpus.begin(), cpus.end(), cpu)) return at + section + "." + key;
+        }
+    }
+    return std::string(section) + "." + key;
+}
+
 void check_consistency(const SimConfig& c) {
     for (size_t i = 0; i < c.vcpus.size(); ++i)
         if (c.vcpus[i].vid && !c.vcpus[i].apicv)
@@ -800,6 +816,15 @@ void check_consistency(const SimConfig& c) {
                           std::to_string(c.topology.cpus) + "), exceed " + std::to_string(kMaxCpus) +
                           " CPUs");
     check_topology(c.topology);
+    // Each host CPU's lapic and cpu values: the base sections', or an override's.
+    const std::vector<LocalApicParams> lapics = x86_lapic_params(c);
+    const std::vector<CpuCoreParams> cpu_costs = x86_cpu_params(c);
+    const auto lapic_of = [&](unsigned cpu) -> const LocalApicParams& {
+        return lapics.empty() ? c.lapic : lapics[cpu];
+    };
+    const auto cpu_of = [&](unsigned cpu) -> const CpuCoreParams& {
+        return cpu_costs.empty() ? c.cpu : cpu_costs[cpu];
+    };
     uint64_t vectors = 0;
     for (size_t i = 0; i < c.devices.size(); ++i) {
         const DeviceConfig& d = c.devices[i];
@@ -812,28 +837,36 @@ void check_consistency(const SimConfig& c) {
                               " vectors (" + at + "vectors): the extra CPUs would get no queue");
         // The LAPIC delivers a vector only when its priority class exceeds
         // the TPR's class (SDM vol. 3 11.8.3.1).
-        if (c.mode == RemapMode::Remappable && (d.first_vector >> 4) <= (c.lapic.tpr >> 4))
-            throw ConfigError("lapic.tpr: " + hex(c.lapic.tpr) + " masks " + at +
-                              "first_vector " + hex(d.first_vector) +
-                              " (priority class " + std::to_string(d.first_vector >> 4) +
-                              " <= " + std::to_string(c.lapic.tpr >> 4) +
-                              "): its interrupts would never be delivered in remappable mode");
+        for (uint64_t cpu : d.irq_cpus) {
+            const uint64_t tpr = lapic_of(unsigned(cpu)).tpr;
+            if (c.mode == RemapMode::Remappable && (d.first_vector >> 4) <= (tpr >> 4))
+                throw ConfigError(key_of_cpu(c, unsigned(cpu), "lapic", "tpr") + ": " + hex(tpr) +
+                                  " masks " + at + "first_vector " + hex(d.first_vector) +
+                                  " (priority class " + std::to_string(d.first_vector >> 4) +
+                                  " <= " + std::to_string(tpr >> 4) +
+                                  "): its interrupts would never be delivered in remappable mode");
+        }
     }
-    if (c.mode == RemapMode::Posted && (kPostedMsiNotificationVector >> 4) <= (c.lapic.tpr >> 4))
-        throw ConfigError("lapic.tpr: " + hex(c.lapic.tpr) +
-                          " masks the posted-MSI notification vector " +
-                          hex(kPostedMsiNotificationVector) + ": no notification would be taken");
+    for (unsigned cpu = 0; cpu < c.topology.cpus; ++cpu) {
+        const LocalApicParams& lapic = lapic_of(cpu);
+        if (c.mode == RemapMode::Posted && (kPostedMsiNotificationVector >> 4) <= (lapic.tpr >> 4))
+            throw ConfigError(key_of_cpu(c, cpu, "lapic", "tpr") + ": " + hex(lapic.tpr) +
+                              " masks the posted-MSI notification vector " +
+                              hex(kPostedMsiNotificationVector) + ": no notification would be taken");
+        const CpuCoreParams& costs = cpu_of(cpu);
+        const sc_core::sc_time timer_cost =
+            costs.irq_entry + costs.timer_handler + costs.eoi + costs.irq_exit;
+        if (lapic.timer_period > sc_core::SC_ZERO_TIME && lapic.timer_period <= timer_cost)
+            throw ConfigError(key_of_cpu(c, cpu, "lapic", "timer_period_ns") + ": " +
+                              fmt(ns_of(lapic.timer_period)) +
+                              " ns is not longer than one timer interrupt (cpu.irq_entry_ns + "
+                              "timer_handler_ns + eoi_ns + irq_exit_ns = " +
+                              fmt(ns_of(timer_cost)) + " ns): the CPUs would do nothing else");
+    }
     if (vectors > c.iommu.irte_entries)
         throw ConfigError("iommu.irte_entries: " + std::to_string(c.iommu.irte_entries) +
                           " entries but the devices have " + std::to_string(vectors) +
                           " vectors, one IRTE each");
-    const sc_core::sc_time timer_cost =
-        c.cpu.irq_entry + c.cpu.timer_handler + c.cpu.eoi + c.cpu.irq_exit;
-    if (c.lapic.timer_period > sc_core::SC_ZERO_TIME && c.lapic.timer_period <= timer_cost)
-        throw ConfigError("lapic.timer_period_ns: " + fmt(ns_of(c.lapic.timer_period)) +
-                          " ns is not longer than one timer interrupt (cpu.irq_entry_ns + "
-                          "timer_handler_ns + eoi_ns + irq_exit_ns = " +
-                          fmt(ns_of(timer_cost)) + " ns): the CPUs would do nothing else");
 }
 
 SimConfig load_unprefixed(const json& config) {

@@ -1,7 +1,8 @@
 #pragma once
 // Counts the kernel events the model itself causes, for `cidsim bench`'s
 // "timed events per simulated MSI": every timed event that fires (a
-// TimedQueue's event, a timed next_trigger, a CPU's timed wait) and every
+// TimedQueue's event, a StepQueue step, a timed next_trigger, a CPU's
+// timed wait) and every
 // delta notification. SystemC 2.3 has no such statistic of its own
 // (sc_delta_count() counts delta cycles, not timed events). Counted where
 // the event fires or the process waits, not where it is (re)scheduled, so an

@@ -8,10 +8,14 @@
 
 namespace cidsim {
 
-// Set while the StepQueue (kernel/step_queue.h) runs the steps due now and
-// more of them remain: those act at this picosecond, though no process is
-// runnable for them.
-inline bool g_more_steps_due_now = false;
+// While the StepQueue (kernel/step_queue.h) runs the steps due now, its
+// kernel event is not armed, so the kernel's own answers below leave its
+// queued steps out: `next` is the earliest of them (never() when none).
+struct StepBatch {
+    bool running = false;
+    sc_core::sc_time next;
+};
+inline StepBatch g_step_batch;
 
 // sc_time_stamp() without the call (it returns the current context's time).
 inline const sc_core::sc_time& sim_now() {
@@ -23,17 +27,22 @@ inline const sc_core::sc_time& sim_now() {
 // sc_time_stamp() call inside; the lookaheads ask it several times per MSI.
 inline sc_core::sc_time time_to_pending_activity() {
     const sc_core::sc_simcontext* c = sc_core::sc_get_curr_simcontext();
-    if (g_more_steps_due_now || c->pending_activity_at_current_time()) return sc_core::SC_ZERO_TIME;
+    const sc_core::sc_time& now = c->time_stamp();
+    if (c->pending_activity_at_current_time()) return sc_core::SC_ZERO_TIME;
+    if (g_step_batch.running && g_step_batch.next <= now) return sc_core::SC_ZERO_TIME;
     sc_core::sc_time next = c->max_time();
     c->next_time(next);  // leaves max_time when nothing is scheduled
-    return next - c->time_stamp();
+    if (g_step_batch.running && g_step_batch.next < next) next = g_step_batch.next;
+    return next - now;
 }
 
 // Is another process to run at the kernel's time (runnable now, or notified
-// for a delta cycle)? Without one, no other block acts at this picosecond.
+// for a delta cycle), or a queued step? Without one, no other block acts at
+// this picosecond.
 inline bool others_act_now() {
-    return g_more_steps_due_now ||
-           sc_core::sc_get_curr_simcontext()->pending_activity_at_current_time();
+    const sc_core::sc_simcontext* c = sc_core::sc_get_curr_simcontext();
+    return (g_step_batch.running && g_step_batch.next <= c->time_stamp()) ||
+           c->pending_activity_at_current_time();
 }
 
 // sc_max_time() without the call, for bounds that mean "never". Read at

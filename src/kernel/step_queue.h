@@ -8,13 +8,17 @@
 // (docs/performance.md). Here they wait in one heap of plain entries, and
 // only the earliest is SystemC's.
 //
-// While the queue calls the steps due now and more remain, those act at
-// this picosecond too, though no process is runnable for them:
-// others_act_now() and time_to_pending_activity() (kernel/sim_clock.h) say
-// so, so the tie order (kernel/tie_order.h) still sees them.
+// While the queue calls the steps due now, its kernel event is not armed:
+// others_act_now() and time_to_pending_activity() (kernel/sim_clock.h) see
+// the steps still queued through g_step_batch instead, so the tie order
+// (kernel/tie_order.h) and the lookaheads still see them.
 //
 // A step runs inside the queue's process: it must not wait or call
-// next_trigger; it pushes its next step instead.
+// next_trigger; it pushes its next step instead. Pushed for the current
+// time, it runs again in the same activation (where a process's
+// next_trigger(SC_ZERO_TIME) would run in the next delta cycle; the tie
+// order makes both the same). The queue's process is a child of the module
+// whose constructor first asks for the queue.
 #include <cstdint>
 #include <queue>
 #include <vector>
@@ -47,13 +51,18 @@ public:
     // the order they were pushed.
     void push(const sc_core::sc_time& at, TimedStep& step) {
         check_not_in_past(at);
-        const bool earliest = m_heap.empty() || at < m_heap.top().at;
-        m_heap.push(Entry{at, m_seq++, &step});
+        const sc_core::sc_time& now = sim_now();
+        const sc_core::sc_time when = at < now ? now : at;
+        const bool earliest = m_heap.empty() || when < m_heap.top().at;
+        m_heap.push(Entry{when, m_seq++, &step});
+        if (!earliest) return;
         // run_due() arms the event when it ends, and so does the process's
         // first run for steps pushed before the simulation starts.
-        if (earliest && !m_running && sc_core::sc_is_running()) {
+        if (g_step_batch.running)
+            g_step_batch.next = when;
+        else if (sc_core::sc_is_running()) {
             m_event.cancel();
-            m_event.notify(at - sim_now());
+            m_event.notify(when - now);
         }
     }
 
@@ -67,15 +76,14 @@ private:
 
     void run_due() {
         const sc_core::sc_time now = sim_now();
-        m_running = true;
+        g_step_batch.running = true;
         while (!m_heap.empty() && m_heap.top().at <= now) {
             TimedStep* step = m_heap.top().step;
             m_heap.pop();
-            g_more_steps_due_now = !m_heap.empty() && m_heap.top().at <= now;
+            g_step_batch.next = m_heap.empty() ? never() : m_heap.top().at;
             step->step_due();
         }
-        g_more_steps_due_now = false;
-        m_running = false;
+        g_step_batch.running = false;
         m_event.cancel();
         if (!m_heap.empty()) m_event.notify(m_heap.top().at - now);
     }
@@ -88,7 +96,6 @@ private:
     };
     std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> m_heap;
     uint64_t m_seq = 0;
-    bool m_running = false;
     sc_core::sc_event m_event;
 };
 

@@ -215,6 +215,7 @@ void System::build_devices() {
             m_routes.push_back(r);
             m_irq_descs.push_back(
                 std::make_unique<EdgeIrqDesc>(m_config.pid_line, m_host_lines, AgentId(cpu)));
+            // A threaded handler keeps its first CPU's costs if the route moves.
             m_irq_threads.push_back(
                 dc.params.threaded_irq
                     ? std::make_unique<IrqThread>(cpu_params(cpu).irq_thread, dev, q, *m_irq_runqueues)
