@@ -61,6 +61,13 @@ inline nlohmann::json run_result(const Scratch& s, const std::string& args) {
     return nlohmann::json::parse(slurp(s / "result.json"));
 }
 
+// `config` written to `name` in the scratch directory, then run_result.
+inline nlohmann::json run_config(const Scratch& s, const std::string& name,
+                                 const nlohmann::json& config) {
+    std::ofstream(s / name) << config.dump();
+    return run_result(s, "'" + (s / name) + "'");
+}
+
 inline std::string example(const std::string& name) {
     return std::string("'" CIDSIM_SOURCE_DIR "/configs/examples/") + name + "'";
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "config/config_loader.h"
+#include "config_error.h"
 
 using namespace cidsim;
 using nlohmann::json;
@@ -22,15 +23,6 @@ json example(const std::string& name) {
     return read_json_file(std::string(CIDSIM_SOURCE_DIR) + "/configs/examples/" + name);
 }
 
-// The ConfigError message load_config gives for `config` ("" if it loads).
-std::string error_of(const json& config) {
-    try {
-        load_config(config);
-    } catch (const ConfigError& e) {
-        return e.what();
-    }
-    return "";
-}
 
 json minimal() {
     return json::parse(R"({"devices": [{"name": "d0"}],
@@ -45,7 +37,7 @@ const char* const kExamples[] = {"posted-bursty.json", "remappable-bursty.json",
 TEST_CASE("an unknown key is an error naming its path and the valid keys", "[config]") {
     json c = minimal();
     c["iommu"] = {{"iec_entrys", 8}};
-    const std::string e = error_of(c);
+    const std::string e = cidsim_test::config_error(c);
     CHECK_THAT(e, Contains("iommu.iec_entrys"));
     CHECK_THAT(e, Contains("unknown key"));
     CHECK_THAT(e, Contains("iec_entries"));
@@ -57,7 +49,7 @@ TEST_CASE("unknown keys at the top level, in devices[] and in workloads[] name t
           "[config]") {
     json c = minimal();
     c["handlers"] = json::object();
-    std::string e = error_of(c);
+    std::string e = cidsim_test::config_error(c);
     CHECK_THAT(e, Contains("handlers: unknown key"));
     CHECK_THAT(e, Contains("handler"));
     CHECK_THAT(e, Contains("devices"));
@@ -65,14 +57,14 @@ TEST_CASE("unknown keys at the top level, in devices[] and in workloads[] name t
 
     c = minimal();
     c["devices"].push_back({{"name", "d1"}, {"vector", 2}});
-    e = error_of(c);
+    e = cidsim_test::config_error(c);
     CHECK_THAT(e, Contains("devices[1].vector: unknown key"));
     CHECK_THAT(e, Contains("vectors"));
     CHECK_THAT(e, Contains("irq_cpus"));
 
     c = minimal();
     c["workloads"][0]["rate"] = 3;
-    e = error_of(c);
+    e = cidsim_test::config_error(c);
     CHECK_THAT(e, Contains("workloads[0].rate: unknown key"));
     CHECK_THAT(e, Contains("on_rate_mpps"));
 }
@@ -80,51 +72,51 @@ TEST_CASE("unknown keys at the top level, in devices[] and in workloads[] name t
 TEST_CASE("a value of the wrong type is an error naming the key", "[config]") {
     json c = minimal();
     c["iommu"] = {{"iec_entries", "many"}};
-    CHECK_THAT(error_of(c), Contains("iommu.iec_entries: expected an integer in [0, 4096], found a string"));
+    CHECK_THAT(cidsim_test::config_error(c), Contains("iommu.iec_entries: expected an integer in [0, 4096], found a string"));
 
     c = minimal();
     c["cpu"] = {{"eoi_ns", "fast"}};
-    CHECK_THAT(error_of(c), Contains("cpu.eoi_ns: expected a number, found a string"));
+    CHECK_THAT(cidsim_test::config_error(c), Contains("cpu.eoi_ns: expected a number, found a string"));
 
     c = minimal();
     c["handler"] = {{"final_harvest", 0}};
-    CHECK_THAT(error_of(c), Contains("handler.final_harvest: expected true or false"));
+    CHECK_THAT(cidsim_test::config_error(c), Contains("handler.final_harvest: expected true or false"));
 
     c = minimal();
     c["handler"] = {{"harvest", "xchg_some"}};
-    std::string e = error_of(c);
+    std::string e = cidsim_test::config_error(c);
     CHECK_THAT(e, Contains("handler.harvest: expected one of"));
     CHECK_THAT(e, Contains("read_then_xchg"));
     CHECK_THAT(e, Contains("xchg_some"));
 
     c = minimal();
     c["mode"] = "compat";
-    CHECK_THAT(error_of(c), Contains("mode: expected one of remappable, posted"));
+    CHECK_THAT(cidsim_test::config_error(c), Contains("mode: expected one of remappable, posted"));
 
     c = minimal();
     c["iommu"] = 3;
-    CHECK_THAT(error_of(c), Contains("iommu: expected an object"));
+    CHECK_THAT(cidsim_test::config_error(c), Contains("iommu: expected an object"));
 
     c = minimal();
     c["devices"][0]["irq_cpus"] = 0;
-    CHECK_THAT(error_of(c), Contains("devices[0].irq_cpus: expected a non-empty array"));
+    CHECK_THAT(cidsim_test::config_error(c), Contains("devices[0].irq_cpus: expected a non-empty array"));
 
     c = minimal();
     c["devices"][0]["name"] = 7;
-    CHECK_THAT(error_of(c), Contains("devices[0].name: expected a string"));
+    CHECK_THAT(cidsim_test::config_error(c), Contains("devices[0].name: expected a string"));
 }
 
 TEST_CASE("values out of range and negative integers are errors naming the key", "[config]") {
     json c = minimal();
     c["iommu"] = {{"irte_entries", 0}};
-    CHECK_THAT(error_of(c), Contains("iommu.irte_entries: expected a positive integer in [1, 65536]"));
+    CHECK_THAT(cidsim_test::config_error(c), Contains("iommu.irte_entries: expected a positive integer in [1, 65536]"));
     c["iommu"] = {{"iec_entries", -1}};
-    CHECK_THAT(error_of(c), Contains("iommu.iec_entries: expected a non-negative integer"));
+    CHECK_THAT(cidsim_test::config_error(c), Contains("iommu.iec_entries: expected a non-negative integer"));
     c["iommu"] = {{"iec_entries", 2.5}};
-    CHECK_THAT(error_of(c), Contains("iommu.iec_entries"));
+    CHECK_THAT(cidsim_test::config_error(c), Contains("iommu.iec_entries"));
     c = minimal();
     c["pid_line"] = {{"miss_ns", -3}};
-    CHECK_THAT(error_of(c), Contains("pid_line.miss_ns: expected a number in"));
+    CHECK_THAT(cidsim_test::config_error(c), Contains("pid_line.miss_ns: expected a number in"));
 }
 
 TEST_CASE("integers built in code (signed in nlohmann::json) load like parsed ones",
@@ -140,16 +132,16 @@ TEST_CASE("integers built in code (signed in nlohmann::json) load like parsed on
 TEST_CASE("references between sections are checked", "[config]") {
     json c = minimal();
     c["devices"][0]["irq_cpus"] = {3};
-    CHECK_THAT(error_of(c), Contains("devices[0].irq_cpus[0]: CPU 3 does not exist"));
+    CHECK_THAT(cidsim_test::config_error(c), Contains("devices[0].irq_cpus[0]: CPU 3 does not exist"));
     c = minimal();
     c["workloads"][0]["device"] = "nvme9";
-    CHECK_THAT(error_of(c), Contains("workloads[0].device: no device named 'nvme9'"));
+    CHECK_THAT(cidsim_test::config_error(c), Contains("workloads[0].device: no device named 'nvme9'"));
     c = minimal();
     c["devices"].push_back({{"name", "d0"}});
-    CHECK_THAT(error_of(c), Contains("devices[1].name: duplicate device name"));
+    CHECK_THAT(cidsim_test::config_error(c), Contains("devices[1].name: duplicate device name"));
     c = minimal();
     c["workloads"][0]["type"] = "tape";
-    CHECK_THAT(error_of(c), Contains("workloads[0].type: expected one of bursty, trace, nvme, dsa"));
+    CHECK_THAT(cidsim_test::config_error(c), Contains("workloads[0].type: expected one of bursty, trace, nvme, dsa"));
 }
 
 TEST_CASE("apply_override sets key paths, with array indices and JSON or string values",
@@ -192,7 +184,7 @@ TEST_CASE("apply_override errors name the path", "[config][override]") {
     CHECK_THAT(error("mode.sub=1"), Contains("--set mode.sub: a string has no keys"));
     // A misspelt key is accepted by the override and rejected by the loader.
     CHECK(error("handler.loop_limt=2").empty());
-    CHECK_THAT(error_of(c), Contains("handler.loop_limt: unknown key"));
+    CHECK_THAT(cidsim_test::config_error(c), Contains("handler.loop_limt: unknown key"));
 }
 
 TEST_CASE("effective_config lists every parameter and round-trips through load_config",
@@ -253,7 +245,7 @@ TEST_CASE("every described parameter is accepted by the loader under its key", "
         }
     }
     INFO(c.dump());
-    CHECK(error_of(c).empty());
+    CHECK(cidsim_test::config_error(c).empty());
     CHECK(effective_config(load_config(c)) == effective_config(load_config(minimal())));
 }
 
@@ -269,7 +261,7 @@ TEST_CASE("every described VM parameter is accepted by the loader under its key"
     for (const json& p : d["devices[]"])
         if (p["key"] == "host_handler") c["devices"][0]["host_handler"] = p["default"];
     INFO(c.dump());
-    CHECK(error_of(c).empty());
+    CHECK(cidsim_test::config_error(c).empty());
     const json e = effective_config(load_config(c));
     CHECK(e == effective_config(load_config(base)));
     CHECK(e.contains("vm"));
@@ -286,7 +278,7 @@ TEST_CASE("every described Xen parameter is accepted by the loader under its key
         for (const json& p : d[section]) c[section][p["key"].get<std::string>()] = p["default"];
     c["xen"]["vcpus"] = 2;
     INFO(c.dump());
-    CHECK(error_of(c).empty());
+    CHECK(cidsim_test::config_error(c).empty());
     const json e = effective_config(load_config(c));
     CHECK(e == effective_config(load_config(base)));
     CHECK(e["xen_line"]["hop_ns"] == Approx(80));  // the 2018 box's, not pid_line's
@@ -301,7 +293,7 @@ TEST_CASE("every described POWER parameter is accepted by the loader under its k
     for (const char* section : {"power", "xive", "power_line", "ipistorm"})
         for (const json& p : d[section]) c[section][p["key"].get<std::string>()] = p["default"];
     INFO(c.dump());
-    CHECK(error_of(c).empty());
+    CHECK(cidsim_test::config_error(c).empty());
     const json e = effective_config(load_config(c));
     CHECK(e == effective_config(load_config(base)));
     CHECK(e["power_line"]["hop_ns"] == Approx(150));  // the partition's, not pid_line's
@@ -312,29 +304,29 @@ TEST_CASE("Xen configs: bad values are rejected naming the key", "[config][xen]"
     json c = minimal();
     c["xen"] = {{"vcpus", 4}};
     c["devices"][0]["assigned_to"] = "guest";
-    CHECK(error_of(c).empty());
+    CHECK(cidsim_test::config_error(c).empty());
     json bad = c;
     bad["xen"]["variant"] = "fast";
-    CHECK_THAT(error_of(bad), Contains("xen.variant"));
+    CHECK_THAT(cidsim_test::config_error(bad), Contains("xen.variant"));
     bad = c;
     bad["xen"]["pirqs"] = 0;
-    CHECK_THAT(error_of(bad), Contains("xen.pirqs"));
+    CHECK_THAT(cidsim_test::config_error(bad), Contains("xen.pirqs"));
     bad = c;
     bad["xen"]["vcpus"] = 63;
-    CHECK_THAT(error_of(bad), Contains("xen.vcpus"));
+    CHECK_THAT(cidsim_test::config_error(bad), Contains("xen.vcpus"));
     bad = c;
     bad["xen_line"] = {{"hop_ns", -1}};
-    CHECK_THAT(error_of(bad), Contains("xen_line.hop_ns"));
+    CHECK_THAT(cidsim_test::config_error(bad), Contains("xen_line.hop_ns"));
     bad = c;
     bad["vm"] = json::object();
     bad["vcpus"] = json::array({json::object()});
-    CHECK_THAT(error_of(bad), Contains("xen:"));
+    CHECK_THAT(cidsim_test::config_error(bad), Contains("xen:"));
     bad = minimal();
     bad["xen_line"] = json::object();
-    CHECK_THAT(error_of(bad), Contains("xen_line"));
+    CHECK_THAT(cidsim_test::config_error(bad), Contains("xen_line"));
     bad = c;
     bad["devices"][0]["assigned_to"] = "vcpu4";
-    CHECK_THAT(error_of(bad), Contains("assigned_to"));
+    CHECK_THAT(cidsim_test::config_error(bad), Contains("assigned_to"));
 }
 
 TEST_CASE("cidsim run: bad input exits with status 2 and names the key", "[config][cli]") {

@@ -3,7 +3,6 @@
 // changes only its CPUs, and that a key no CPU owns alone is refused.
 #include <catch2/catch.hpp>
 
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -12,6 +11,7 @@
 #include "config/config_loader.h"
 #include "sim/system.h"
 #include "cli_runner.h"
+#include "config_error.h"
 
 using namespace cidsim;
 using nlohmann::json;
@@ -37,15 +37,6 @@ double mean_iterations(const System& sys, unsigned first, unsigned last) {
     double n = 0;
     for (unsigned c = first; c <= last; ++c) n += double(sys.power()->cpu(c).stats().iterations);
     return n / double(last - first + 1);
-}
-
-std::string load_error(const json& c) {
-    try {
-        load_config(c, "ovr.json");
-    } catch (const ConfigError& e) {
-        return e.what();
-    }
-    return "(loaded)";
 }
 
 }  // namespace
@@ -95,8 +86,7 @@ TEST_CASE("overrides: a slower loop on one chip slows that chip's iterations and
     // its CPUs' mean iterations, every CPU alike.
     cidsim_test::Scratch s;
     const json base = small_p9();
-    std::ofstream(s / "base.json") << base.dump();
-    const json plain = cidsim_test::run_result(s, "'" + (s / "base.json") + "'");
+    const json plain = cidsim_test::run_config(s, "base.json", base);
     const double per_cpu = plain["ipistorm"]["iterations_per_s"].get<double>() *
                            plain["metrics"]["simulated_seconds"].get<double>() / 16;
     REQUIRE(per_cpu > 20);
@@ -120,10 +110,8 @@ TEST_CASE("overrides: an override equal to the base value gives the same result 
     const double loop = c["power"]["loop_ns"].get<double>();
     json same = c;
     same["overrides"] = {{{"chips", {0, 1}}, {"power", {{"loop_ns", loop}}}}};
-    std::ofstream(s / "a.json") << c.dump();
-    std::ofstream(s / "b.json") << same.dump();
-    json a = run_result(s, "'" + (s / "a.json") + "'");
-    json b = run_result(s, "'" + (s / "b.json") + "'");
+    json a = run_config(s, "a.json", c);
+    json b = run_config(s, "b.json", same);
     CHECK(b["config"]["overrides"].size() == 1);
     b["config"].erase("overrides");
     CHECK(a.dump() == b.dump());
@@ -133,7 +121,7 @@ TEST_CASE("overrides: bad input names the file and the key", "[overrides]") {
     const auto with = [](json entry) {
         json c = small_p9();
         c["overrides"] = json::array({std::move(entry)});
-        return load_error(c);
+        return cidsim_test::config_error(c, "ovr.json");
     };
     const std::string wide = with({{"chips", {0}}, {"power", {{"threads_per_core", 2}}}});
     CHECK_THAT(wide, Catch::StartsWith("ovr.json: overrides[0].power.threads_per_core: not per-CPU"));
@@ -161,5 +149,5 @@ TEST_CASE("overrides: bad input names the file and the key", "[overrides]") {
     // Overrides are of the POWER partition's CPUs.
     json x86 = read_json_file(CIDSIM_SOURCE_DIR "/configs/examples/posted-bursty.json");
     x86["overrides"] = json::array({{{"cpus", "0"}, {"power", {{"loop_ns", 1}}}}});
-    CHECK_THAT(load_error(x86), Catch::Contains("overrides[0].power: a POWER partition's key"));
+    CHECK_THAT(cidsim_test::config_error(x86, "ovr.json"), Catch::Contains("overrides[0].power: a POWER partition's key"));
 }

@@ -3,7 +3,6 @@
 // entry wins, that an override changes only its CPUs, and bad input.
 #include <catch2/catch.hpp>
 
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -12,6 +11,7 @@
 #include "config/config_loader.h"
 #include "sim/system.h"
 #include "cli_runner.h"
+#include "config_error.h"
 
 using namespace cidsim;
 using nlohmann::json;
@@ -34,15 +34,6 @@ json two_sockets() {
                                   {"phase_ns", 100 + 10 * cpu}});
     }
     return c;
-}
-
-std::string load_error(const json& c) {
-    try {
-        load_config(c, "ovr.json");
-    } catch (const ConfigError& e) {
-        return e.what();
-    }
-    return "(loaded)";
 }
 
 }  // namespace
@@ -104,11 +95,10 @@ TEST_CASE("x86 overrides: an override equal to the base value gives the same res
     Scratch s;
     const json c = two_sockets();
     json same = c;
-    same["overrides"] = {{{"sockets", {0, 1}}, {"cpu", {{"irq_entry_ns", load_config(c).cpu.irq_entry.to_seconds() * 1e9}}}}};
-    std::ofstream(s / "a.json") << c.dump();
-    std::ofstream(s / "b.json") << same.dump();
-    json a = run_result(s, "'" + (s / "a.json") + "'");
-    json b = run_result(s, "'" + (s / "b.json") + "'");
+    const double entry = ns_of(load_config(c).cpu.irq_entry);
+    same["overrides"] = {{{"sockets", {0, 1}}, {"cpu", {{"irq_entry_ns", entry}}}}};
+    json a = run_config(s, "a.json", c);
+    json b = run_config(s, "b.json", same);
     CHECK(b["config"]["overrides"].size() == 1);
     b["config"].erase("overrides");
     CHECK(a.dump() == b.dump());
@@ -118,7 +108,7 @@ TEST_CASE("x86 overrides: bad input names the file and the key", "[overrides]") 
     const auto with = [](json entry) {
         json c = two_sockets();
         c["overrides"] = json::array({std::move(entry)});
-        return load_error(c);
+        return cidsim_test::config_error(c, "ovr.json");
     };
     CHECK_THAT(with({{"sockets", {2}}, {"cpu", {{"eoi_ns", 1}}}}),
                Catch::StartsWith("ovr.json: overrides[0].sockets[0]: socket 2 is not in the host's 2 sockets"));
