@@ -13,11 +13,11 @@ tests='stepwise run gives the same result file|same picosecond come in one order
 
 # file | what to replace (sed, exact text) | what with
 mutations=(
-  "src/model/iommu_lookahead.cpp|return std::min(saturating_add(unannounced, fastest_fetch()), earliest_announced_post());|return never();"
-  "src/model/iommu_lookahead.cpp|if (!m_sources_known) return sim_now();|return never();"
-  "src/model/cpu_core_lookahead.cpp|if (m_in_interrupt) return std::max(m_clock.waiting_until(), now);|return never();"
-  "src/model/local_apic_lookahead.cpp|m_incoming.next_at_min(m_messages_in.earliest_next(needed))|m_incoming.next_at_min(never())"
-  "src/model/device_lookahead.cpp|return m_schedule ? m_schedule->earliest_completion() : sim_now();|return never();"
+  "src/model/x86/iommu_lookahead.cpp|return std::min(saturating_add(unannounced, fastest_fetch()), earliest_announced_post());|return never();"
+  "src/model/x86/iommu_lookahead.cpp|if (!m_sources_known) return sim_now();|return never();"
+  "src/model/x86/cpu_core_lookahead.cpp|if (m_in_interrupt) return std::max(m_clock.waiting_until(), now);|return never();"
+  "src/model/x86/local_apic_lookahead.cpp|m_incoming.next_at_min(m_messages_in.earliest_next(needed))|m_incoming.next_at_min(never())"
+  "src/model/x86/device_lookahead.cpp|return m_schedule ? m_schedule->earliest_completion() : sim_now();|return never();"
 )
 
 survived=0

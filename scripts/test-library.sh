@@ -12,7 +12,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/cidsim-library.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
-test -f "$tmp/prefix/include/cidsim/model/iommu.h"
+test -f "$tmp/prefix/include/cidsim/model/x86/iommu.h"
 
 cmake -S "$root/examples/tlm-bolt-in" -B "$tmp/cmake" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
   -DCMAKE_BUILD_TYPE=Release >/dev/null

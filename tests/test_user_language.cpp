@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
-#include "model/notification_handler.h"
+#include "model/linux/notification_handler.h"
 
 using nlohmann::json;
 using namespace cidsim_test;

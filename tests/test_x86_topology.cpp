@@ -10,7 +10,7 @@
 
 #include "config/config_loader.h"
 #include "config_error.h"
-#include "model/edge_irq_desc.h"
+#include "model/linux/edge_irq_desc.h"
 
 using namespace cidsim;
 using nlohmann::json;

@@ -4,7 +4,7 @@
 // its root port first, at one picosecond).
 #include <cstdint>
 
-#include "model/device.h"
+#include "model/x86/device.h"
 #include "kernel/timed_queue.h"
 
 struct TimedSchedule : sc_core::sc_module, cidsim::CompletionSchedule {

@@ -20,13 +20,13 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "kernel/link.h"
-#include "model/cpu_core.h"
-#include "model/iommu.h"
-#include "model/irte.h"
-#include "model/local_apic.h"
-#include "model/msi.h"
-#include "model/posted_descriptor.h"
-#include "model/shared_line.h"
+#include "model/x86/cpu_core.h"
+#include "model/x86/iommu.h"
+#include "model/x86/irte.h"
+#include "model/x86/local_apic.h"
+#include "model/x86/msi.h"
+#include "model/x86/posted_descriptor.h"
+#include "model/coherence/shared_line.h"
 
 using sc_core::sc_time;
 using sc_core::SC_NS;

@@ -12,8 +12,8 @@
 #include <sstream>
 
 #include "config/platforms.h"
-#include "model/chip_layout.h"
-#include "model/vector_bits.h"
+#include "model/power/chip_layout.h"
+#include "model/base/vector_bits.h"
 
 namespace cidsim {
 

@@ -3,16 +3,16 @@
 #include <algorithm>
 #include <string>
 
-#include "model/cpu_core.h"
-#include "model/device.h"
-#include "model/iommu.h"
-#include "model/local_apic.h"
-#include "model/root_port.h"
-#include "model/shared_line.h"
-#include "model/stat_visitor.h"
-#include "model/vmx_cpu.h"
-#include "model/power_cpu.h"
-#include "model/xen_pcpu.h"
+#include "model/x86/cpu_core.h"
+#include "model/x86/device.h"
+#include "model/x86/iommu.h"
+#include "model/x86/local_apic.h"
+#include "model/x86/root_port.h"
+#include "model/coherence/shared_line.h"
+#include "model/base/stat_visitor.h"
+#include "model/kvm/vmx_cpu.h"
+#include "model/power/power_cpu.h"
+#include "model/xen/xen_pcpu.h"
 
 namespace cidsim {
 

@@ -1,6 +1,6 @@
 #pragma once
 // Every metric a result file can hold, with its unit and meaning: the raw
-// statistics from the blocks' own descriptions (model/stat_visitor.h) and
+// statistics from the blocks' own descriptions (model/base/stat_visitor.h) and
 // the figures the report layer computes from them, from one table.
 // `cidsim params --metrics` prints it; docs/metrics.md is its markdown.
 #include <nlohmann/json.hpp>

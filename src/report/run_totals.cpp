@@ -2,12 +2,12 @@
 
 #include <algorithm>
 
-#include "model/cpu_core.h"
-#include "model/device.h"
-#include "model/iommu.h"
-#include "model/local_apic.h"
-#include "model/root_port.h"
-#include "model/stat_visitor.h"
+#include "model/x86/cpu_core.h"
+#include "model/x86/device.h"
+#include "model/x86/iommu.h"
+#include "model/x86/local_apic.h"
+#include "model/x86/root_port.h"
+#include "model/base/stat_visitor.h"
 #include "report/stat_json.h"
 #include "workloads/latency_summary.h"
 #include "workloads/nvme.h"

@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/stats.h"
+#include "model/base/stats.h"
 #include "sim/system.h"
 
 namespace cidsim {

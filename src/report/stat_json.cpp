@@ -1,6 +1,6 @@
 #include "report/stat_json.h"
 
-#include "model/iommu.h"
+#include "model/x86/iommu.h"
 #include "workloads/latency_summary.h"
 
 namespace cidsim {

@@ -1,5 +1,5 @@
 #pragma once
-// Stats into a result file, by their own descriptions (model/stat_visitor.h):
+// Stats into a result file, by their own descriptions (model/base/stat_visitor.h):
 // a block's entry, a route's per-vector counters, and the totals over all
 // blocks of a kind in `metrics`.
 #include <map>
@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/stat_visitor.h"
-#include "model/stats.h"
+#include "model/base/stat_visitor.h"
+#include "model/base/stats.h"
 
 namespace cidsim {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "model/trace_observer.h"
+#include "model/x86/trace_observer.h"
 
 namespace cidsim {
 

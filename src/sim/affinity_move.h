@@ -23,7 +23,7 @@
 
 #include <systemc>
 
-#include "model/trace_observer.h"
+#include "model/x86/trace_observer.h"
 
 namespace cidsim {
 

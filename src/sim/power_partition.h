@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "config/sim_config.h"
-#include "model/chip_layout.h"
-#include "model/irq_desc.h"
-#include "model/power_cpu.h"
-#include "model/xive.h"
+#include "model/power/chip_layout.h"
+#include "model/linux/irq_desc.h"
+#include "model/power/power_cpu.h"
+#include "model/power/xive.h"
 
 namespace cidsim {
 

@@ -16,7 +16,7 @@
 #include <systemc>
 
 #include "kernel/link.h"
-#include "model/vector_bits.h"
+#include "model/base/vector_bits.h"
 
 namespace cidsim {
 

@@ -3,12 +3,12 @@
 // kthread bound to each CPU of `cpulist`, each looping
 // smp_call_function_single((cpu + offset) % n, do_nothing_ipi, NULL, wait)
 // then usleep_range(delay, delay + 1), n being the list's CPU count. The
-// loop itself runs on PowerCpu (model/power_cpu.h); this is its setup.
+// loop itself runs on PowerCpu (model/power/power_cpu.h); this is its setup.
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "model/param_visitor.h"
+#include "model/base/param_visitor.h"
 
 namespace cidsim {
 

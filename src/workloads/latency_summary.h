@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/stats.h"
+#include "model/base/stats.h"
 
 namespace cidsim {
 

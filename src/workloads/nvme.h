@@ -23,7 +23,7 @@
 // internals behind the latency, submission-queue doorbell MMIO costs
 // beyond `per_io_cpu`.
 #include "kernel/timed_queue.h"
-#include "model/stats.h"
+#include "model/base/stats.h"
 #include "workloads/workload.h"
 
 namespace cidsim {

@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <systemc>
 
-#include "model/cpu_core.h"
-#include "model/device.h"
+#include "model/x86/cpu_core.h"
+#include "model/x86/device.h"
 
 namespace cidsim {
 

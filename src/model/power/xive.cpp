@@ -1,0 +1,29 @@
+#include "model/power/xive.h"
+
+namespace cidsim {
+
+void XiveParams::describe(ParamVisitor& v) {
+    v.time("trigger_ns", trigger, 0, 1e6,
+           "from the trigger-page store reaching the target chip's XIVE to the exception at the "
+           "target thread: ESB PQ update, event-queue write, exception (one lumped latency). "
+           "Source: assumed 0.3-1 us (systems.md D, Costs)");
+    v.time("cross_chip_ns", cross_chip, 0, 1e6,
+           "extra for a trigger store from another chip (an MMIO store over the SMP link). "
+           "Source: assumed, more across chips (systems.md D); range 100-500 ns");
+    v.time("occupancy_ns", occupancy, 0, 1e5,
+           "the XIVE router's busy time per event; events queue for it. Source: guess, a few "
+           "tens of cycles of the router; range 5-100 ns");
+    v.time("tima_ack_ns", tima_ack, 0, 1e6,
+           "xive_get_irq: the TIMA acknowledge load and the event-queue read. Source: assumed "
+           "0.1-0.5 us (systems.md D)");
+    v.time("esb_eoi_ns", esb_eoi, 0, 1e6,
+           "xive_ipi_eoi: the ESB EOI load (SET_PQ_00). Source: assumed 0.1-0.5 us (systems.md D)");
+}
+
+void XiveStats::describe(StatVisitor& v) const {
+    v.count(unreported("triggers"), triggers, "count", "trigger stores the chip's XIVE served");
+    v.count(unreported("cross_chip_triggers"), cross_chip_triggers, "count", "of them from another chip");
+    v.count(unreported("queued"), queued, "count", "events that waited for the router");
+}
+
+}  // namespace cidsim
