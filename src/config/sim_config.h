@@ -2,7 +2,7 @@
 // SimConfig: everything one run needs, as typed Params of every block plus
 // the system's shape (CPUs, root ports, devices, their interrupt routing)
 // and its traffic. Filled only by config_loader; defaults are the Params
-// structs' member initialisers.
+// structs' member initialisers (each family's line costs: its sections file).
 #include <string>
 #include <vector>
 
@@ -98,9 +98,9 @@ struct WorkloadConfig {
 extern const char* const kWorkloadTypes[5];
 
 // The cache-line costs of the Xen experiment's box (a 2018 two-socket
-// server; systems.md C): xen_line's defaults, sourced in config_loader.cpp.
+// server; systems.md C): xen_line's defaults, sourced in sections/xen.cpp.
 SharedLineParams xen_line_defaults();
-// The POWER partition's line costs, sourced in config_loader.cpp.
+// The POWER partition's line costs, sourced in sections/power.cpp.
 SharedLineParams power_line_defaults();
 
 // One entry of a config's `overrides`: the CPUs it selects and the cost keys

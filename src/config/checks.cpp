@@ -1,0 +1,202 @@
+#include "config/checks.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "config/overrides.h"
+#include "config/json_text.h"
+
+namespace cidsim {
+
+using nlohmann::json;
+
+namespace {
+
+// Trace events: [t_ns, "device", queue], inside the run, on existing queues.
+void check_trace(const SimConfig& c, const WorkloadConfig& w, const std::string& at) {
+    const json& events = w.events;
+    if (!events.is_array())
+        throw ConfigError(at + "events: expected an array of [t_ns, \"device\", queue], found " +
+                          show_json(events));
+    if (events.size() > kMaxTraceEvents)
+        throw ConfigError(at + "events: expected at most " + std::to_string(kMaxTraceEvents) +
+                          " events, found " + std::to_string(events.size()));
+    const double end_ns = ns_of(c.run.warmup + c.run.duration);
+    for (size_t i = 0; i < events.size(); ++i) {
+        const json& e = events[i];
+        const std::string ev = at + "events[" + std::to_string(i) + "]";
+        if (!e.is_array() || e.size() != 3 || !e[0].is_number() || !e[1].is_string() ||
+            !e[2].is_number())
+            throw ConfigError(ev + ": expected [t_ns, \"device\", queue], found " + show_json(e));
+        const double t = e[0].get<double>();
+        if (!std::isfinite(t) || t < 0)
+            throw ConfigError(ev + ": expected a time >= 0 ns, found " + show_json(e[0]));
+        if (t >= end_ns)
+            throw ConfigError(ev + ": at " + format_number(t) +
+                              " ns, beyond the end of the run (run.warmup_ns + run.duration_ns = " +
+                              format_number(end_ns) + " ns); it would never be replayed");
+        const std::string name = e[1].get<std::string>();
+        auto dev = std::find_if(c.devices.begin(), c.devices.end(),
+                                [&](const DeviceConfig& d) { return d.name == name; });
+        if (dev == c.devices.end()) {
+            std::vector<std::string> names;
+            for (const DeviceConfig& d : c.devices) names.push_back(d.name);
+            throw ConfigError(ev + ": no device named " + show_json(e[1]) + " (devices: " +
+                              join_keys(names) + ")");
+        }
+        if (!e[2].is_number_integer() || e[2].get<int64_t>() < 0 ||
+            e[2].get<uint64_t>() >= dev->params.vectors)
+            throw ConfigError(ev + ": queue " + show_json(e[2]) + " does not exist: " + name + " has " +
+                              std::to_string(dev->params.vectors) + " queues (vectors)");
+    }
+}
+
+// Where a host CPU's `section`.`key` comes from, for an error: the last
+// override that sets it there ("overrides[2].lapic.tpr"), else the base
+// section ("lapic.tpr").
+std::string key_of_cpu(const SimConfig& c, unsigned cpu, const char* section, const char* key) {
+    for (size_t i = c.overrides.size(); i-- > 0;) {
+        const Override& o = c.overrides[i];
+        const json& keys = std::string(section) == "lapic" ? o.lapic : o.cpu;
+        const std::string at = "overrides[" + std::to_string(i) + "].";
+        if (keys.contains(key)) {
+            const std::vector<unsigned> cpus = x86_override_cpus(o, c.topology, at);
+            if (std::count(cpus.begin(), cpus.end(), cpu)) return at + section + "." + key;
+        }
+    }
+    return std::string(section) + "." + key;
+}
+
+}  // namespace
+
+void check_topology(const TopologyParams& t) {
+    if (t.cpus % t.threads_per_core)
+        throw ConfigError("topology.threads_per_core: " + std::to_string(t.cpus) +
+                          " CPUs (topology.cpus) are not whole cores of " +
+                          std::to_string(t.threads_per_core) + " threads");
+    if (t.sockets > t.cores())
+        throw ConfigError("topology.sockets: " + std::to_string(t.sockets) + " sockets but only " +
+                          std::to_string(t.cores()) +
+                          " cores (topology.cpus / threads_per_core): a socket would have no CPU");
+}
+
+void check_references(const SimConfig& c) {
+    std::set<std::string> names;
+    std::vector<std::string> name_list;
+    for (size_t i = 0; i < c.devices.size(); ++i) {
+        const DeviceConfig& d = c.devices[i];
+        const std::string at = "devices[" + std::to_string(i) + "].";
+        if (d.name.empty()) throw ConfigError(at + "name: a device needs a name");
+        // A name is printed in tables and in one-line commands (sweep
+        // --emit-commands): a control character would break them.
+        if (std::any_of(d.name.begin(), d.name.end(),
+                        [](unsigned char ch) { return ch < 0x20 || ch == 0x7f; }))
+            throw ConfigError(at + "name: a control character in device name; expected printable "
+                                   "characters only");
+        if (!names.insert(d.name).second)
+            throw ConfigError(at + "name: duplicate device name '" + d.name + "'");
+        name_list.push_back(d.name);
+        if (d.root_port >= c.topology.root_ports)
+            throw ConfigError(at + "root_port: " + std::to_string(d.root_port) +
+                              " but topology.root_ports is " +
+                              std::to_string(c.topology.root_ports));
+        if (!d.assigned_to.empty() && !c.is_assigned(d))
+            throw ConfigError(at + "assigned_to: " + show_json(json(d.assigned_to)) +
+                              " is not a vCPU: expected \"vcpu0\" .. \"vcpu" +
+                              std::to_string(c.guest_vcpus() - 1) + "\"" +
+                              (c.xen_guest ? ", \"guest\"" : "") + " or \"\" (the host)");
+        for (size_t k = 0; k < d.irq_cpus.size(); ++k)
+            if (d.irq_cpus[k] >= c.topology.cpus)
+                throw ConfigError(at + "irq_cpus[" + std::to_string(k) + "]: CPU " +
+                                  std::to_string(d.irq_cpus[k]) +
+                                  " does not exist (topology.cpus is " +
+                                  std::to_string(c.topology.cpus) +
+                                  "): its IRTE would target a missing CPU");
+    }
+    for (size_t i = 0; i < c.workloads.size(); ++i) {
+        const WorkloadConfig& w = c.workloads[i];
+        const std::string at = "workloads[" + std::to_string(i) + "].";
+        if (w.type != "trace" && !names.count(w.device()))
+            throw ConfigError(at + "device: no device named '" + w.device() +
+                              "' (devices: " + join_keys(name_list) + ")");
+        if (w.type == "trace") check_trace(c, w, at);
+        // NVMe jobs and DSA submitters are host threads on host CPUs; a Xen
+        // guest runs NVMe jobs as its own I/O threads (xen_pcpu.h), a KVM
+        // guest's driver stack is not modelled.
+        if (w.type == "dsa" || (w.type == "nvme" && !c.xen_guest))
+            for (const DeviceConfig& d : c.devices)
+                if (d.name == w.device() && !d.assigned_to.empty())
+                    throw ConfigError(at + "device: '" + d.name + "' is assigned to " +
+                                      d.assigned_to + ": only bursty, periodic and trace "
+                                      "workloads drive an assigned device");
+    }
+}
+
+void check_consistency(const SimConfig& c) {
+    for (size_t i = 0; i < c.vcpus.size(); ++i)
+        if (c.vcpus[i].vid && !c.vcpus[i].apicv)
+            throw ConfigError("vcpus[" + std::to_string(i) +
+                              "].vid: virtual-interrupt delivery needs apicv (vcpus[" +
+                              std::to_string(i) + "].apicv is false)");
+    if (c.topology.cpus + c.guest_vcpus() > kMaxCpus)
+        throw ConfigError(std::string(c.xen_guest ? "xen.vcpus: " : "vcpus: ") +
+                          std::to_string(c.guest_vcpus()) +
+                          " vCPUs, each on its own pCPU after topology.cpus (" +
+                          std::to_string(c.topology.cpus) + "), exceed " + std::to_string(kMaxCpus) +
+                          " CPUs");
+    check_topology(c.topology);
+    // Each host CPU's lapic and cpu values: the base sections', or an override's.
+    const std::vector<LocalApicParams> lapics = x86_lapic_params(c);
+    const std::vector<CpuCoreParams> cpu_costs = x86_cpu_params(c);
+    const auto lapic_of = [&](unsigned cpu) -> const LocalApicParams& {
+        return lapics.empty() ? c.lapic : lapics[cpu];
+    };
+    const auto cpu_of = [&](unsigned cpu) -> const CpuCoreParams& {
+        return cpu_costs.empty() ? c.cpu : cpu_costs[cpu];
+    };
+    uint64_t vectors = 0;
+    for (size_t i = 0; i < c.devices.size(); ++i) {
+        const DeviceConfig& d = c.devices[i];
+        const std::string at = "devices[" + std::to_string(i) + "].";
+        vectors += d.params.vectors;
+        if (d.irq_cpus.size() > d.params.vectors)
+            throw ConfigError(at + "irq_cpus: " + std::to_string(d.irq_cpus.size()) +
+                              " CPUs listed but the device has " +
+                              std::to_string(d.params.vectors) +
+                              " vectors (" + at + "vectors): the extra CPUs would get no queue");
+        // The LAPIC delivers a vector only when its priority class exceeds
+        // the TPR's class (SDM vol. 3 11.8.3.1).
+        for (uint64_t cpu : d.irq_cpus) {
+            const uint64_t tpr = lapic_of(unsigned(cpu)).tpr;
+            if (c.mode == RemapMode::Remappable && (d.first_vector >> 4) <= (tpr >> 4))
+                throw ConfigError(key_of_cpu(c, unsigned(cpu), "lapic", "tpr") + ": " + format_hex(tpr) +
+                                  " masks " + at + "first_vector " + format_hex(d.first_vector) +
+                                  " (priority class " + std::to_string(d.first_vector >> 4) +
+                                  " <= " + std::to_string(tpr >> 4) +
+                                  "): its interrupts would never be delivered in remappable mode");
+        }
+    }
+    for (unsigned cpu = 0; cpu < c.topology.cpus; ++cpu) {
+        const LocalApicParams& lapic = lapic_of(cpu);
+        if (c.mode == RemapMode::Posted && (kPostedMsiNotificationVector >> 4) <= (lapic.tpr >> 4))
+            throw ConfigError(key_of_cpu(c, cpu, "lapic", "tpr") + ": " + format_hex(lapic.tpr) +
+                              " masks the posted-MSI notification vector " +
+                              format_hex(kPostedMsiNotificationVector) + ": no notification would be taken");
+        const CpuCoreParams& costs = cpu_of(cpu);
+        const sc_core::sc_time timer_cost =
+            costs.irq_entry + costs.timer_handler + costs.eoi + costs.irq_exit;
+        if (lapic.timer_period > sc_core::SC_ZERO_TIME && lapic.timer_period <= timer_cost)
+            throw ConfigError(key_of_cpu(c, cpu, "lapic", "timer_period_ns") + ": " +
+                              format_number(ns_of(lapic.timer_period)) +
+                              " ns is not longer than one timer interrupt (cpu.irq_entry_ns + "
+                              "timer_handler_ns + eoi_ns + irq_exit_ns = " +
+                              format_number(ns_of(timer_cost)) + " ns): the CPUs would do nothing else");
+    }
+    if (vectors > c.iommu.irte_entries)
+        throw ConfigError("iommu.irte_entries: " + std::to_string(c.iommu.irte_entries) +
+                          " entries but the devices have " + std::to_string(vectors) +
+                          " vectors, one IRTE each");
+}
+
+}  // namespace cidsim

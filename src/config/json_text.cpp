@@ -1,0 +1,230 @@
+#include "config/json_text.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+#include <sstream>
+
+#include "io/input_file.h"
+
+namespace cidsim {
+
+using nlohmann::json;
+
+std::string join_keys(const std::vector<std::string>& keys) {
+    std::string s;
+    for (const std::string& k : keys) s += (s.empty() ? "" : ", ") + k;
+    return s;
+}
+
+std::string json_type_name(const json& j) {
+    return j.is_null() ? "null" : j.is_boolean() ? "a boolean" : j.is_number() ? "a number"
+         : j.is_string() ? "a string" : j.is_array() ? "an array" : "an object";
+}
+
+namespace {
+
+// Levenshtein distance, for "did you mean" on unknown keys.
+size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1])});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+}  // namespace
+
+std::string near_miss(const std::string& key, const std::vector<std::string>& known) {
+    std::string best;
+    if (key.size() > 2 * kMaxNameLength) return best;  // not a typo; keeps this cheap
+    size_t best_d = std::max<size_t>(2, key.size() / 3) + 1;
+    for (const std::string& k : known) {
+        const size_t d = edit_distance(key, k);
+        if (d < best_d) best_d = d, best = k;
+    }
+    return best;
+}
+
+std::string format_number(double v) {
+    std::ostringstream os;
+    os << v;
+    return os.str();
+}
+
+std::string show_json(const json& j) {
+    std::string s = j.dump(-1, ' ', false, json::error_handler_t::replace);
+    if (s.size() > 80) s = s.substr(0, 77) + "...";
+    return s;
+}
+
+std::string format_hex(uint64_t v) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%llX", (unsigned long long)v);
+    return buf;
+}
+
+json read_json_file(const std::string& path) {
+    std::string text;
+    try {
+        text = read_input_file(path, "a JSON config file", kMaxConfigBytes);
+    } catch (const BadInput& e) {
+        throw ConfigError(e.what());
+    }
+    return parse_config_text(text, path);
+}
+
+json read_config_file(const std::string& path, int depth) {
+    if (depth > 8) throw ConfigError(path + ": includes nested too deeply (a cycle?)");
+    json config = read_json_file(path);
+    // Checked here, before any --set is applied to it, so that every
+    // command's message names the file.
+    if (!config.is_object())
+        throw ConfigError(path + ": config: expected an object, found " + json_type_name(config));
+    const std::string dir = path.find('/') == std::string::npos
+                                ? std::string(".")
+                                : path.substr(0, path.find_last_of('/'));
+    return merge_includes(std::move(config), dir, path, depth);
+}
+
+json merge_includes(json config, const std::string& dir, const std::string& source, int depth) {
+    if (!config.is_object() || !config.contains("include")) return config;
+    const json includes = config["include"];
+    config.erase("include");
+    json merged = json::object();
+    for (const json& inc : includes.is_array() ? includes : json::array({includes})) {
+        if (!inc.is_string() || inc.get<std::string>().empty())
+            throw ConfigError(source + ": include: expected a file name or a list of them");
+        const std::string file = inc.get<std::string>();
+        json included;
+        try {
+            included = read_config_file(file[0] == '/' ? file : dir + "/" + file, depth + 1);
+        } catch (const ConfigError& e) {
+            // The included file's own message, and which config and key led there.
+            throw ConfigError(source + ": include \"" + file + "\": " + e.what());
+        }
+        merged.merge_patch(included);
+    }
+    // One platform per config: an included platform file's values under a
+    // different "platform" name would run on one and report the other.
+    if (auto own = config.find("platform"), inc = merged.find("platform");
+        own != config.end() && inc != merged.end() && *own != *inc)
+        throw ConfigError(source + ": platform: " + own->dump() + ", but an include is platform " +
+                          inc->dump() + " and brings its values; name one platform (drop the "
+                          "key or the include)");
+    merged.merge_patch(config);
+    return merged;
+}
+
+json parse_config_text(const std::string& text, const std::string& source) {
+    // Where the parser is: one frame per open object or array.
+    struct Frame {
+        bool object;
+        std::set<std::string> keys;
+        std::string key;   // objects: the current member
+        size_t count = 0;  // arrays: elements started so far
+    };
+    std::vector<Frame> stack;
+    auto path = [&stack]() {
+        std::string p;
+        for (size_t i = 0; i + 1 < stack.size(); ++i)
+            p += stack[i].object ? (p.empty() ? "" : ".") + stack[i].key
+                                 : "[" + std::to_string(stack[i].count - 1) + "]";
+        return p.empty() ? std::string("(top level)") : p;
+    };
+    const std::string prefix = source.empty() ? "" : source + ": ";
+    auto callback = [&](int depth, json::parse_event_t event, json& parsed) {
+        if (depth > kMaxJsonDepth)
+            throw ConfigError(prefix + path() + ": nested deeper than " +
+                              std::to_string(kMaxJsonDepth) + " levels");
+        using E = json::parse_event_t;
+        const bool starts = event == E::object_start || event == E::array_start;
+        if ((starts || event == E::value) && !stack.empty() && !stack.back().object)
+            ++stack.back().count;
+        if (starts) stack.push_back({event == E::object_start, {}, {}, 0});
+        if (event == E::object_end || event == E::array_end) stack.pop_back();
+        if (event == E::key) {
+            const std::string key = parsed.get<std::string>();
+            stack.back().key = key;
+            if (!stack.back().keys.insert(key).second)
+                throw ConfigError(prefix + path() + ": duplicate key \"" +
+                                  (key.size() > 80 ? key.substr(0, 77) + "..." : key) +
+                                  "\" (only one value per key is allowed)");
+        }
+        return true;
+    };
+    try {
+        return json::parse(text, callback);
+    } catch (const json::parse_error& e) {
+        size_t line = 1, column = 1;
+        for (size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
+            if (text[i] == '\n') ++line, column = 1;
+            else ++column;
+        }
+        std::string what = e.what();
+        const size_t col = what.find("column ");
+        const size_t colon = what.find(": ", col == std::string::npos ? 0 : col);
+        if (colon != std::string::npos) what = what.substr(colon + 2);
+        throw ConfigError((source.empty() ? "" : source + ":") + std::to_string(line) + ":" +
+                          std::to_string(column) + ": not valid JSON: " + what);
+    } catch (const json::out_of_range& e) {
+        // e.g. 1e400: JSON has no infinity, and cidsim takes no non-finite numbers.
+        std::string what = e.what();
+        if (const size_t sp = what.find("] "); sp != std::string::npos) what = what.substr(sp + 2);
+        throw ConfigError(prefix + "non-finite number: " + what + " (JSON numbers must be finite)");
+    } catch (const json::exception& e) {
+        throw ConfigError(prefix + "not valid JSON: " + e.what());
+    }
+}
+
+void apply_override(json& config, const std::string& assignment) {
+    const size_t eq = assignment.find('=');
+    if (eq == std::string::npos || eq == 0)
+        throw ConfigError("--set " + assignment + ": expected key.path=value");
+    const std::string path = assignment.substr(0, eq);
+    const std::string text = assignment.substr(eq + 1);
+    json value = json::parse(text, nullptr, false);
+    if (value.is_discarded()) value = text;
+    try {
+        (void)value.dump();
+    } catch (const json::exception&) {
+        throw ConfigError("--set " + path + ": the value is not valid UTF-8");
+    }
+
+    json* node = &config;
+    std::stringstream parts(path);
+    std::string part, walked;
+    std::vector<std::string> keys;
+    while (std::getline(parts, part, '.')) keys.push_back(part);
+    // "a..b", ".a", "a." name no key: a typo, not a key called "".
+    if (path.front() == '.' || path.back() == '.' || path.find("..") != std::string::npos)
+        throw ConfigError("--set " + assignment + ": empty key in the path " + path +
+                          " (expected key.path=value, e.g. handler.loop_limit=5)");
+    for (size_t i = 0; i < keys.size(); ++i) {
+        const std::string& k = keys[i];
+        walked += (walked.empty() ? "" : ".") + k;
+        if (node->is_array()) {
+            char* end = nullptr;
+            const unsigned long idx = std::strtoul(k.c_str(), &end, 10);
+            if (*end || idx >= node->size())
+                throw ConfigError("--set " + walked + ": no element " + k + " in an array of " +
+                                  std::to_string(node->size()));
+            node = &(*node)[idx];
+        } else if (node->is_object() || node->is_null()) {
+            node = &(*node)[k];
+        } else {
+            throw ConfigError("--set " + walked + ": " + json_type_name(*node) + " has no keys");
+        }
+    }
+    *node = value;
+}
+
+}  // namespace cidsim

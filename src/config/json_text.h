@@ -1,0 +1,46 @@
+#pragma once
+// JSON text in and the words of every input error message: config files
+// read with their includes, `--set` assignments applied, and the phrases
+// ("a number", "a, b, c", a value shown on one line) every loader shares.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "config/config_error.h"
+
+namespace cidsim {
+
+// Reads and parses a config file: a missing file, a directory, an oversized
+// file and text that is not JSON (with line and column) are ConfigErrors
+// naming the file.
+nlohmann::json read_json_file(const std::string& path);
+// A config file with its "include" (a path or list of paths, relative to the
+// including file) merged underneath it: included files first, in order, then
+// the file's own keys on top (JSON merge patch).
+nlohmann::json read_config_file(const std::string& path, int depth = 0);
+// The "include" of a config already read (an inline sweep base, say) merged
+// the same way, relative paths resolved against `dir`; `source` names the
+// config in messages.
+nlohmann::json merge_includes(nlohmann::json config, const std::string& dir,
+                              const std::string& source, int depth = 0);
+// Parses config text; duplicate keys in an object and nesting deeper than
+// kMaxJsonDepth are errors too. `source` names the text in messages.
+nlohmann::json parse_config_text(const std::string& text, const std::string& source);
+// "a.b.0.c=value": value is JSON if it parses as JSON, else a string.
+void apply_override(nlohmann::json& config, const std::string& assignment);
+
+// The words of every input error message, shared by the other JSON inputs
+// (sweep specs, explain scenarios): "a, b, c"; "a number", "an object", ...
+std::string join_keys(const std::vector<std::string>& keys);
+std::string json_type_name(const nlohmann::json& j);
+// A JSON value for a message: never throws, never longer than a line.
+std::string show_json(const nlohmann::json& j);
+// A number as a message writes it (6 significant digits), and 0x1F.
+std::string format_number(double v);
+std::string format_hex(uint64_t v);
+// The known key closest to `key` when it is a plausible typo, else "".
+std::string near_miss(const std::string& key, const std::vector<std::string>& known);
+
+}  // namespace cidsim

@@ -1,0 +1,231 @@
+#pragma once
+// The three ways a config section's Params are visited: read from a JSON
+// object (every key checked: type, range, unknown keys with a "did you
+// mean"), written back out (the effective config) and listed with their
+// documentation (`cidsim params`).
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "config/json_text.h"
+#include "model/base/param_visitor.h"
+
+namespace cidsim {
+
+// Fills Params from one JSON object; remembers which keys it knows.
+class JsonReader final : public ParamVisitor {
+public:
+    JsonReader(const nlohmann::json& obj, std::string path) : m_obj(obj), m_path(std::move(path)) {}
+
+    void time(const char* key, sc_core::sc_time& value, double min_ns, double max_ns,
+              const char*) override {
+        if (const nlohmann::json* j = find(key)) value = ns(number(key, *j, min_ns, max_ns));
+    }
+    void real(const char* key, double& value, const char*, double min, double max,
+              const char*) override {
+        if (const nlohmann::json* j = find(key)) value = number(key, *j, min, max);
+    }
+    void integer(const char* key, uint64_t& value, const char*, uint64_t min, uint64_t max,
+                 const char*) override {
+        if (const nlohmann::json* j = find(key)) value = whole(key, *j, min, max);
+    }
+    void flag(const char* key, bool& value, const char*) override {
+        if (const nlohmann::json* j = find(key)) {
+            if (!j->is_boolean()) fail(key, "expected true or false, found " + json_type_name(*j));
+            value = j->get<bool>();
+        }
+    }
+    void choice(const char* key, int& value, const char* const* names, int count,
+                const char*) override {
+        const nlohmann::json* j = find(key);
+        if (!j) return;
+        std::vector<std::string> allowed(names, names + count);
+        if (j->is_string())
+            for (int i = 0; i < count; ++i)
+                if (*j == names[i]) {
+                    value = i;
+                    return;
+                }
+        fail(key, "expected one of " + join_keys(allowed) + ", found " + show_json(*j));
+    }
+    void text(const char* key, std::string& value, const char*) override {
+        if (const nlohmann::json* j = find(key)) {
+            if (!j->is_string()) fail(key, "expected a string, found " + json_type_name(*j));
+            value = j->get<std::string>();
+            if (value.size() > kMaxNameLength)
+                fail(key, "expected at most " + std::to_string(kMaxNameLength) +
+                              " characters, found " + std::to_string(value.size()));
+        }
+    }
+    void integers(const char* key, std::vector<uint64_t>& value, uint64_t min, uint64_t max,
+                  const char*) override {
+        const nlohmann::json* j = find(key);
+        if (!j) return;
+        if (!j->is_array() || j->empty())
+            fail(key, "expected a non-empty array of integers, found " + json_type_name(*j));
+        if (j->size() > kMaxListLength)
+            fail(key, "expected at most " + std::to_string(kMaxListLength) + " elements, found " +
+                          std::to_string(j->size()));
+        value.clear();
+        for (size_t i = 0; i < j->size(); ++i)
+            value.push_back(whole((std::string(key) + "[" + std::to_string(i) + "]").c_str(),
+                                  (*j)[i], min, max));
+    }
+
+    // Accepts a key handled outside the visitor (arrays of sections).
+    void allow(const std::string& key) { m_known.push_back(key); }
+    // After visiting: every key present must be known.
+    void check_unknown() const {
+        for (auto it = m_obj.begin(); it != m_obj.end(); ++it)
+            if (std::find(m_known.begin(), m_known.end(), it.key()) == m_known.end()) {
+                const std::string guess = near_miss(it.key(), m_known);
+                const std::string shown =
+                    it.key().size() > 80 ? it.key().substr(0, 77) + "..." : it.key();
+                throw ConfigError(m_path + shown + ": unknown key" +
+                                  (guess.empty() ? "" : " (did you mean \"" + guess + "\"?)") +
+                                  "; valid keys here: " + join_keys(m_known));
+            }
+    }
+
+private:
+    const nlohmann::json* find(const char* key) {
+        m_known.push_back(key);
+        auto it = m_obj.find(key);
+        return it == m_obj.end() ? nullptr : &*it;
+    }
+    [[noreturn]] void fail(const char* key, const std::string& what) const {
+        throw ConfigError(m_path + key + ": " + what);
+    }
+    double number(const char* key, const nlohmann::json& j, double min, double max) const {
+        if (!j.is_number()) fail(key, "expected a number, found " + json_type_name(j) + " " + show_json(j));
+        const double v = j.get<double>();
+        if (!std::isfinite(v)) fail(key, "expected a finite number, found " + show_json(j));
+        if (min > 0 && v <= 0)
+            fail(key, "expected a positive number (at least " + format_number(min) + "), found " + show_json(j));
+        if (v < min || v > max)
+            fail(key, "expected a number in [" + format_number(min) + ", " + format_number(max) + "], found " +
+                          show_json(j));
+        return v;
+    }
+    uint64_t whole(const char* key, const nlohmann::json& j, uint64_t min, uint64_t max) const {
+        const std::string range =
+            "[" + std::to_string(min) + ", " + std::to_string(max) + "]";
+        if (!j.is_number()) fail(key, "expected an integer in " + range + ", found " +
+                                          json_type_name(j) + " " + show_json(j));
+        uint64_t v = 0;
+        if (j.is_number_unsigned()) {
+            v = j.get<uint64_t>();
+        } else if (j.is_number_integer()) {  // signed: configs built in code, --set
+            if (j.get<int64_t>() < 0)
+                fail(key, "expected a non-negative integer in " + range + ", found " + show_json(j));
+            v = uint64_t(j.get<int64_t>());
+        } else {
+            // JSON integers beyond 64 bits arrive as doubles.
+            const double d = j.get<double>();
+            if (!std::isfinite(d)) fail(key, "expected a finite integer, found " + show_json(j));
+            if (d < 0)
+                fail(key, "expected a non-negative integer in " + range + ", found " + show_json(j));
+            if (d >= 18446744073709551616.0)
+                fail(key, "integer overflow: " + show_json(j) +
+                              " does not fit in 64 bits; expected an integer in " + range);
+            if (d != std::floor(d) || d > 9007199254740992.0)
+                fail(key, "expected a whole number in " + range + ", found " + show_json(j));
+            v = uint64_t(d);
+        }
+        if (min > 0 && v == 0)
+            fail(key, "expected a positive integer in " + range + ", found 0");
+        if (v < min || v > max) fail(key, "expected an integer in " + range + ", found " + show_json(j));
+        return v;
+    }
+
+    const nlohmann::json& m_obj;
+    std::string m_path;
+    std::vector<std::string> m_known;
+};
+
+// Writes Params out as JSON (the effective config).
+class JsonWriter final : public ParamVisitor {
+public:
+    explicit JsonWriter(nlohmann::json& out) : m_out(out) {}
+    void time(const char* key, sc_core::sc_time& v, double, double, const char*) override {
+        m_out[key] = ns_of(v);
+    }
+    void real(const char* key, double& v, const char*, double, double, const char*) override {
+        m_out[key] = v;
+    }
+    void integer(const char* key, uint64_t& v, const char*, uint64_t, uint64_t,
+                 const char*) override {
+        m_out[key] = v;
+    }
+    void flag(const char* key, bool& v, const char*) override { m_out[key] = v; }
+    void option(const char*, bool&, const char*) override {}
+    void choice(const char* key, int& v, const char* const* names, int, const char*) override {
+        m_out[key] = names[v];
+    }
+    void text(const char* key, std::string& v, const char*) override { m_out[key] = v; }
+    void integers(const char* key, std::vector<uint64_t>& v, uint64_t, uint64_t,
+                  const char*) override {
+        m_out[key] = v;
+    }
+
+private:
+    nlohmann::json& m_out;
+};
+
+// Lists parameters with their documentation (for `cidsim params`).
+class Describer final : public ParamVisitor {
+public:
+    explicit Describer(nlohmann::json& out) : m_out(out) {}
+    void time(const char* key, sc_core::sc_time& v, double min, double max,
+              const char* desc) override {
+        add(key, "number", "ns", ns_of(v), min, max, desc);
+    }
+    void real(const char* key, double& v, const char* unit, double min, double max,
+              const char* desc) override {
+        add(key, "number", unit, v, min, max, desc);
+    }
+    void integer(const char* key, uint64_t& v, const char* unit, uint64_t min, uint64_t max,
+                 const char* desc) override {
+        add(key, "integer", unit, v, min, max, desc);
+    }
+    void flag(const char* key, bool& v, const char* desc) override {
+        add(key, "boolean", "", v, nullptr, nullptr, desc);
+    }
+    void choice(const char* key, int& v, const char* const* names, int count,
+                const char* desc) override {
+        nlohmann::json e = entry(key, "choice", "", names[v], nullptr, nullptr, desc);
+        e["allowed"] = std::vector<std::string>(names, names + count);
+        m_out.push_back(e);
+    }
+    void text(const char* key, std::string& v, const char* desc) override {
+        add(key, "string", "", v, nullptr, nullptr, desc);
+    }
+    void integers(const char* key, std::vector<uint64_t>& v, uint64_t min, uint64_t max,
+                  const char* desc) override {
+        add(key, "integer list", "", v, min, max, desc);
+    }
+
+private:
+    static nlohmann::json entry(const char* key, const char* type, const char* unit, nlohmann::json def, nlohmann::json min,
+                      nlohmann::json max, const char* desc) {
+        return {{"key", key}, {"type", type},  {"unit", unit},       {"default", def},
+                {"min", min}, {"max", max},    {"description", desc}};
+    }
+    void add(const char* key, const char* type, const char* unit, nlohmann::json def, nlohmann::json min, nlohmann::json max,
+             const char* desc) {
+        m_out.push_back(entry(key, type, unit, std::move(def), std::move(min), std::move(max),
+                              desc));
+    }
+    nlohmann::json& m_out;
+};
+
+// `j` when it is an object, else a ConfigError naming `path`.
+inline const nlohmann::json& object_at(const nlohmann::json& j, const std::string& path) {
+    if (!j.is_object()) throw ConfigError(path + ": expected an object, found " + json_type_name(j));
+    return j;
+}
+
+}  // namespace cidsim

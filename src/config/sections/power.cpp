@@ -1,0 +1,115 @@
+// A POWER partition's sections (systems.md D): `power` (its chips, cores
+// and the CPUs' costs), `xive` (each chip's interrupt router), `power_line`
+// (its lines' costs, with their defaults and sources) and `ipistorm` (the
+// kthreads that send the IPIs).
+#include "config/sections.h"
+
+#include <map>
+#include <stdexcept>
+
+#include "config/config_error.h"
+#include "model/power/chip_layout.h"
+
+namespace cidsim {
+
+namespace {
+
+// A POWER9/POWER10 partition's lines (128 bytes). The in-chip transfer and
+// the cross-chip hop are fitted to E2's IPI/sys figures per machine (the
+// machine configs set them); the rest are assumed.
+const char* power_line_source(const std::string& key) {
+    static const std::map<std::string, const char*> sources = {
+        {"hit_ns", "Source (power_line): guess, an L1 hit; range 1-2 ns"},
+        {"locked_op_ns",
+         "Source (power_line): assumed, a larx/stcx. pair with its sync; range 5-30 ns"},
+        {"upgrade_ns",
+         "Source (power_line): assumed, an ownership claim on a line shared in the chip, an "
+         "L3/fabric round trip; range 20-80 ns"},
+        {"miss_ns",
+         "Source (power_line): FITTED per machine to E2's IPI/sys figure at the end of the "
+         "first chip (the in-chip hand-off; scripts/calibrate_ipistorm.sh); range 40-200 ns"},
+        {"snoop_modified_ns", "Source (power_line): guess, intervention from a modified copy; range 0-40 ns"},
+        {"hop_ns",
+         "Source (power_line): FITTED per machine to E2's cross-chip IPI/sys figure "
+         "(scripts/calibrate_ipistorm.sh); range 50-500 ns"},
+        {"same_core_ns", "Source (power_line): guess, an L2 hit shared by the SMT threads; range 2-10 ns"},
+        {"invalidate_per_sharer_ns",
+         "Source (power_line): assumed, one invalidation and acknowledgement per copy; range "
+         "1-10 ns"},
+        {"home_occupancy_ns",
+         "Source (power_line): guess, the coherence point's time per read it serves; range "
+         "2-30 ns"},
+        {"device_rmw_ns", "Source (power_line): unused, no device writes these lines"},
+    };
+    const auto it = sources.find(key);
+    return it == sources.end() ? nullptr : it->second;
+}
+
+// The partition's CPUs (a ConfigError naming power.cores_per_chip when the
+// layout is not one).
+unsigned partition_cpus(const PowerParams& p) {
+    try {
+        const ChipLayout layout(p.cores_per_chip, unsigned(p.threads_per_core));
+        if (layout.cpus() > 4096) throw std::invalid_argument("at most 4096 CPUs");
+        return layout.cpus();
+    } catch (const std::invalid_argument& e) {
+        throw ConfigError(std::string("power.cores_per_chip: ") + e.what());
+    }
+}
+
+}  // namespace
+
+SharedLineParams power_line_defaults() {
+    SharedLineParams p;
+    p.miss = ns(80);
+    p.snoop_modified = ns(10);
+    p.hop = ns(150);
+    p.upgrade = ns(40);
+    p.locked_op = ns(15);
+    p.same_core = ns(5);
+    p.invalidate_per_sharer = ns(3);
+    p.home_occupancy = ns(10);
+    return p;
+}
+
+std::vector<ConfigSection> power_sections() {
+    const auto present = [](const SimConfig& c) { return c.power_machine; };
+    ConfigSection power = object_section("power", "power", &SimConfig::power);
+    power.present = present;
+    power.admit = [](const nlohmann::json&, SimConfig& c) {
+        if (c.has_vm() || c.xen_guest)
+            throw ConfigError("power: a config runs a POWER partition or a guest, not both");
+        c.power_machine = true;
+    };
+    power.settle = [](const nlohmann::json&, SimConfig& c) {
+        if (c.power_machine) partition_cpus(c.power);
+    };
+    std::vector<ConfigSection> s = {power, object_section("xive", "power", &SimConfig::xive),
+                                    object_section("power_line", "power", &SimConfig::power_line),
+                                    object_section("ipistorm", "power", &SimConfig::ipistorm)};
+    for (size_t i = 1; i < s.size(); ++i) {
+        s[i].present = present;
+        s[i].admit = [key = s[i].key](const nlohmann::json&, SimConfig& c) {
+            if (!c.power_machine)
+                throw ConfigError(key + ": needs a power section (the POWER partition)");
+        };
+    }
+    s[2].source = power_line_source;
+    // The kthreads' CPUs, in the partition.
+    s[3].settle = [](const nlohmann::json&, SimConfig& c) {
+        if (!c.power_machine) return;
+        std::vector<unsigned> cpus;
+        try {
+            cpus = c.ipistorm.cpus();
+        } catch (const std::invalid_argument& e) {
+            throw ConfigError(std::string("ipistorm.cpulist: ") + e.what());
+        }
+        const unsigned n = partition_cpus(c.power);
+        if (cpus.back() >= n)
+            throw ConfigError("ipistorm.cpulist: CPU " + std::to_string(cpus.back()) +
+                              " is not in the partition's " + std::to_string(n) + " CPUs");
+    };
+    return s;
+}
+
+}  // namespace cidsim
