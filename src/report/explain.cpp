@@ -1,7 +1,7 @@
 #include "report/explain.h"
-#include "report/vm_tracks.h"
-#include "report/power_explain.h"
-#include "report/xen_explain.h"
+#include "report/machines/vm_tracks.h"
+#include "report/machines/power_explain.h"
+#include "report/machines/xen_explain.h"
 
 #include "config/platforms.h"
 

@@ -13,6 +13,7 @@
 #include "config/config_loader.h"
 #include "config/platforms.h"
 #include "report/confidence.h"
+#include "report/result_section.h"
 #include "report/run_totals.h"
 #include "report/stat_json.h"
 #include "sim/invariants.h"
@@ -22,125 +23,10 @@ namespace cidsim {
 
 using nlohmann::json;
 
-namespace {
-double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
-}  // namespace
-
-// One entry per vCPU (systems.md E, E3): its pCPU's exits and switches,
-// with the guest-visible latency of the devices assigned to it.
-json vcpu_results(const System& sys, double secs) {
-    json list = json::array();
-    for (unsigned i = 0; i < sys.vcpu_count(); ++i) {
-        const VmxCpu& v = sys.vmx_cpu(i);
-        const VmxCpuStats& s = v.stats();
-        Histogram latency;
-        uint64_t msis = 0;
-        for (size_t d = 0; d < sys.config().devices.size(); ++d)
-            if (sys.config().assigned_vcpu(sys.config().devices[d]) == int(i)) {
-                latency.merge(sys.device(unsigned(d)).stats().msi_to_handler_ns);
-                msis += sys.device(unsigned(d)).stats().msis;
-            }
-        json o = {{"vcpu", i},
-                  {"pcpu_apic_id", v.apic_id()},
-                  {"msi_to_guest_ns", tail_summary(latency, "ns")},  // fio's tail, as the run totals
-                  {"context_switches_per_s", per_second(double(s.context_switches), secs)},
-                  {"host_cpu_ns_per_interrupt", ratio(v.root_time().to_seconds() * 1e9, double(msis))},
-                  {"guest_fraction", ratio(v.guest_time().to_seconds(), secs)},
-                  {"posted_notifications_suppressed",
-                   v.pid().posts() - v.pid().notifications()}};
-        for (size_t r = 0; r < s.exits.size(); ++r)
-            o["exits_per_s"][to_string(ExitReason(r))] = per_second(double(s.exits[r]), secs);
-        write_block_stats(s, o);
-        list.push_back(o);
-    }
-    return list;
-}
-
-// The Xen guest (systems.md E, E1): the domain's lock and pirq walks, and
-// one entry per vCPU.
-json xen_results(const System& sys, double secs) {
-    const XenDomain& dom = sys.xen_domain();
-    const SpinLock& lock = dom.event_lock();
-    const XenDomainStats& ds = dom.stats();
-    uint64_t ios = 0;
-    for (const auto& w : sys.workloads()) ios += w->completed_ios();
-    sc_core::sc_time root;
-    json vcpus = json::array();
-    for (unsigned i = 0; i < sys.xen_vcpu_count(); ++i) {
-        const XenPcpuStats& s = sys.xen_pcpu(i).stats();
-        root += s.root_time;
-        json o = {{"vcpu", i}, {"guest_fraction", ratio(s.guest_time.to_seconds(), secs)},
-                  {"xen_fraction", ratio(s.root_time.to_seconds(), secs)}};
-        write_block_stats(s, o);
-        vcpus.push_back(o);
-    }
-    json lock_o = {{"kind", kLockKindNames[int(lock.kind())]},
-                   {"acquisitions_per_s", per_second(double(lock.stats().acquisitions), secs)},
-                   {"held_fraction", ratio(lock.stats().held.to_seconds(), secs)},
-                   {"line_transfers", lock.line_stats().transfers},
-                   {"line_queued_transfers", lock.line_stats().queued_transfers}};
-    write_block_stats(lock.stats(), lock_o);
-    json o = {{"eois_per_s", per_second(double(ds.eois), secs)},
-              {"ios", ios},
-              {"host_cpu_us_per_io", ratio(root.to_seconds() * 1e6, double(ios))},
-              {"walk_entries_per_eoi", ratio(double(ds.walk_entries), double(ds.eois))},
-              {"pirq_misses_per_eoi", ratio(double(ds.pirq_misses), double(ds.eois))},
-              {"event_lock", lock_o},
-              {"per_vcpu", vcpus}};
-    write_block_stats(ds, o);
-    return o;
-}
-
-// The POWER partition under ipistorm (systems.md E, E2): vmstat's count
-// (IPIs and timer interrupts), the descriptor lines' transfers per IPI and
-// their cross-chip share.
-json ipistorm_results(const PowerPartition& p, double secs) {
-    PowerCpuStats total;
-    for (unsigned c = 0; c < p.cpu_count(); ++c) {
-        const PowerCpuStats& s = p.cpu(c).stats();
-        total.ipis += s.ipis;
-        total.timer_interrupts += s.timer_interrupts;
-        total.ipis_sent += s.ipis_sent;
-        total.polled += s.polled;
-        total.iterations += s.iterations;
-        total.cross_chip_sent += s.cross_chip_sent;
-        total.spin += s.spin;
-    }
-    uint64_t transfers = 0, remote = 0, queued = 0, stores = 0;
-    for (const auto& d : p.descs()) {
-        const SharedLineStats& h = d->hot_line().stats();
-        transfers += h.misses + h.upgrades;
-        remote += h.remote_supplies;
-        queued += h.queued_transfers;
-        stores += h.stores;
-    }
-    XiveStats xive;
-    for (const Xive& x : p.xives()) {
-        xive.triggers += x.stats().triggers;
-        xive.cross_chip_triggers += x.stats().cross_chip_triggers;
-        xive.queued += x.stats().queued;
-    }
-    const double ints = double(total.ipis + total.timer_interrupts);
-    json o = {{"mint_per_s", ratio(ints, secs) / 1e6},
-              {"ipis_per_s", per_second(double(total.ipis), secs)},
-              {"timer_interrupts_per_s", per_second(double(total.timer_interrupts), secs)},
-              {"iterations_per_s", per_second(double(total.iterations), secs)},
-              {"polled_share", ratio(double(total.polled), double(total.polled + total.ipis_sent))},
-              {"spin_us_per_iteration", ratio(total.spin.to_seconds() * 1e6, double(total.iterations))},
-              {"desc_line_transfers_per_ipi", ratio(double(transfers), double(total.ipis))},
-              {"desc_line_cross_chip_share", ratio(double(remote), double(transfers))},
-              {"desc_line_queued_share", ratio(double(queued), double(transfers))},
-              {"desc_line_stores", stores},
-              {"cross_chip_ipi_share", ratio(double(total.cross_chip_sent), double(total.ipis_sent))},
-              {"xive_queued_share", ratio(double(xive.queued), double(xive.triggers))},
-              {"descs", p.descs().size()}};
-    write_block_stats(total, o);
-    return o;
-}
-
 // Raw statistics go in through their own descriptions (stat_json.h); what
 // is computed here (rates, fractions, per-notification figures, the
-// route's identity) is described in metric_table.cpp.
+// route's identity) is described in metric_table.cpp, and each machine
+// family's section by its own file (result_section.h).
 json collect_results(const System& sys) {
     const double secs = sys.measured_seconds();
     json m;
@@ -253,9 +139,8 @@ json collect_results(const System& sys) {
             {"root_ports", ports},
             {"workloads", workloads},
             {"invariants", check_invariants(sys).to_json()}};
-    if (sys.vcpu_count()) out["per_vcpu"] = vcpu_results(sys, secs);
-    if (sys.xen_vcpu_count()) out["xen"] = xen_results(sys, secs);
-    if (sys.power()) out["ipistorm"] = ipistorm_results(*sys.power(), secs);
+    for (const auto& section : result_sections())
+        if (section->present(sys)) out[section->key()] = section->write(sys, secs);
     return out;
 }
 
@@ -363,9 +248,9 @@ json run_and_collect(System& system, ProgressLine* progress) {
         result = collect_results(system);
         totals.add_window(system, result);
         windows.push_back({{"metrics", result["metrics"]}, {"workloads", result["workloads"]}});
-        if (result.contains("per_vcpu")) windows.back()["per_vcpu"] = result["per_vcpu"];
-        if (result.contains("xen")) windows.back()["xen"] = result["xen"];
-        if (result.contains("ipistorm")) windows.back()["ipistorm"] = result["ipistorm"];
+        for (const auto& section : result_sections())
+            if (result.contains(section->key()))
+                windows.back()[section->key()] = result[section->key()];
         if (b + 1 < batches) system.reset_stats();
     }
     std::vector<const json*> samples;

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/base/stats.h"
+#include "report/result_section.h"
 #include "sim/system.h"
 
 namespace cidsim {
@@ -25,15 +26,15 @@ public:
     // its statistics are reset, every histogram at the place of its summary.
     void add_window(const System& system, const nlohmann::json& window);
     // `result` (the last window's) with metrics, per_cpu, per_vector,
-    // per_device, root_ports, workloads, per_vcpu and xen replaced by the
-    // run's totals.
+    // per_device, root_ports, workloads and the machine families' sections
+    // replaced by the run's totals.
     void write(nlohmann::json& result) const;
 
 private:
     std::vector<nlohmann::json> m_windows;
-    std::map<std::string, std::pair<Histogram, std::string>> m_histograms;  // pointer -> (h, unit)
-    std::vector<double> m_vcpu_root_ns;    // per vCPU, summed over windows
-    std::vector<uint64_t> m_vcpu_msis;
+    HistogramMap m_histograms;
+    // Each machine family's section, with what it sums over the windows.
+    std::vector<std::unique_ptr<ResultSection>> m_sections = result_sections();
 };
 
 }  // namespace cidsim

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "config/platforms.h"
 #include "report/metric_table.h"
@@ -43,14 +45,14 @@ void line(std::ostringstream& os, const std::string& name, const json& value,
 // One entry of the metric table at `at` (a result object): a value, an
 // object of counts, or a histogram's summary, one line per field.
 void entry_lines(std::ostringstream& os, const std::string& prefix, const json& at,
-                 const ordered_json& e) {
+                 const ordered_json& e, const std::string& said) {
     const std::string key = e["key"].get<std::string>();
     const json::json_pointer p = key_pointer(key);
     if (!at.contains(p)) return;
     const json& v = at[p];
     const std::string type = e["type"].get<std::string>();
     const std::string unit = e["unit"].get<std::string>();
-    const std::string meaning = e["description"].get<std::string>();
+    const std::string meaning = said + e["description"].get<std::string>();
     const std::string name = prefix + key;
     if (type == "histogram" && v.is_object()) {
         for (auto it = v.begin(); it != v.end(); ++it) {
@@ -70,6 +72,67 @@ void entry_lines(std::ostringstream& os, const std::string& prefix, const json& 
     }
 }
 
+// The objects a listing section describes in `at` (a result, or one
+// window of batches[]), each with the name its lines start with:
+// "xen.per_vcpu[]" is every element of at.xen.per_vcpu, "xen" the object
+// at.xen. Workload sections keep the elements of their type only (a
+// workload's type is its config's: not every report writes it).
+using Described = std::vector<std::pair<std::string, const json*>>;
+Described described(const std::string& section, const json& at, const json& cfg,
+                    const std::string& prefix) {
+    std::string path = section, type;
+    if (const size_t t = path.find(" (type "); t != std::string::npos) {
+        type = path.substr(t + 7, path.size() - t - 8);
+        path.resize(t);
+    }
+    const bool each = path.size() > 2 && path.compare(path.size() - 2, 2, "[]") == 0;
+    if (each) path.resize(path.size() - 2);
+    const json* node = &at;
+    std::string name = prefix;
+    size_t from = 0;
+    for (;;) {
+        const size_t dot = path.find('.', from);
+        const std::string key = path.substr(from, dot == std::string::npos ? dot : dot - from);
+        if (!node->is_object() || !node->contains(key)) return {};
+        node = &(*node)[key];
+        name += key;
+        if (dot == std::string::npos) break;
+        name += ".";
+        from = dot + 1;
+    }
+    Described out;
+    if (!each) {
+        if (node->is_object()) out.push_back({name + ".", node});
+        return out;
+    }
+    if (!node->is_array()) return out;
+    for (size_t i = 0; i < node->size(); ++i) {
+        const json& declared = path == "workloads" && cfg["workloads"].size() > i
+                                   ? cfg["workloads"][i]
+                                   : (*node)[i];
+        if (!type.empty() && declared.value("type", std::string()) != type) continue;
+        out.push_back({name + "[" + std::to_string(i) + "].", &(*node)[i]});
+    }
+    return out;
+}
+
+// Every described value of `at` (a result, a window, or the windows'
+// half-widths), its name prefixed; a section's entry for an object or
+// array that a section of its own lists ("xen"'s event_lock) is left to it.
+void section_lines(std::ostringstream& os, const ordered_json& table, const json& at,
+                   const json& cfg, const std::string& prefix, const std::string& meaning) {
+    for (auto section = table.begin(); section != table.end(); ++section) {
+        const std::string s = section.key();
+        if (s == "not in result files") continue;
+        for (const auto& [name, object] : described(s, at, cfg, prefix))
+            for (const ordered_json& e : *section) {
+                const std::string key = e["key"].get<std::string>();
+                if (table.contains(s + "." + key) || table.contains(s + "." + key + "[]")) continue;
+                entry_lines(os, name, *object, e, meaning);
+            }
+    }
+}
+
 }  // namespace
 
 std::string stats_text(const json& r, const std::string& source) {
@@ -81,33 +144,17 @@ std::string stats_text(const json& r, const std::string& source) {
        << "; mode " << cfg.value("mode", std::string("?")) << "; seed " << r.value("seed", json(0)).dump()
        << "\n";
     os << "# name, value, unit, meaning (cidsim params --metrics); with run.batches > 1 the "
-          "values are the whole measured time's totals\n";
+          "values are the whole measured time's totals, then each window's (batches[i].) and "
+          "the 95% half-width of the window means (ci95.)\n";
     const ordered_json table = describe_metrics();
-    for (auto section = table.begin(); section != table.end(); ++section) {
-        const std::string s = section.key();
-        if (s == "metrics") {
-            for (const ordered_json& e : *section) entry_lines(os, "metrics.", r["metrics"], e);
-            continue;
-        }
-        // "per_cpu[]" and "workloads[] (type nvme)": every element (of that type).
-        const size_t bracket = s.find("[]");
-        if (bracket == std::string::npos) continue;  // "not in result files"
-        const std::string array = s.substr(0, bracket);
-        std::string type;
-        if (const size_t t = s.find("(type "); t != std::string::npos)
-            type = s.substr(t + 6, s.size() - t - 7);
-        if (!r.contains(array) || !r[array].is_array()) continue;
-        for (size_t i = 0; i < r[array].size(); ++i) {
-            const json& el = r[array][i];
-            // A workload's type is its config's (not every report writes it).
-            const json& declared = array == "workloads" && cfg["workloads"].size() > i
-                                       ? cfg["workloads"][i]
-                                       : el;
-            if (!type.empty() && declared.value("type", std::string()) != type) continue;
-            for (const ordered_json& e : *section)
-                entry_lines(os, array + "[" + std::to_string(i) + "].", el, e);
-        }
-    }
+    section_lines(os, table, r, cfg, "", "");
+    if (r.contains("batches") && r["batches"].is_array())
+        for (size_t b = 0; b < r["batches"].size(); ++b)
+            section_lines(os, table, r["batches"][b], cfg, "batches[" + std::to_string(b) + "].",
+                          "");
+    if (r.contains("ci95"))
+        section_lines(os, table, r["ci95"], cfg, "ci95.",
+                      "95% half-width of the batch means (Student t) of: ");
     os << "---------- End cidsim statistics ----------\n";
     return os.str();
 }

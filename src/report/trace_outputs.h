@@ -11,7 +11,7 @@
 #include "report/interrupts_table.h"
 #include "report/timeline.h"
 #include "report/trace_recorder.h"
-#include "report/vm_tracks.h"
+#include "report/machines/vm_tracks.h"
 #include "sim/system.h"
 
 namespace cidsim {

@@ -15,6 +15,8 @@ namespace cidsim {
 inline double per_second(double count, double seconds) {
     return seconds > 0 ? count / seconds : 0.0;
 }
+// a / b, or 0 when nothing was counted (ratios in results).
+inline double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
 
 // Log-linear histogram of non-negative integer samples (ns, counts): exact
 // below 256, then 128 sub-buckets per power of two (relative error < 0.8%).

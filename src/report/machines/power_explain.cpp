@@ -1,4 +1,4 @@
-#include "report/power_explain.h"
+#include "report/machines/power_explain.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "report/vm_tracks.h"
+#include "report/machines/vm_tracks.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "report/xen_explain.h"
+#include "report/machines/xen_explain.h"
 
 #include <algorithm>
 #include <cstdio>

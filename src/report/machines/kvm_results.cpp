@@ -1,0 +1,109 @@
+// The KVM guest's part of a result (systems.md E, E3): per_vcpu, one entry
+// per vCPU.
+#include <string>
+
+#include "report/metric_rows.h"
+#include "report/result_section.h"
+#include "workloads/latency_summary.h"
+
+namespace cidsim {
+
+using nlohmann::json;
+
+namespace {
+
+const char* const kPerVcpu = "per_vcpu[]";
+
+const ReportMetric kRows[] = {
+    {kPerVcpu, "vcpu", "integer", "index", "the vCPU (configs' vcpus[])"},
+    {kPerVcpu, "pcpu_apic_id", "integer", "id", "APIC id of its isolated pCPU"},
+    {kPerVcpu, "msi_to_guest_ns", "histogram", "ns",
+     "MSI issue to the guest driver's handler draining it, over the devices assigned to "
+     "the vCPU (their msi_to_handler_ns merged)"},
+    {kPerVcpu, "context_switches_per_s", "number", "1/s", "context_switches over the measured time"},
+    {kPerVcpu, "host_cpu_ns_per_interrupt", "number", "ns/MSI",
+     "host CPU time on the pCPU (root mode and host threads, root_time) per MSI of its "
+     "assigned devices"},
+    {kPerVcpu, "guest_fraction", "number", "fraction",
+     "time in guest mode over the measured time (the stretch in progress at its end included)"},
+    {kPerVcpu, "posted_notifications_suppressed", "integer", "count",
+     "posts into the vCPU's PID that sent no notification (ON set, or SN)"},
+    {kPerVcpu, "exits_per_s", "object", "1/s", "exits over the measured time, by exit reason"},
+};
+
+// One entry per vCPU: its pCPU's exits and switches, with the
+// guest-visible latency of the devices assigned to it.
+json vcpu_results(const System& sys, double secs) {
+    json list = json::array();
+    for (unsigned i = 0; i < sys.vcpu_count(); ++i) {
+        const VmxCpu& v = sys.vmx_cpu(i);
+        const VmxCpuStats& s = v.stats();
+        Histogram latency;
+        uint64_t msis = 0;
+        for (size_t d = 0; d < sys.config().devices.size(); ++d)
+            if (sys.config().assigned_vcpu(sys.config().devices[d]) == int(i)) {
+                latency.merge(sys.device(unsigned(d)).stats().msi_to_handler_ns);
+                msis += sys.device(unsigned(d)).stats().msis;
+            }
+        json o = {{"vcpu", i},
+                  {"pcpu_apic_id", v.apic_id()},
+                  {"msi_to_guest_ns", tail_summary(latency, "ns")},  // fio's tail, as the run totals
+                  {"context_switches_per_s", per_second(double(s.context_switches), secs)},
+                  {"host_cpu_ns_per_interrupt", ratio(v.root_time().to_seconds() * 1e9, double(msis))},
+                  {"guest_fraction", ratio(v.guest_time().to_seconds(), secs)},
+                  {"posted_notifications_suppressed",
+                   v.pid().posts() - v.pid().notifications()}};
+        for (size_t r = 0; r < s.exits.size(); ++r)
+            o["exits_per_s"][to_string(ExitReason(r))] = per_second(double(s.exits[r]), secs);
+        write_block_stats(s, o);
+        list.push_back(o);
+    }
+    return list;
+}
+
+class KvmResults final : public ResultSection {
+public:
+    const char* key() const override { return "per_vcpu"; }
+    std::vector<const char*> listing() const override { return {kPerVcpu}; }
+    bool present(const System& sys) const override { return sys.vcpu_count() > 0; }
+    json write(const System& sys, double secs) const override { return vcpu_results(sys, secs); }
+    void list_stats(nlohmann::ordered_json& out) const override {
+        list_block_stats<VmxCpuStats>(out, kPerVcpu, "VmxCpuStats", "vCPU");
+    }
+    void list_computed(nlohmann::ordered_json& out) const override {
+        list_report_metrics(out, kRows);
+    }
+    void add_window(const System& sys, HistogramMap& histograms) override {
+        // The vCPUs' exit histograms, and the guest-visible latency merged from
+        // their assigned devices as write() does; host CPU per MSI is a
+        // ratio of sums, so both sums are kept.
+        m_root_ns.resize(sys.vcpu_count());
+        m_msis.resize(sys.vcpu_count());
+        for (unsigned i = 0; i < sys.vcpu_count(); ++i) {
+            const std::string at = "/per_vcpu/" + std::to_string(i);
+            collect_histograms(sys.vmx_cpu(i).stats(), at, false, histograms);
+            m_root_ns[i] += sys.vmx_cpu(i).root_time().to_seconds() * 1e9;
+            auto& [latency, unit] = histograms[at + "/msi_to_guest_ns"];
+            unit = "ns";
+            for (size_t d = 0; d < sys.config().devices.size(); ++d)
+                if (sys.config().assigned_vcpu(sys.config().devices[d]) == int(i)) {
+                    latency.merge(sys.device(unsigned(d)).stats().msi_to_handler_ns);
+                    m_msis[i] += sys.device(unsigned(d)).stats().msis;
+                }
+        }
+    }
+    void write_totals(json& section, const std::vector<json>&) const override {
+        for (size_t i = 0; i < section.size() && i < m_msis.size(); ++i)
+            section[i]["host_cpu_ns_per_interrupt"] = ratio(m_root_ns[i], double(m_msis[i]));
+    }
+
+private:
+    std::vector<double> m_root_ns;  // per vCPU, summed over windows
+    std::vector<uint64_t> m_msis;
+};
+
+}  // namespace
+
+std::unique_ptr<ResultSection> kvm_result_section() { return std::make_unique<KvmResults>(); }
+
+}  // namespace cidsim

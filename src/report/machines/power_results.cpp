@@ -1,0 +1,102 @@
+// The POWER partition's part of a result (systems.md E, E2): ipistorm.
+#include "report/metric_rows.h"
+#include "report/result_section.h"
+
+namespace cidsim {
+
+using nlohmann::json;
+
+namespace {
+
+const char* const kIpistorm = "ipistorm";
+
+const ReportMetric kRows[] = {
+    {kIpistorm, "mint_per_s", "number", "1e6/s",
+     "vmstat's interrupt rate: IPIs and timer interrupts taken, over the measured time (E2's figure)"},
+    {kIpistorm, "ipis_per_s", "number", "1/s", "IPIs taken over the measured time"},
+    {kIpistorm, "timer_interrupts_per_s", "number", "1/s", "timer interrupts over the measured time"},
+    {kIpistorm, "iterations_per_s", "number", "1/s", "ipistorm loop iterations over the measured time"},
+    {kIpistorm, "polled_share", "number", "fraction",
+     "calls that found their target polling (no IPI) over all calls needing one"},
+    {kIpistorm, "spin_us_per_iteration", "number", "us", "csd_lock_wait per iteration"},
+    {kIpistorm, "desc_line_transfers_per_ipi", "number", "1/IPI",
+     "misses and upgrades of the IPI descriptors' hot line (bytes 256-383) per IPI"},
+    {kIpistorm, "desc_line_cross_chip_share", "number", "fraction",
+     "of those, supplied from another chip"},
+    {kIpistorm, "desc_line_queued_share", "number", "fraction",
+     "of those, queued behind an earlier transfer of the line"},
+    {kIpistorm, "desc_line_stores", "integer", "count", "irq_count++ stores into the hot line"},
+    {kIpistorm, "cross_chip_ipi_share", "number", "fraction", "IPIs sent to another chip's CPU"},
+    {kIpistorm, "xive_queued_share", "number", "fraction", "trigger stores that waited for a XIVE router"},
+    {kIpistorm, "descs", "integer", "count", "IPI irq_descs: 1 (IPI/sys) or one per chip (IPI/chip)"},
+};
+
+class PowerResults final : public ResultSection {
+public:
+    const char* key() const override { return kIpistorm; }
+    std::vector<const char*> listing() const override { return {kIpistorm}; }
+    bool present(const System& sys) const override { return sys.power() != nullptr; }
+    json write(const System& sys, double secs) const override {
+        return ipistorm_results(*sys.power(), secs);
+    }
+    void list_stats(nlohmann::ordered_json& out) const override {
+        list_block_stats<PowerCpuStats>(out, kIpistorm, "PowerCpuStats", "CPUs summed");
+    }
+    void list_computed(nlohmann::ordered_json& out) const override {
+        list_report_metrics(out, kRows);
+    }
+
+private:
+    // The POWER partition under ipistorm (systems.md E, E2): vmstat's count
+    // (IPIs and timer interrupts), the descriptor lines' transfers per IPI and
+    // their cross-chip share.
+    static json ipistorm_results(const PowerPartition& p, double secs) {
+        PowerCpuStats total;
+        for (unsigned c = 0; c < p.cpu_count(); ++c) {
+            const PowerCpuStats& s = p.cpu(c).stats();
+            total.ipis += s.ipis;
+            total.timer_interrupts += s.timer_interrupts;
+            total.ipis_sent += s.ipis_sent;
+            total.polled += s.polled;
+            total.iterations += s.iterations;
+            total.cross_chip_sent += s.cross_chip_sent;
+            total.spin += s.spin;
+        }
+        uint64_t transfers = 0, remote = 0, queued = 0, stores = 0;
+        for (const auto& d : p.descs()) {
+            const SharedLineStats& h = d->hot_line().stats();
+            transfers += h.misses + h.upgrades;
+            remote += h.remote_supplies;
+            queued += h.queued_transfers;
+            stores += h.stores;
+        }
+        XiveStats xive;
+        for (const Xive& x : p.xives()) {
+            xive.triggers += x.stats().triggers;
+            xive.cross_chip_triggers += x.stats().cross_chip_triggers;
+            xive.queued += x.stats().queued;
+        }
+        const double ints = double(total.ipis + total.timer_interrupts);
+        json o = {{"mint_per_s", ratio(ints, secs) / 1e6},
+                  {"ipis_per_s", per_second(double(total.ipis), secs)},
+                  {"timer_interrupts_per_s", per_second(double(total.timer_interrupts), secs)},
+                  {"iterations_per_s", per_second(double(total.iterations), secs)},
+                  {"polled_share", ratio(double(total.polled), double(total.polled + total.ipis_sent))},
+                  {"spin_us_per_iteration", ratio(total.spin.to_seconds() * 1e6, double(total.iterations))},
+                  {"desc_line_transfers_per_ipi", ratio(double(transfers), double(total.ipis))},
+                  {"desc_line_cross_chip_share", ratio(double(remote), double(transfers))},
+                  {"desc_line_queued_share", ratio(double(queued), double(transfers))},
+                  {"desc_line_stores", stores},
+                  {"cross_chip_ipi_share", ratio(double(total.cross_chip_sent), double(total.ipis_sent))},
+                  {"xive_queued_share", ratio(double(xive.queued), double(xive.triggers))},
+                  {"descs", p.descs().size()}};
+        write_block_stats(total, o);
+        return o;
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<ResultSection> power_result_section() { return std::make_unique<PowerResults>(); }
+
+}  // namespace cidsim
