@@ -23,10 +23,13 @@
     while (!(call)) CIDSIM_SUSPEND(resume)
 
 // Runs `call`, a resumable sub-procedure keeping its resume point in
-// `sub_resume`, from its start to its end, suspending while it does.
+// `sub_resume`, from its start to its end, suspending while it does. One
+// statement, like the others: it may follow an `if` without braces.
 #define CIDSIM_AWAIT(resume, sub_resume, call) \
-    (sub_resume) = 0;                          \
-    (resume) = __LINE__;                       \
-    [[fallthrough]];                           \
-    case __LINE__:                             \
-    if (!(call)) return false
+    do {                                       \
+        (sub_resume) = 0;                      \
+        (resume) = __LINE__;                   \
+        [[fallthrough]];                       \
+        case __LINE__:                         \
+        if (!(call)) return false;             \
+    } while (0)

@@ -1,7 +1,18 @@
 #include "model/coherence/shared_line.h"
 
+#include <cstdio>
+#include <cstdlib>
 
 namespace cidsim {
+
+void SharedLine::served_in_the_past(const sc_core::sc_time& now) {
+    std::fprintf(stderr,
+                 "cidsim: a serialised line served from %s, before the kernel's time %s: its "
+                 "caller runs ahead of the kernel, and the line's home would serve it out of "
+                 "order\n",
+                 now.to_string().c_str(), sim_now().to_string().c_str());
+    std::abort();
+}
 
 void SharedLineParams::describe(ParamVisitor& v) {
     v.time("hit_ns", hit, 0, 1e6, "load or locked op on a line already held exclusively");

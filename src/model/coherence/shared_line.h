@@ -31,6 +31,7 @@
 #include <memory>
 #include <vector>
 
+#include "kernel/sim_clock.h"
 #include "model/coherence/line_topology.h"
 #include "model/base/param_visitor.h"
 #include "model/base/stat_visitor.h"
@@ -96,8 +97,14 @@ public:
     }
     // The same, served no earlier than `now` for a request made at `asked`
     // (a ContendedLine's pick among waiting requests).
+    // A request is served from the kernel's time or after it (a hand-off
+    // the caller has already timed), never before: the home serves requests
+    // in the order they come, which is time order only for callers that act
+    // at the kernel's time; one served in the past came from a block running
+    // ahead of it, and aborts.
     sc_core::sc_time access_serialised(AgentId who, LineAccess kind, const sc_core::sc_time& now,
                                        const sc_core::sc_time& asked) {
+        if (now < sim_now()) served_in_the_past(now);
         const bool local = served_locally(who, kind);
         // A read of a clean line is pipelined in the home; one that must
         // snoop a modified copy, or take ownership, holds it to the end.
@@ -139,6 +146,7 @@ public:
     }
 
 private:
+    [[noreturn]] static void served_in_the_past(const sc_core::sc_time& now);
     sc_core::sc_time access_slow(AgentId who, LineAccess kind);
     // The cost of fetching the line from `supplier` instead of memory.
     sc_core::sc_time transfer(AgentId who, AgentId supplier);

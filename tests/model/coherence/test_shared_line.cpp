@@ -2,6 +2,7 @@
 // remapping hardware (spec/mechanism.md section 2's table of line states).
 #include <catch2/catch.hpp>
 
+#include "expect_abort.h"
 #include "model/coherence/shared_line.h"
 
 using namespace cidsim;
@@ -178,4 +179,14 @@ TEST_CASE("hand-offs of a serialised line queue one at a time", "[shared_line]")
     CHECK(b - a == hand_off);
     CHECK(c - b == hand_off);
     CHECK(line.stats().queued_transfers == 3);
+}
+
+TEST_CASE("a serialised line refuses a request made before the kernel's time", "[shared_line]") {
+    SharedLine line(scaled_costs(), p10_like());
+    sc_core::sc_start(ns(500));  // the kernel's time is now 500 ns
+    line.access_serialised(0, LineAccess::Store, ns(500));  // at it: served
+    line.access_serialised(100, LineAccess::Store, ns(900));  // after it: served
+    const std::string message = cidsim_test::expect_abort(
+        [&] { line.access_serialised(200, LineAccess::Store, ns(499)); });
+    CHECK_THAT(message, Catch::Contains("before the kernel's time"));
 }
