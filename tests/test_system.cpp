@@ -47,7 +47,8 @@ json race_config() { return one_vector({0, 3000, 8000, 13000}, 5000); }
 
 uint64_t device_vector_calls(const System& s) {
     uint64_t n = 0;
-    for (const VectorRoute& r : s.routes()) n += s.cpu(r.cpu).stats().handler_calls[r.vector];
+    for (const VectorRoute& r : s.host().routes())
+        n += s.host().cpu(r.cpu).stats().handler_calls[r.vector];
     return n;
 }
 
@@ -56,7 +57,7 @@ struct Totals {
 };
 Totals totals(const System& s) {
     Totals t;
-    for (const Device* d : s.view().devices) {
+    for (const Device* d : s.host().view().devices) {
         t.completions += d->stats().completions;
         t.drained += d->stats().drained;
         t.in_flight += d->in_flight();
@@ -120,49 +121,49 @@ TEST_CASE("remappable mode: one IDT delivery and EOI per MSI on the RFC burst pi
           "[system][remappable]") {
     System sys(load_config(example("rfc-burst-remappable.json")));
     sys.run();
-    REQUIRE(sys.routes().size() == 1);
-    const Vector v = sys.routes()[0].vector;
+    REQUIRE(sys.host().routes().size() == 1);
+    const Vector v = sys.host().routes()[0].vector;
     const Totals t = totals(sys);
     CHECK(t.msis == 9);
-    CHECK(sys.iommu().stats().remapped_messages == 9);
-    CHECK(sys.iommu().stats().posts == 0);
-    CHECK(sys.apic(0).stats().accepted[v] == 9);
-    CHECK(sys.apic(0).stats().merged[v] == 0);  // spaced apart: nothing merges
-    CHECK(sys.apic(0).stats().dispatched[v] == 9);
-    CHECK(sys.apic(0).stats().eois == 9);
-    CHECK(sys.cpu(0).stats().interrupts == 9);
-    CHECK(sys.cpu(0).stats().handler_calls[v] == 9);
-    CHECK(sys.cpu(0).stats().notifications == 0);
+    CHECK(sys.host().iommu().stats().remapped_messages == 9);
+    CHECK(sys.host().iommu().stats().posts == 0);
+    CHECK(sys.host().apic(0).stats().accepted[v] == 9);
+    CHECK(sys.host().apic(0).stats().merged[v] == 0);  // spaced apart: nothing merges
+    CHECK(sys.host().apic(0).stats().dispatched[v] == 9);
+    CHECK(sys.host().apic(0).stats().eois == 9);
+    CHECK(sys.host().cpu(0).stats().interrupts == 9);
+    CHECK(sys.host().cpu(0).stats().handler_calls[v] == 9);
+    CHECK(sys.host().cpu(0).stats().notifications == 0);
     CHECK(t.drained == 9);
     CHECK(t.lost == 0);
     CHECK(t.in_flight == 0);
-    CHECK(sys.apic(0).stats().eoi_with_empty_isr == 0);
+    CHECK(sys.host().apic(0).stats().eoi_with_empty_isr == 0);
 }
 
 TEST_CASE("posted mode: the RFC burst picture yields 4 notifications instead of 9",
           "[system][posted]") {
     System sys(load_config(example("rfc-burst-posted.json")));
     std::vector<PidAccess> log;
-    sys.pid(0).record_into(&log);
+    sys.host().pid(0).record_into(&log);
     sys.run();
-    const Vector v = sys.routes()[0].vector;
-    const IommuStats& io = sys.iommu().stats();
+    const Vector v = sys.host().routes()[0].vector;
+    const IommuStats& io = sys.host().iommu().stats();
     const Totals t = totals(sys);
     CHECK(t.msis == 9);
     CHECK(io.posts == 9);
     CHECK(io.notifications == 4);
     CHECK(io.suppressed == 5);
     CHECK(io.remapped_messages == 0);
-    CHECK(sys.cpu(0).stats().notifications == 4);  // PMN
-    CHECK(sys.apic(0).stats().dispatched[kPostedMsiNotificationVector] == 4);
-    CHECK(sys.apic(0).stats().dispatched[v] == 0);  // no IDT delivery of the device vector
-    CHECK(sys.apic(0).stats().eois == 4);            // one EOI per notification
+    CHECK(sys.host().cpu(0).stats().notifications == 4);  // PMN
+    CHECK(sys.host().apic(0).stats().dispatched[kPostedMsiNotificationVector] == 4);
+    CHECK(sys.host().apic(0).stats().dispatched[v] == 0);  // no IDT delivery of the device vector
+    CHECK(sys.host().apic(0).stats().eois == 4);           // one EOI per notification
     CHECK(t.completions == 9);
     CHECK(t.drained == 9);  // all completions handled
     CHECK(t.lost == 0);
     CHECK(t.in_flight == 0);
-    CHECK(sys.cpu(0).stats().stranded == 0);
-    CHECK(sys.cpu(0).stats().handler_calls[v] == t.invocations);
+    CHECK(sys.host().cpu(0).stats().stranded == 0);
+    CHECK(sys.host().cpu(0).stats().handler_calls[v] == t.invocations);
 
     // A B C | D E F G | H | I: the first MSI of each group notifies.
     std::vector<int> notify;
@@ -179,8 +180,8 @@ TEST_CASE("posted mode: a post notifies exactly when it finds ON clear",
     apply_override(cfg, "run.duration_ns=300000");
     System sys(load_config(cfg));
     std::vector<PidAccess> log[2];
-    sys.pid(0).record_into(&log[0]);
-    sys.pid(1).record_into(&log[1]);
+    sys.host().pid(0).record_into(&log[0]);
+    sys.host().pid(1).record_into(&log[1]);
     sys.run();
     for (unsigned c = 0; c < 2; ++c) {
         INFO("cpu " << c);
@@ -198,7 +199,7 @@ TEST_CASE("posted mode: a post notifies exactly when it finds ON clear",
         }
         CHECK(notified > 10);
         CHECK(suppressed > notified);  // bursts coalesce
-        CHECK(on == sys.pid(c).on());
+        CHECK(on == sys.host().pid(c).on());
     }
 }
 
@@ -206,21 +207,21 @@ TEST_CASE("end to end: read_then_xchg + merged makes the access sequence of mech
           "[system][sequence]") {
     System sys(load_config(one_vector({0})));
     std::vector<PidAccess> log;
-    sys.pid(0).record_into(&log);
+    sys.host().pid(0).record_into(&log);
     sys.run();
     REQUIRE(!log.empty());
     CHECK(log[0].op == PidOp::Post);
-    CHECK(log[0].agent == sys.iommu_agent());
+    CHECK(log[0].agent == sys.host().iommu_agent());
     CHECK(log[0].notify);
     CHECK(cpu_sequence(log) == "R0 R1 R2 R3 X0 R0 R1 R2 R3 C R0 R1 R2 R3");
     for (size_t i = 1; i < log.size(); ++i) {
         CHECK(log[i].agent == 0);
         CHECK(log[i].at >= log[i - 1].at);
     }
-    CHECK(sys.cpu(0).stats().harvest_passes.max() == 3);
-    CHECK(sys.cpu(0).stats().pid_reads == 12);
-    CHECK(sys.cpu(0).stats().pid_xchgs == 1);
-    CHECK(sys.pid(0).line().misses_of(0) == 1);  // only the first read after the post
+    CHECK(sys.host().cpu(0).stats().harvest_passes.max() == 3);
+    CHECK(sys.host().cpu(0).stats().pid_reads == 12);
+    CHECK(sys.host().cpu(0).stats().pid_xchgs == 1);
+    CHECK(sys.host().pid(0).line().misses_of(0) == 1);  // only the first read after the post
 }
 
 TEST_CASE("end to end: no_copy + rfc_v1 calls the handler between the line accesses",
@@ -231,7 +232,7 @@ TEST_CASE("end to end: no_copy + rfc_v1 calls the handler between the line acces
     const SimConfig c = load_config(cfg);
     System sys(c);
     std::vector<PidAccess> log;
-    sys.pid(0).record_into(&log);
+    sys.host().pid(0).record_into(&log);
     sys.run();
     // harvest (R0 X0, handler, R1 R2 R3), PIR empty? (R0..R3), clear ON,
     // pending? (R0..R3): nothing.
@@ -240,7 +241,7 @@ TEST_CASE("end to end: no_copy + rfc_v1 calls the handler between the line acces
     const sc_core::sc_time handler = c.cpu.handler_call + c.devices[0].params.handler_base +
                                      c.devices[0].params.per_completion;
     CHECK(log[3].at - log[2].at >= handler);  // X0 ... R1 spans the handler call
-    CHECK(sys.cpu(0).stats().handler_calls[sys.routes()[0].vector] == 1);
+    CHECK(sys.host().cpu(0).stats().handler_calls[sys.host().routes()[0].vector] == 1);
 }
 
 TEST_CASE("no final harvest: a post between the last harvest and the clear of ON strands",
@@ -249,9 +250,9 @@ TEST_CASE("no final harvest: a post between the last harvest and the clear of ON
     apply_override(cfg, "handler.final_harvest=false");
     System sys(load_config(cfg));
     std::vector<PidAccess> log;
-    sys.pid(0).record_into(&log);
+    sys.host().pid(0).record_into(&log);
     sys.run();
-    const CpuCoreStats& s = sys.cpu(0).stats();
+    const CpuCoreStats& s = sys.host().cpu(0).stats();
     CHECK(s.stranded == 1);
     // Merged, L=3: harvest A, harvest B, clear ON: C's post came in between
     // and found ON set.
@@ -278,7 +279,7 @@ TEST_CASE("no final harvest: a post between the last harvest and the clear of ON
 TEST_CASE("with the final harvest the same race traffic strands nothing", "[system][race]") {
     System sys(load_config(race_config()));
     sys.run();
-    CHECK(sys.cpu(0).stats().stranded == 0);
+    CHECK(sys.host().cpu(0).stats().stranded == 0);
     CHECK(totals(sys).drained == 4);
     CHECK(totals(sys).in_flight == 0);
 }
@@ -426,18 +427,18 @@ void check_conservation(const char* name) {
         System sys(load_config(cfg));
         sys.run();
         const Totals t = totals(sys);
-        const IommuStats& io = sys.iommu().stats();
+        const IommuStats& io = sys.host().iommu().stats();
         CHECK(t.completions > 1000);
         CHECK(t.completions == t.drained + t.in_flight);
         CHECK(t.lost == 0);
         CHECK(t.msis == t.completions);  // one MSI per completion
         CHECK(io.requests == t.msis);
-        CHECK(sys.iommu().faults_total() == 0);
+        CHECK(sys.host().iommu().faults_total() == 0);
         CHECK(device_vector_calls(sys) == t.invocations);
         uint64_t eoi_errors = 0, stranded = 0;
-        for (unsigned c = 0; c < sys.cpu_count(); ++c) {
-            eoi_errors += sys.apic(c).stats().eoi_with_empty_isr;
-            stranded += sys.cpu(c).stats().stranded;
+        for (unsigned c = 0; c < sys.host().cpu_count(); ++c) {
+            eoi_errors += sys.host().apic(c).stats().eoi_with_empty_isr;
+            stranded += sys.host().cpu(c).stats().stranded;
         }
         CHECK(eoi_errors == 0);
         CHECK(stranded == 0);
@@ -446,9 +447,9 @@ void check_conservation(const char* name) {
             CHECK(io.posts <= io.requests);
             CHECK(io.requests - io.posts <= 8);  // only the few still in the pipeline
             uint64_t pmn = 0;
-            for (unsigned c = 0; c < sys.cpu_count(); ++c) {
-                pmn += sys.cpu(c).stats().notifications;
-                CHECK(sys.cpu(c).stats().notifications > 0);
+            for (unsigned c = 0; c < sys.host().cpu_count(); ++c) {
+                pmn += sys.host().cpu(c).stats().notifications;
+                CHECK(sys.host().cpu(c).stats().notifications > 0);
             }
             CHECK(pmn <= io.notifications);
             CHECK(io.notifications - pmn <= 2);  // at most one in flight per CPU

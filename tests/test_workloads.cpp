@@ -30,7 +30,7 @@ void check_nvme_conservation(const json& cfg, uint64_t iodepth) {
     sys.run();
     const json r = collect_results(sys);
     const json& w = r["workloads"][0];
-    const Device& dev = *sys.view().devices[0];
+    const Device& dev = *sys.host().view().devices[0];
     // Everything submitted is either reaped or still outstanding; the device
     // loses nothing and drains exactly what it completed.
     CHECK(w["submitted"].get<uint64_t>() ==
@@ -79,7 +79,7 @@ TEST_CASE("DSA memfill: conservation and one MSI per completed descriptor", "[ds
     System sys(load_config(cfg));
     sys.run();
     const json r = collect_results(sys);
-    const Device& dev = *sys.view().devices[0];
+    const Device& dev = *sys.host().view().devices[0];
     const auto* dsa = dynamic_cast<const DsaMemfill*>(sys.workloads()[0].get());
     REQUIRE(dsa);
     CHECK(dev.lost() == 0);

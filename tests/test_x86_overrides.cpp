@@ -75,8 +75,8 @@ TEST_CASE("x86 overrides: a slower interrupt entry on one socket costs that sock
                       {{"cpus", "0"}, {"lapic", {{"timer_period_ns", 0}}}}};
     System sys(load_config(c));
     sys.run();
-    const auto irq_ns = [&](unsigned c) { return ns_of(sys.cpu(c).stats().irq_time); };
-    const auto handled = [&](unsigned c) { return double(sys.cpu(c).stats().interrupts); };
+    const auto irq_ns = [&](unsigned c) { return ns_of(sys.host().cpu(c).stats().irq_time); };
+    const auto handled = [&](unsigned c) { return double(sys.host().cpu(c).stats().interrupts); };
     // The same interrupts everywhere (one per completion, the timer's aside);
     // socket 1 spends 750 ns more on each one's entry.
     REQUIRE(handled(1) > 30);
@@ -85,8 +85,8 @@ TEST_CASE("x86 overrides: a slower interrupt entry on one socket costs that sock
         CHECK(irq_ns(s1) / handled(s1) - irq_ns(1) / handled(1) == Approx(750).margin(20));
     }
     // CPU 0's timer is off, CPU 1's is not.
-    CHECK(sys.apic(0).stats().timer_expiries == 0);
-    CHECK(sys.apic(1).stats().timer_expiries > 0);
+    CHECK(sys.host().apic(0).stats().timer_expiries == 0);
+    CHECK(sys.host().apic(1).stats().timer_expiries > 0);
 }
 
 TEST_CASE("x86 overrides: an override equal to the base value gives the same result file",

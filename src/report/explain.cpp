@@ -274,8 +274,8 @@ json run_variant(const ExplainScenario& s, size_t index) {
     uint64_t superfluous = 0;
     for (const json& d : results["per_device"]) superfluous += d["empty_handler_invocations"].get<uint64_t>();
     uint64_t unhandled = 0;
-    for (unsigned c = 0; c < system.cpu_count(); ++c)
-        unhandled += system.cpu(c).stats().unhandled_vector_calls;
+    for (unsigned c = 0; c < system.host().cpu_count(); ++c)
+        unhandled += system.host().cpu(c).stats().unhandled_vector_calls;
     json counts = {
         {"msis", m["msis"]},
         {"notifications", m["remapped_messages"].get<uint64_t>() + m["notifications_sent"].get<uint64_t>()},
@@ -362,12 +362,13 @@ json run_variant(const ExplainScenario& s, size_t index) {
     }
     if (retrigger) {
         const RetriggerOutcome o = retrigger->outcome();
-        out["retrigger"] = {{"cpu", o.cpu},
-                            {"vector", o.vector},
-                            {"sent", o.sent},
-                            {"without_eoi", system.cpu(o.cpu).stats().retriggers_without_eoi},
-                            {"stale_isr_at_end", o.stale_isr_at_end},
-                            {"pending_at_end", o.pending_at_end}};
+        out["retrigger"] = {
+            {"cpu", o.cpu},
+            {"vector", o.vector},
+            {"sent", o.sent},
+            {"without_eoi", system.host().cpu(o.cpu).stats().retriggers_without_eoi},
+            {"stale_isr_at_end", o.stale_isr_at_end},
+            {"pending_at_end", o.pending_at_end}};
     }
     system.attach_observer(nullptr);
     return out;

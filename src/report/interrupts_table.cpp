@@ -9,13 +9,13 @@ namespace cidsim {
 std::string vcpu_interrupts_table(const System& sys, const InterruptCounts& counts);
 
 void InterruptCounts::add(const System& sys) {
-    cpus.resize(sys.cpu_count());
-    for (unsigned c = 0; c < sys.cpu_count(); ++c) {
-        const CpuCoreStats& s = sys.cpu(c).stats();
+    cpus.resize(sys.host().cpu_count());
+    for (unsigned c = 0; c < sys.host().cpu_count(); ++c) {
+        const CpuCoreStats& s = sys.host().cpu(c).stats();
         Cpu& k = cpus[c];
         for (unsigned v = 0; v < 256; ++v) k.handler_calls[v] += s.handler_calls[v];
         k.notifications += s.notifications;
-        k.local_timer += sys.apic(c).stats().dispatched[kLocalTimerVector];
+        k.local_timer += sys.host().apic(c).stats().dispatched[kLocalTimerVector];
         k.spurious += s.unhandled_vector_calls;
     }
     vcpus.resize(sys.vcpu_count());
@@ -44,7 +44,7 @@ std::string cell(uint64_t v) {
 }  // namespace
 
 std::string interrupts_table(const System& sys, const InterruptCounts& counts) {
-    const unsigned n = sys.cpu_count();
+    const unsigned n = sys.host().cpu_count();
     std::string out = "     ";
     for (unsigned c = 0; c < n; ++c) {
         char buf[32];
@@ -53,8 +53,8 @@ std::string interrupts_table(const System& sys, const InterruptCounts& counts) {
     }
     out += "\n";
     const TraceContext ctx = TraceContext::of(sys);
-    for (size_t r = 0; r < sys.routes().size(); ++r) {
-        const VectorRoute& route = sys.routes()[r];
+    for (size_t r = 0; r < sys.host().routes().size(); ++r) {
+        const VectorRoute& route = sys.host().routes()[r];
         char label[16];
         std::snprintf(label, sizeof label, "%4zu:", 24 + r);
         out += label;
@@ -62,7 +62,7 @@ std::string interrupts_table(const System& sys, const InterruptCounts& counts) {
         for (unsigned c = 0; c < n; ++c) {
             uint64_t calls = 0;
             for (unsigned v = kFirstExternalVector; v < kFirstSystemVector; ++v)
-                if (sys.route_of(c, Vector(v)) == int(r)) {
+                if (sys.host().route_of(c, Vector(v)) == int(r)) {
                     calls += counts.cpus[c].handler_calls[v];
                     vectors += (vectors.empty() ? "" : ", ") + hex_vector(v) + "@CPU" +
                                std::to_string(c);

@@ -38,8 +38,8 @@ json collect_results(const System& sys) {
 
     uint64_t msis = 0, drained = 0, invocations = 0, in_flight = 0, lost = 0;
     json devices = json::array();
-    for (size_t d = 0; d < sys.view().devices.size(); ++d) {
-        const Device& dev = *sys.view().devices[d];
+    for (size_t d = 0; d < sys.host().view().devices.size(); ++d) {
+        const Device& dev = *sys.host().view().devices[d];
         const DeviceStats& s = dev.stats();
         totals.add(s);
         msis += s.msis;
@@ -47,7 +47,7 @@ json collect_results(const System& sys) {
         invocations += s.handler_invocations;
         in_flight += dev.in_flight();
         lost += dev.lost();
-        json o = {{"name", sys.view().device_names[d]},
+        json o = {{"name", sys.host().view().device_names[d]},
                   {"completion_rate_mps", per_second(s.completions, secs) / 1e6},
                   {"in_flight_at_end", dev.in_flight()}};
         write_block_stats(s, o);
@@ -57,10 +57,10 @@ json collect_results(const System& sys) {
     uint64_t pmn = 0, stranded_at_end = 0, pid_misses = 0;
     double busy_sum = 0;
     json cpus = json::array();
-    for (unsigned c = 0; c < sys.cpu_count(); ++c) {
-        const CpuCoreStats& s = sys.cpu(c).stats();
-        const PostedDescriptor& pid = sys.pid(c);
-        const LocalApicStats& a = sys.apic(c).stats();
+    for (unsigned c = 0; c < sys.host().cpu_count(); ++c) {
+        const CpuCoreStats& s = sys.host().cpu(c).stats();
+        const PostedDescriptor& pid = sys.host().pid(c);
+        const LocalApicStats& a = sys.host().apic(c).stats();
         totals.add(s);
         totals.add(a);
         const uint64_t misses = pid.line().misses_of(AgentId(c));
@@ -84,20 +84,20 @@ json collect_results(const System& sys) {
     }
 
     json vectors = json::array();
-    for (const VectorRoute& r : sys.routes()) {
-        json o = {{"device", sys.view().device_names[r.device]},
+    for (const VectorRoute& r : sys.host().routes()) {
+        json o = {{"device", sys.host().view().device_names[r.device]},
                   {"queue", r.queue},
                   {"cpu", r.cpu},
                   {"vector", r.vector},
                   {"irte_index", r.irte_index}};
-        write_vector_stats(sys.cpu(r.cpu).stats(), r.vector, o);
-        write_vector_stats(sys.apic(r.cpu).stats(), r.vector, o);
+        write_vector_stats(sys.host().cpu(r.cpu).stats(), r.vector, o);
+        write_vector_stats(sys.host().apic(r.cpu).stats(), r.vector, o);
         vectors.push_back(o);
     }
 
     json ports = json::array();
-    for (unsigned p = 0; p < sys.root_port_count(); ++p) {
-        const RootPortStats& s = sys.root_port(p).stats();
+    for (unsigned p = 0; p < sys.host().root_port_count(); ++p) {
+        const RootPortStats& s = sys.host().root_port(p).stats();
         json o = {{"root_port", p},
                   {"dma_gb_per_s", per_second(double(s.dma_bytes), secs) / 1e9},
                   {"dma_gbps", per_second(double(s.dma_bytes), secs) / 1e9},  // renamed_metrics.h
@@ -106,7 +106,7 @@ json collect_results(const System& sys) {
         ports.push_back(o);
     }
 
-    const IommuStats& io = sys.iommu().stats();
+    const IommuStats& io = sys.host().iommu().stats();
     write_block_stats(io, m);  // the one IOMMU's entry is `metrics` itself
     totals.write(m);
     m["msi_rate_mps"] = per_second(msis, secs) / 1e6;
@@ -116,8 +116,8 @@ json collect_results(const System& sys) {
     m["interrupt_messages_per_msi"] = ratio(io.notifications + io.remapped_messages, msis);
     m["pid_line"]["cpu_misses"] = pid_misses;
     m["pid_line"]["cpu_misses_per_notification"] = ratio(pid_misses, pmn);
-    m["cpu_busy_fraction_mean"] = sys.cpu_count() ? busy_sum / sys.cpu_count() : 0.0;
-    m["iommu_faults"]["total"] = sys.iommu().faults_total();
+    m["cpu_busy_fraction_mean"] = sys.host().cpu_count() ? busy_sum / sys.host().cpu_count() : 0.0;
+    m["iommu_faults"]["total"] = sys.host().iommu().faults_total();
     m["stranded_at_end"] = stranded_at_end;
     m["in_flight_completions_at_end"] = in_flight;
     m["lost_completions"] = lost;

@@ -129,18 +129,18 @@ json combine(const std::vector<const json*>& parts, const std::string& key, cons
 
 void RunTotals::add_window(const System& sys, const json& window) {
     m_windows.push_back(window);
-    for (size_t d = 0; d < sys.view().devices.size(); ++d)
-        collect_histograms(sys.view().devices[d]->stats(), "/per_device/" + std::to_string(d),
-                           true, m_histograms);
-    for (unsigned c = 0; c < sys.cpu_count(); ++c) {
+    for (size_t d = 0; d < sys.host().view().devices.size(); ++d)
+        collect_histograms(sys.host().view().devices[d]->stats(),
+                           "/per_device/" + std::to_string(d), true, m_histograms);
+    for (unsigned c = 0; c < sys.host().cpu_count(); ++c) {
         const std::string at = "/per_cpu/" + std::to_string(c);
-        collect_histograms(sys.cpu(c).stats(), at, true, m_histograms);
-        collect_histograms(sys.apic(c).stats(), at, true, m_histograms);
+        collect_histograms(sys.host().cpu(c).stats(), at, true, m_histograms);
+        collect_histograms(sys.host().apic(c).stats(), at, true, m_histograms);
     }
-    for (unsigned p = 0; p < sys.root_port_count(); ++p)
-        collect_histograms(sys.root_port(p).stats(), "/root_ports/" + std::to_string(p), false,
-                           m_histograms);
-    collect_histograms(sys.iommu().stats(), "/metrics", false, m_histograms);
+    for (unsigned p = 0; p < sys.host().root_port_count(); ++p)
+        collect_histograms(sys.host().root_port(p).stats(), "/root_ports/" + std::to_string(p),
+                           false, m_histograms);
+    collect_histograms(sys.host().iommu().stats(), "/metrics", false, m_histograms);
     for (const auto& section : m_sections)
         if (section->present(sys)) section->add_window(sys, m_histograms);
     // The workloads' own histograms (NVMe completion latency).

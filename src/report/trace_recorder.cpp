@@ -9,10 +9,10 @@ namespace cidsim {
 
 TraceContext TraceContext::of(const System& system) {
     TraceContext c;
-    c.cpus = system.cpu_count();
+    c.cpus = system.host().cpu_count();
     c.posted = system.config().mode == RemapMode::Posted;
-    c.device_names = system.view().device_names;
-    for (const Device* d : system.view().devices) c.device_queues.push_back(d->queues());
+    c.device_names = system.host().view().device_names;
+    for (const Device* d : system.host().view().devices) c.device_queues.push_back(d->queues());
     c.end = sc_core::sc_time_stamp();
     return c;
 }

@@ -9,18 +9,19 @@ namespace cidsim {
 AffinityMove::AffinityMove(sc_core::sc_module_name name, const AffinityMoveParams& params,
                            System& system, TraceObserver* obs)
     : sc_module(name), m_params(params), m_system(system), m_obs(obs) {
-    const unsigned dev = system.view().device_index(params.device, "affinity_move.device");
+    const unsigned dev = system.host().view().device_index(params.device, "affinity_move.device");
     bool found = false;
-    for (size_t r = 0; r < system.routes().size(); ++r)
-        if (system.routes()[r].device == dev && system.routes()[r].queue == params.queue) {
+    for (size_t r = 0; r < system.host().routes().size(); ++r)
+        if (system.host().routes()[r].device == dev &&
+            system.host().routes()[r].queue == params.queue) {
             m_route = r;
             found = true;
         }
     if (!found)
         throw std::invalid_argument("affinity_move.queue: " + params.device + " has no queue " +
                                     std::to_string(params.queue));
-    system.prepare_route_moves();
-    if (params.to_cpu >= system.cpu_count())
+    system.host().prepare_route_moves();
+    if (params.to_cpu >= system.host().cpu_count())
         throw std::invalid_argument("affinity_move.to_cpu: no CPU " + std::to_string(params.to_cpu));
     SC_METHOD(step);  // its first run, at time 0, only waits for `at`
 }
@@ -32,8 +33,8 @@ void AffinityMove::step() {
         return;
     }
     if (!m_outcome.moved) {
-        const VectorRoute old = m_system.move_route(m_route, unsigned(m_params.to_cpu));
-        const VectorRoute& now = m_system.routes()[m_route];
+        const VectorRoute old = m_system.host().move_route(m_route, unsigned(m_params.to_cpu));
+        const VectorRoute& now = m_system.host().routes()[m_route];
         m_outcome.moved = true;
         m_outcome.from_cpu = old.cpu;
         m_outcome.from_vector = old.vector;
@@ -46,8 +47,8 @@ void AffinityMove::step() {
     }
     const unsigned cpu = m_outcome.from_cpu;
     const Vector v = m_outcome.from_vector;
-    const bool in_irr = m_system.apic(cpu).irr().test(v);
-    const bool in_pir = m_system.pid(cpu).pir().test(v);
+    const bool in_irr = m_system.host().apic(cpu).irr().test(v);
+    const bool in_pir = m_system.host().pid(cpu).pir().test(v);
     ++m_outcome.cleanup_checks;
     m_outcome.found_pending_in_pir = m_outcome.found_pending_in_pir || in_pir;
     const bool pending = in_irr || (m_params.check_pir && in_pir);
@@ -56,7 +57,7 @@ void AffinityMove::step() {
         next_trigger(m_params.cleanup_retry);
         return;
     }
-    m_system.cpu(cpu).unregister_handler(v);
+    m_system.host().cpu(cpu).unregister_handler(v);
     m_outcome.freed = true;
     m_outcome.freed_at = sc_core::sc_time_stamp();
 }

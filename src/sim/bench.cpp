@@ -72,7 +72,8 @@ BenchRun bench_model(const std::string& config_path, const std::vector<std::stri
     r.wall_seconds = seconds_since(t0);
     r.timed_events = g_kernel_events.timed;
     r.delta_events = g_kernel_events.delta;
-    for (unsigned d = 0; d < system.device_count(); ++d) r.msis += system.device(d).posted_ever();
+    for (unsigned d = 0; d < system.host().device_count(); ++d)
+        r.msis += system.host().device(d).posted_ever();
     r.sim_seconds = sc_core::sc_time_stamp().to_seconds();
     r.max_rss_kb = self_max_rss_kb();
     return r;

@@ -33,17 +33,18 @@ void merge(InvariantResult& r, const ViolationCount& v) {
 InvariantResult conservation(const System& sys) {
     InvariantResult r = named("conservation");
     uint64_t posted = 0, drained = 0, in_flight = 0;
-    for (size_t d = 0; d < sys.view().devices.size(); ++d) {
-        const Device& dev = *sys.view().devices[d];
+    for (size_t d = 0; d < sys.host().view().devices.size(); ++d) {
+        const Device& dev = *sys.host().view().devices[d];
         posted += dev.posted_ever();
         drained += dev.drained_ever();
         in_flight += dev.in_flight();
         if (dev.drained_ever() + dev.in_flight() != dev.posted_ever()) {
             if (!r.violations) {
                 r.first_at_ns = ns_of(sc_core::sc_time_stamp());
-                r.detail = sys.view().device_names[d] + ": " + std::to_string(dev.posted_ever()) +
-                           " completions posted but " + std::to_string(dev.drained_ever()) +
-                           " handled and " + std::to_string(dev.in_flight()) + " in flight; ";
+                r.detail = sys.host().view().device_names[d] + ": " +
+                           std::to_string(dev.posted_ever()) + " completions posted but " +
+                           std::to_string(dev.drained_ever()) + " handled and " +
+                           std::to_string(dev.in_flight()) + " in flight; ";
             }
             ++r.violations;
         }
@@ -57,7 +58,8 @@ InvariantResult conservation(const System& sys) {
 InvariantResult stranded(const System& sys) {
     InvariantResult r = named("no_stranded_interrupt");
     r.enforced = sys.config().handler.final_harvest;
-    for (unsigned c = 0; c < sys.cpu_count(); ++c) merge(r, sys.cpu(c).stranded_ever());
+    for (unsigned c = 0; c < sys.host().cpu_count(); ++c)
+        merge(r, sys.host().cpu(c).stranded_ever());
     r.holds = r.violations == 0;
     r.detail = std::to_string(r.violations) +
                " notifications left a PIR bit set with ON clear (stranded)";
@@ -69,7 +71,8 @@ InvariantResult stranded(const System& sys) {
 
 InvariantResult lapic_sanity(const System& sys) {
     InvariantResult r = named("lapic_sanity");
-    for (unsigned c = 0; c < sys.cpu_count(); ++c) merge(r, sys.apic(c).empty_eoi_ever());
+    for (unsigned c = 0; c < sys.host().cpu_count(); ++c)
+        merge(r, sys.host().apic(c).empty_eoi_ever());
     r.holds = r.violations == 0;
     r.detail = std::to_string(r.violations) + " EOIs with an empty ISR";
     return r;
@@ -92,12 +95,11 @@ InvariantResult monotone_time(const System& sys) {
 
 InvariantResult bounded_queues(const System& sys) {
     InvariantResult r = named("bounded_queues");
-    for (size_t d = 0; d < sys.view().devices.size(); ++d) {
-        const ViolationCount& v = sys.view().devices[d]->overflows();
+    for (size_t d = 0; d < sys.host().view().devices.size(); ++d) {
+        const ViolationCount& v = sys.host().view().devices[d]->overflows();
         if (v.count && !r.violations)
-            r.detail = "devices[" + std::to_string(d) + "] (" + sys.view().device_names[d] +
-                       ") had more than devices[" + std::to_string(d) +
-                       "].max_in_flight = " +
+            r.detail = "devices[" + std::to_string(d) + "] (" + sys.host().view().device_names[d] +
+                       ") had more than devices[" + std::to_string(d) + "].max_in_flight = " +
                        std::to_string(sys.config().devices[d].params.max_in_flight) +
                        " completions waiting: the handlers cannot keep up, so the run was "
                        "stopped; ";

@@ -10,9 +10,9 @@ namespace cidsim {
 Retrigger::Retrigger(sc_core::sc_module_name name, const RetriggerParams& params, System& system)
     : sc_module(name), m_params(params), m_system(system) {
     std::sort(m_params.at.begin(), m_params.at.end());
-    const unsigned dev = system.view().device_index(params.device, "retrigger.device");
+    const unsigned dev = system.host().view().device_index(params.device, "retrigger.device");
     bool found = false;
-    for (const VectorRoute& r : system.routes())
+    for (const VectorRoute& r : system.host().routes())
         if (r.device == dev && r.queue == params.queue) {
             m_cpu = r.cpu;
             m_vector = r.vector;
@@ -21,7 +21,7 @@ Retrigger::Retrigger(sc_core::sc_module_name name, const RetriggerParams& params
     if (!found)
         throw std::invalid_argument("retrigger.queue: " + params.device + " has no queue " +
                                     std::to_string(params.queue));
-    connect(m_ipi, system.apic(m_cpu).messages_in());
+    connect(m_ipi, system.host().apic(m_cpu).messages_in());
     SC_METHOD(step);  // its first run, at time 0, waits for the first send
 }
 
@@ -40,8 +40,8 @@ RetriggerOutcome Retrigger::outcome() const {
     o.cpu = m_cpu;
     o.vector = m_vector;
     o.sent = m_sent;
-    o.stale_isr_at_end = m_system.apic(m_cpu).isr().test(m_vector);
-    o.pending_at_end = m_system.apic(m_cpu).irr().test(m_vector);
+    o.stale_isr_at_end = m_system.host().apic(m_cpu).isr().test(m_vector);
+    o.pending_at_end = m_system.host().apic(m_cpu).irr().test(m_vector);
     return o;
 }
 

@@ -42,8 +42,8 @@ json vcpu_results(const System& sys, double secs) {
         uint64_t msis = 0;
         for (size_t d = 0; d < sys.config().devices.size(); ++d)
             if (sys.config().assigned_vcpu(sys.config().devices[d]) == int(i)) {
-                latency.merge(sys.device(unsigned(d)).stats().msi_to_handler_ns);
-                msis += sys.device(unsigned(d)).stats().msis;
+                latency.merge(sys.host().device(unsigned(d)).stats().msi_to_handler_ns);
+                msis += sys.host().device(unsigned(d)).stats().msis;
             }
         json o = {{"vcpu", i},
                   {"pcpu_apic_id", v.apic_id()},
@@ -87,8 +87,8 @@ public:
             unit = "ns";
             for (size_t d = 0; d < sys.config().devices.size(); ++d)
                 if (sys.config().assigned_vcpu(sys.config().devices[d]) == int(i)) {
-                    latency.merge(sys.device(unsigned(d)).stats().msi_to_handler_ns);
-                    m_msis[i] += sys.device(unsigned(d)).stats().msis;
+                    latency.merge(sys.host().device(unsigned(d)).stats().msi_to_handler_ns);
+                    m_msis[i] += sys.host().device(unsigned(d)).stats().msis;
                 }
         }
     }

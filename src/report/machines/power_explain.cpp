@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "sim/power_partition.h"
+#include "sim/machines/power_partition.h"
 
 namespace cidsim {
 

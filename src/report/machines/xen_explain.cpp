@@ -17,7 +17,7 @@ const char* const kXenTimelineLegend =
 XenExplainLogs::XenExplainLogs(System& system) : m_system(system) {
     const unsigned n = system.xen_vcpu_count();
     const unsigned sockets = unsigned(system.config().xen.sockets);
-    // As System::build_vcpus splits the vCPUs' pCPUs across the sockets.
+    // As Guests (sim/machines/guests.cpp) splits the vCPUs' pCPUs across the sockets.
     for (unsigned i = 0; i < n; ++i) m_socket.push_back(uint8_t(i * sockets / n));
     m_states.resize(n);
     m_steps.resize(n);

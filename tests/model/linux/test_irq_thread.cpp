@@ -33,8 +33,8 @@ json traced(const std::vector<double>& times, bool threaded, double handler_base
 }
 
 uint64_t hard_interrupts(const System& s) {
-    const VectorRoute& r = s.routes().at(0);
-    return s.cpu(r.cpu).stats().handler_calls[r.vector];
+    const VectorRoute& r = s.host().routes().at(0);
+    return s.host().cpu(r.cpu).stats().handler_calls[r.vector];
 }
 
 json run_binary(const std::string& cfg, const std::vector<std::string>& sets) {
@@ -61,7 +61,7 @@ TEST_CASE("MSIs before the IRQ thread's pass starts are drained by that one pass
     // all three, and none follows.
     System sys(load_config(traced({0, 1000, 1500}, true, 2000)));
     sys.run();
-    const DeviceStats& d = sys.device(0).stats();
+    const DeviceStats& d = sys.host().device(0).stats();
     CHECK(hard_interrupts(sys) == 3);  // no masking: each MSI takes its hard interrupt
     CHECK(d.drained == 3);
     CHECK(d.handler_invocations == 1);
@@ -74,11 +74,11 @@ TEST_CASE("a hard handler drains with interrupts off for its whole run", "[irq_t
     // handler returns and is taken after it.
     System sys(load_config(traced({0, 5000}, false, 20000)));
     sys.run();
-    const DeviceStats& d = sys.device(0).stats();
+    const DeviceStats& d = sys.host().device(0).stats();
     CHECK(hard_interrupts(sys) == 2);
     CHECK(d.handler_invocations == 2);
     CHECK(d.drained == 2);
-    CHECK(sys.cpu(0).stats().irq_off_ns.max() > 20000);
+    CHECK(sys.host().cpu(0).stats().irq_off_ns.max() > 20000);
 }
 
 TEST_CASE("the IRQ thread is interruptible: an MSI during a pass is taken at once",
@@ -87,7 +87,7 @@ TEST_CASE("the IRQ thread is interruptible: an MSI during a pass is taken at onc
     // and its completion waits for the second pass (after the first ends).
     System sys(load_config(traced({0, 5000}, true, 20000)));
     sys.run();
-    const DeviceStats& d = sys.device(0).stats();
+    const DeviceStats& d = sys.host().device(0).stats();
     CHECK(hard_interrupts(sys) == 2);
     CHECK(d.handler_invocations == 2);
     CHECK(d.drained == 2);
@@ -96,7 +96,7 @@ TEST_CASE("the IRQ thread is interruptible: an MSI during a pass is taken at onc
     CHECK(d.msi_to_handler_ns.max() > 15000);
     // The hard interrupt for it came during the pass: the CPU's interrupt
     // time is two short hard handlers, not a 20 us span with interrupts off.
-    CHECK(sys.cpu(0).stats().irq_off_ns.max() < 1000);
+    CHECK(sys.host().cpu(0).stats().irq_off_ns.max() < 1000);
 }
 
 TEST_CASE("C2: both DSA devices complete work in every batch, in both modes", "[irq_thread][c2]") {

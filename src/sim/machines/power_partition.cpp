@@ -1,4 +1,4 @@
-#include "sim/power_partition.h"
+#include "sim/machines/power_partition.h"
 
 #include "config/config_loader.h"
 

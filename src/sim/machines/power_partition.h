@@ -12,10 +12,11 @@
 #include "model/linux/irq_desc.h"
 #include "model/power/power_cpu.h"
 #include "model/power/xive.h"
+#include "sim/machine.h"
 
 namespace cidsim {
 
-class PowerPartition {
+class PowerPartition final : public MachinePart {
 public:
     explicit PowerPartition(const SimConfig& config);
 
@@ -25,7 +26,7 @@ public:
     const std::vector<std::unique_ptr<IrqDesc>>& descs() const { return m_descs; }
     const ChipLayout& layout() const { return m_layout; }
     const std::vector<Xive>& xives() const { return m_xives; }
-    void reset_stats();
+    void reset_stats() override;
 
 private:
     ChipLayout m_layout;
