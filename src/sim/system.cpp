@@ -22,21 +22,19 @@ System::System(const SimConfig& config) : m_config(config) {
     set_stepwise(!config.run.run_ahead);
     if (config.run.check_lookahead) set_lookahead_check(true);
     // The parts keep references into the config: ours outlives them.
-    m_host = std::make_unique<X86Host>(m_config);
-    m_parts.push_back(m_host.get());
-    if (m_config.guest_vcpus()) {
-        m_guests = std::make_unique<Guests>(m_config, m_host->iommu(), m_host->cpu_count());
-        m_parts.push_back(m_guests.get());
-    }
-    m_host->build_devices(m_guests.get());
+    m_host = add(std::make_unique<X86Host>(m_config));
+    if (m_config.guest_vcpus())
+        m_guests = add(std::make_unique<Guests>(m_config, m_host->iommu(), m_host->cpu_count()));
+    m_host->build_devices(m_guests);
     build_workloads();
-    if (m_config.power_machine) {
-        m_power = std::make_unique<PowerPartition>(m_config);
-        m_parts.push_back(m_power.get());
-    }
+    // The machines beside the host, each when the config has it.
+    if (m_config.power_machine) m_power = add(std::make_unique<PowerPartition>(m_config));
 }
 
-System::~System() = default;
+System::~System() {
+    m_workloads.clear();  // they drive the host's devices
+    while (!m_parts.empty()) m_parts.pop_back();
+}
 
 void System::build_workloads() {
     for (size_t i = 0; i < m_config.workloads.size(); ++i) {
@@ -85,12 +83,12 @@ void System::build_workloads() {
 void System::reset_stats() {
     if (m_before_reset) m_before_reset();
     m_measure_start = sc_core::sc_time_stamp();
-    for (MachinePart* part : m_parts) part->reset_stats();
+    for (auto& part : m_parts) part->reset_stats();
     for (auto& w : m_workloads) w->reset_stats();
 }
 
 void System::attach_observer(TraceObserver* obs) {
-    for (MachinePart* part : m_parts) part->attach_observer(obs);
+    for (auto& part : m_parts) part->attach_observer(obs);
 }
 
 void System::warm_up() {

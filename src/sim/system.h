@@ -46,10 +46,17 @@ public:
     // partition are nullptr when the config has none.
     X86Host& host() { return *m_host; }
     const X86Host& host() const { return *m_host; }
-    const Guests* guests() const { return m_guests.get(); }
-    Guests* guests() { return m_guests.get(); }
-    const PowerPartition* power() const { return m_power.get(); }
-    PowerPartition* power() { return m_power.get(); }
+    const Guests* guests() const { return m_guests; }
+    Guests* guests() { return m_guests; }
+    const PowerPartition* power() const { return m_power; }
+    PowerPartition* power() { return m_power; }
+    // The part of type Part, or nullptr (for a family's report).
+    template <class Part>
+    const Part* part() const {
+        for (const auto& p : m_parts)
+            if (const auto* found = dynamic_cast<const Part*>(p.get())) return found;
+        return nullptr;
+    }
     const std::vector<std::unique_ptr<Workload>>& workloads() const { return m_workloads; }
 
     // A KVM guest's vCPUs (systems.md A, B), each on its own pCPU (APIC id
@@ -66,13 +73,20 @@ public:
 
 private:
     void build_workloads();
+    // Keeps `part` (the last built).
+    template <class Part>
+    Part* add(std::unique_ptr<Part> part) {
+        Part* p = part.get();
+        m_parts.push_back(std::move(part));
+        return p;
+    }
 
     SimConfig m_config;
-    std::unique_ptr<X86Host> m_host;
-    std::unique_ptr<Guests> m_guests;
+    std::vector<std::unique_ptr<MachinePart>> m_parts;  // in build order, destroyed in reverse
+    X86Host* m_host = nullptr;
+    Guests* m_guests = nullptr;
+    PowerPartition* m_power = nullptr;
     std::vector<std::unique_ptr<Workload>> m_workloads;
-    std::unique_ptr<PowerPartition> m_power;
-    std::vector<MachinePart*> m_parts;  // in build order
     std::function<void()> m_before_reset;
     sc_core::sc_time m_measure_start;
     sc_core::sc_time m_expected_end;
