@@ -35,11 +35,26 @@ void PowerCpuStats::describe(StatVisitor& v) const {
 }
 
 PowerCpu::PowerCpu(sc_core::sc_module_name name, const PowerParams& params, unsigned cpu,
-                   IrqDesc& desc, const PowerFabric& fabric, uint64_t seed)
-    : sc_module(name), m_params(params), m_cpu(cpu), m_chip(fabric.layout->chip_of(cpu)),
-      m_desc(desc), m_fabric(fabric), m_rng(seed) {
+                   const ChipLayout& layout, const XiveParams& xive, std::vector<IpiLines>& lines,
+                   IrqDesc& desc, uint64_t seed)
+    : sc_module(name), m_params(params), m_cpu(cpu), m_layout(layout),
+      m_chip(layout.chip_of(cpu)), m_xive(xive), m_lines(lines), m_desc(desc),
+      m_in(*this, std::string(basename()) + ".in"), m_rng(seed) {
     SC_METHOD(run);
     sensitive << m_wake;
+}
+
+void PowerCpu::receive(const sc_time& at, const PowerCpuMsg& msg) {
+    switch (msg) {
+    case PowerCpuMsg::Ipi: raise_ipi(at); break;
+    case PowerCpuMsg::PollKick: kick_poll(); break;
+    case PowerCpuMsg::CsdReleased: csd_released(); break;
+    }
+}
+
+bool PowerCpu::add_call(unsigned sender) {
+    m_queued.push_back(sender);
+    return m_queued.size() == 1;
 }
 
 void PowerCpu::bind_thread(const StormThread& t) {
@@ -116,7 +131,7 @@ void PowerCpu::log_state(const sc_time& now) {
 
 void PowerCpu::say(const sc_time& at, Said what, unsigned other) {
     std::string words;
-    const unsigned chip = m_fabric.layout->chip_of(other);
+    const unsigned chip = m_layout.chip_of(other);
     switch (what) {
     case Said::IpiTaken: words = "IPI exception: TIMA ack, handle_percpu_irq"; break;
     case Said::TimerTaken: words = "decrementer: usleep_range's hrtimer fires"; break;
@@ -183,13 +198,12 @@ void PowerCpu::start_irq(Irq kind, const sc_time& now) {
 
 void PowerCpu::irq_phase(const sc_time& now) {
     const AgentId me = AgentId(m_cpu);
-    const Xive& xive = (*m_fabric.xives)[m_chip];
     sc_time end;
     if (m_irq == Irq::Timer) {
         end = now + m_params.timer_handler;
     } else {
         switch (m_irq_pc) {
-        case 0: end = now + m_params.exception_entry + xive.params().tima_ack + m_params.kstat; break;
+        case 0: end = now + m_params.exception_entry + m_xive.tima_ack + m_params.kstat; break;
         case 1:
             m_working = m_line_wait = true;
             m_desc.dispatch(me, *this);
@@ -213,7 +227,7 @@ void PowerCpu::irq_phase(const sc_time& now) {
             m_working = m_line_wait = true;
             m_desc.note_interrupt(me, *this);
             return;
-        default: end = now + xive.params().esb_eoi + m_params.exception_exit; break;
+        default: end = now + m_xive.esb_eoi + m_params.exception_exit; break;
         }
     }
     m_busy_until = end;
@@ -235,7 +249,7 @@ void PowerCpu::finish(const sc_time& now) {
     if (m_irq_pc == 4) {  // the csd_unlock stores have landed
         if (m_log)
             for (unsigned s : m_queued) say(now, Said::Unlocked, s);
-        for (unsigned s : m_queued) cpu(s).csd_released();
+        for (unsigned s : m_queued) m_release_out.at(s).send(now, PowerCpuMsg::CsdReleased);
         m_queued.clear();
     }
     ++m_irq_pc;
@@ -262,15 +276,14 @@ void PowerCpu::thread_step(const sc_time& now) {
             break;
         }
         end = lines(target).queue.access_serialised(me, LineAccess::LockedRmw, now) + m_params.enqueue;
-        PowerCpu& t = cpu(target);
-        const bool first = t.m_queued.empty();
-        t.m_queued.push_back(m_cpu);
+        CallTarget& t = *m_thread.target_queue;
+        const bool first = t.add_call(m_cpu);
         m_needs_ipi = false;
         if (first) {
             if (t.polling()) {
                 ++m_stats.polled;
                 if (m_log) say(end, Said::Polled, target);
-                t.kick_poll();
+                m_kick_out.send(now, PowerCpuMsg::PollKick);
             } else {
                 m_needs_ipi = true;
             }
@@ -310,11 +323,11 @@ void PowerCpu::end_thread_step(const sc_time& now) {
         break;
     case Step::Message: {
         const unsigned target = m_thread.target;
-        const unsigned chip = m_fabric.layout->chip_of(target);
+        const unsigned chip = m_layout.chip_of(target);
         ++m_stats.ipis_sent;
         if (chip != m_chip) ++m_stats.cross_chip_sent;
         if (m_log) say(now, Said::IpiSent, target);
-        cpu(target).raise_ipi((*m_fabric.xives)[chip].trigger(m_chip, now));
+        m_trigger_out.send(now, XiveTrigger{m_chip, target});
         m_spin_from = now;
         m_step = m_thread.wait ? Step::Wait : Step::Sleep;
         break;

@@ -19,9 +19,13 @@
 // Interrupts preempt the kthread (its spin and its steps, whose remaining
 // time resumes after the handler); a handler runs to its end. Every line
 // access is made at the kernel's time, and no block acts ahead of it.
+// CPUs meet through links (the trigger store to the target chip's XIVE,
+// the XIVE's exception, the poll kick, the csd_unlock) and through memory:
+// the per-CPU lines and the target's call queue (CallTarget).
 // Counted as vmstat counts /proc/stat intr: IPIs and timer interrupts.
 // Not modelled: the scheduler beyond the kthread/idle switch, other
 // interrupt sources, SMT sharing of the core's pipeline (in loop_ns).
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -37,8 +41,6 @@
 
 namespace cidsim {
 
-class PowerCpu;
-
 // One CPU's per-CPU data other CPUs touch, a line each.
 struct IpiLines {
     SharedLine queue;    // call_single_queue's llist head
@@ -46,17 +48,20 @@ struct IpiLines {
     SharedLine csd;      // the sender's csd (its flags: CSD_FLAG_LOCK)
 };
 
-// What every CPU reaches of the others.
-struct PowerFabric {
-    const ChipLayout* layout = nullptr;
-    std::vector<Xive>* xives = nullptr;        // per chip
-    std::vector<IpiLines>* lines = nullptr;    // per CPU
-    std::vector<std::unique_ptr<PowerCpu>>* cpus = nullptr;
+// A CPU's call_single_queue as a sender sees it in memory: llist_add of
+// its csd, and the target's thread_info (is it polling in idle?).
+class CallTarget {
+public:
+    virtual ~CallTarget() = default;
+    // llist_add: true when the queue was empty (the sender's IPI is due).
+    virtual bool add_call(unsigned sender) = 0;
+    virtual bool polling() const = 0;
 };
 
 // An ipistorm kthread bound to a CPU.
 struct StormThread {
     unsigned target = 0;
+    CallTarget* target_queue = nullptr;  // the target's (nullptr: itself)
     bool wait = true;
     sc_core::sc_time delay;  // usleep_range's minimum
 };
@@ -83,20 +88,28 @@ struct PowerCpuLog {
 // interrupt, p the idle loop's flush of a call a sender found it polling for.
 extern const char* const kPowerStates;
 
-class PowerCpu : public sc_core::sc_module, private LineRequester {
+class PowerCpu : public sc_core::sc_module,
+                 public CallTarget,
+                 private LineRequester,
+                 private Receiver<PowerCpuMsg> {
 public:
     SC_HAS_PROCESS(PowerCpu);
+    // `xive` is its own chip's XIVE's params (the TIMA ack and the ESB EOI
+    // it pays), `lines` every CPU's per-CPU lines.
     PowerCpu(sc_core::sc_module_name name, const PowerParams& params, unsigned cpu,
-             IrqDesc& desc, const PowerFabric& fabric, uint64_t seed);
+             const ChipLayout& layout, const XiveParams& xive, std::vector<IpiLines>& lines,
+             IrqDesc& desc, uint64_t seed);
 
     void bind_thread(const StormThread& t);
-    // From the XIVE: the IPI exception reaches this thread at `at`.
-    void raise_ipi(const sc_core::sc_time& at);
-    // From a sender finding this CPU polling (set_nr_if_polling).
-    void kick_poll();
-    // From the target's csd_unlock: the store lands at the kernel's time.
-    void csd_released();
-    bool polling() const;
+    // The links: what reaches this CPU; its trigger stores (to its
+    // target's chip's XIVE); its poll kicks (to its target); its
+    // csd_unlocks (to each CPU whose kthread calls it).
+    InPort<PowerCpuMsg>& messages_in() { return m_in; }
+    OutPort<XiveTrigger>& trigger_out() { return m_trigger_out; }
+    OutPort<PowerCpuMsg>& kick_out() { return m_kick_out; }
+    OutPort<PowerCpuMsg>& release_out(unsigned sender) { return m_release_out[sender]; }
+    bool add_call(unsigned sender) override;
+    bool polling() const override;
 
     const PowerCpuStats& stats() const { return m_stats; }
     void reset_stats();
@@ -107,6 +120,13 @@ private:
     enum class Irq { None, Ipi, Timer, Poll };
 
     void run();
+    void receive(const sc_core::sc_time& at, const PowerCpuMsg& msg) override;
+    // From the XIVE: the IPI exception reaches this thread at `at`.
+    void raise_ipi(const sc_core::sc_time& at);
+    // From a sender finding this CPU polling (set_nr_if_polling).
+    void kick_poll();
+    // From the target's csd_unlock: the store lands at the kernel's time.
+    void csd_released();
     // The descriptor's hot line served our access (ContendedLine).
     void line_served(const sc_core::sc_time& done) override;
     // Starts the next piece of work at `now`; false when nothing is runnable.
@@ -122,14 +142,19 @@ private:
     enum class Said { IpiTaken, TimerTaken, PollFlush, Unlocked, Polled, Merged, IpiSent, SpinEnded };
     [[gnu::cold, gnu::noinline]] void log_state(const sc_core::sc_time& now);
     [[gnu::cold, gnu::noinline]] void say(const sc_core::sc_time& at, Said what, unsigned other = 0);
-    IpiLines& lines(unsigned cpu) { return (*m_fabric.lines)[cpu]; }
-    PowerCpu& cpu(unsigned c) { return *(*m_fabric.cpus)[c]; }
+    IpiLines& lines(unsigned cpu) { return m_lines[cpu]; }
 
     const PowerParams& m_params;
     const unsigned m_cpu;
+    const ChipLayout& m_layout;
     const unsigned m_chip;
+    const XiveParams& m_xive;
+    std::vector<IpiLines>& m_lines;
     IrqDesc& m_desc;
-    PowerFabric m_fabric;
+    InPort<PowerCpuMsg> m_in;
+    OutPort<XiveTrigger> m_trigger_out;
+    OutPort<PowerCpuMsg> m_kick_out;
+    std::map<unsigned, OutPort<PowerCpuMsg>> m_release_out;
     bool m_has_thread = false;
     StormThread m_thread;
 

@@ -5,12 +5,16 @@
 // any chip) updates the ESB's PQ bits, writes the target's event queue and
 // raises the exception, one lumped latency after the store arrives; the
 // router handles one event at a time (occupancy). The target acknowledges
-// with a TIMA load and ends with an ESB EOI load, costs the CPU pays.
+// with a TIMA load and ends with an ESB EOI load, costs the CPU pays. A
+// trigger arrives over the XIVE's link and the exception leaves over the
+// link to the target CPU (kernel/link.h), both at the kernel's time.
 // Not modelled: PQ coalescing of a trigger that finds P set (one sender per
 // target never sends twice before the EOI), escalations, the VP/NVT tables,
 // interrupts other than IPIs.
 #include <cstdint>
+#include <map>
 
+#include "kernel/link.h"
 #include "model/base/param_visitor.h"
 #include "model/base/stat_visitor.h"
 
@@ -33,9 +37,29 @@ struct XiveStats {
     void describe(StatVisitor& v) const;
 };
 
-class Xive {
+// A trigger store to a XIVE: from which chip, for which CPU's IPI source.
+struct XiveTrigger {
+    unsigned from_chip;
+    unsigned cpu;
+};
+
+// What reaches a POWER CPU over its link: the IPI exception (from its
+// chip's XIVE, at the time it is raised), a sender's set_nr_if_polling
+// kick, a target's csd_unlock landing in this CPU's csd line.
+enum class PowerCpuMsg : uint8_t { Ipi, PollKick, CsdReleased };
+
+class Xive final : public Receiver<XiveTrigger> {
 public:
-    Xive(const XiveParams& params, unsigned chip) : m_params(params), m_chip(chip) {}
+    Xive(const XiveParams& params, unsigned chip)
+        : m_params(params), m_chip(chip), m_in(*this, "xive" + std::to_string(chip)) {}
+
+    InPort<XiveTrigger>& triggers_in() { return m_in; }
+    // The link to a CPU whose IPI source lives on this chip.
+    OutPort<PowerCpuMsg>& exception_out(unsigned cpu) { return m_to_cpu[cpu]; }
+    // Raises the target's exception when trigger() says.
+    void receive(const sc_core::sc_time& at, const XiveTrigger& t) override {
+        m_to_cpu.at(t.cpu).send(trigger(t.from_chip, at), PowerCpuMsg::Ipi);
+    }
 
     // A trigger store issued at `now` from a CPU on `from_chip`: when the
     // target thread's exception is raised.
@@ -60,6 +84,8 @@ public:
 private:
     const XiveParams& m_params;
     unsigned m_chip;
+    InPort<XiveTrigger> m_in;
+    std::map<unsigned, OutPort<PowerCpuMsg>> m_to_cpu;
     sc_core::sc_time m_free_at;
     XiveStats m_stats;
 };

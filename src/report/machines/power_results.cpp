@@ -71,10 +71,10 @@ private:
             stores += h.stores;
         }
         XiveStats xive;
-        for (const Xive& x : p.xives()) {
-            xive.triggers += x.stats().triggers;
-            xive.cross_chip_triggers += x.stats().cross_chip_triggers;
-            xive.queued += x.stats().queued;
+        for (const auto& x : p.xives()) {
+            xive.triggers += x->stats().triggers;
+            xive.cross_chip_triggers += x->stats().cross_chip_triggers;
+            xive.queued += x->stats().queued;
         }
         const double ints = double(total.ipis + total.timer_interrupts);
         json o = {{"mint_per_s", ratio(ints, secs) / 1e6},

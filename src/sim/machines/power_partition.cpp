@@ -10,7 +10,8 @@ PowerPartition::PowerPartition(const SimConfig& config)
       m_xive_params(xive_chip_params(config)) {
     const auto topology = m_layout.line_topology();
     for (unsigned k = 0; k < m_layout.chips(); ++k)
-        m_xives.emplace_back(m_xive_params.empty() ? config.xive : m_xive_params[k], k);
+        m_xives.push_back(
+            std::make_unique<Xive>(m_xive_params.empty() ? config.xive : m_xive_params[k], k));
     const SharedLine line(config.power_line, topology);
     m_lines.assign(m_layout.cpus(), IpiLines{line, line, line});
     const bool per_chip = config.power.ipi_descs == IpiDescs::Chip;
@@ -19,15 +20,16 @@ PowerPartition::PowerPartition(const SimConfig& config)
         m_descs.push_back(std::make_unique<IrqDesc>("ipi_desc" + std::to_string(k), config.power_line, topology,
                                                     config.power.irqdebug, config.power.desc_line_order,
                                                     config.run.seed * 1000003u + 999983u * (k + 1)));
-    PowerFabric fabric{&m_layout, &m_xives, &m_lines, &m_cpus};
     for (unsigned c = 0; c < m_layout.cpus(); ++c) {
-        IrqDesc& desc = *m_descs[per_chip ? m_layout.chip_of(c) : 0];
-        m_cpus.push_back(std::make_unique<PowerCpu>(("power_cpu" + std::to_string(c)).c_str(),
-                                                    m_cpu_params.empty() ? config.power : m_cpu_params[c],
-                                                    c, desc, fabric,
-                                                    config.run.seed * 1000003u + c));
+        const unsigned chip = m_layout.chip_of(c);
+        m_cpus.push_back(std::make_unique<PowerCpu>(
+            ("power_cpu" + std::to_string(c)).c_str(),
+            m_cpu_params.empty() ? config.power : m_cpu_params[c], c, m_layout,
+            m_xives[chip]->params(), m_lines, *m_descs[per_chip ? chip : 0],
+            config.run.seed * 1000003u + c));
     }
     const std::vector<unsigned> storm = config.ipistorm.cpus();
+    std::vector<bool> raised(m_layout.cpus());  // a XIVE's link to the CPU is connected
     const unsigned n = unsigned(storm.size());
     for (unsigned i = 0; i < n; ++i) {
         StormThread t;
@@ -35,14 +37,32 @@ PowerPartition::PowerPartition(const SimConfig& config)
         t.target = unsigned((storm[i] + config.ipistorm.offset) % n);
         t.wait = config.ipistorm.wait;
         t.delay = sc_core::sc_time(double(config.ipistorm.delay_us), sc_core::SC_US);
+        if (t.target != storm[i]) {
+            t.target_queue = m_cpus[t.target].get();
+            connect_call(storm[i], t.target, raised);
+        }
         m_cpus[storm[i]]->bind_thread(t);
     }
+}
+
+// The links of a kthread on `sender` calling `target`: its trigger stores
+// to the target's chip's XIVE, which raises the target's exception, its
+// poll kicks to the target, and the target's csd_unlock back.
+void PowerPartition::connect_call(unsigned sender, unsigned target, std::vector<bool>& raised) {
+    Xive& xive = *m_xives[m_layout.chip_of(target)];
+    PowerCpu& s = *m_cpus[sender];
+    PowerCpu& t = *m_cpus[target];
+    connect(s.trigger_out(), xive.triggers_in());
+    if (!raised[target]) connect(xive.exception_out(target), t.messages_in());
+    raised[target] = true;
+    connect(s.kick_out(), t.messages_in());
+    connect(t.release_out(sender), s.messages_in());
 }
 
 void PowerPartition::reset_stats() {
     for (auto& c : m_cpus) c->reset_stats();
     for (auto& d : m_descs) d->reset_stats();
-    for (Xive& x : m_xives) x.reset_stats();
+    for (auto& x : m_xives) x->reset_stats();
     for (IpiLines& l : m_lines) {
         l.queue.reset_stats();
         l.message.reset_stats();
