@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 packages=(g++ cmake make pkg-config git libsystemc-dev libboost-program-options-dev
           nlohmann-json3-dev catch2 parallel python3 python3-matplotlib valgrind
-          clang-14 libclang-rt-14-dev)
+          clang-14 libclang-rt-14-dev patch)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
