@@ -18,42 +18,40 @@ using nlohmann::ordered_json;
 
 namespace {
 
-const char* const kMetrics = kMetricsSection;
 const char* const kPerCpu = "per_cpu[]";
-const char* const kPerVector = kPerVectorSection;
 const char* const kPerDevice = "per_device[]";
 const char* const kRootPorts = "root_ports[]";
-const char* const kUnreported = kUnreportedSection;
 
 // What the host's report layer computes (or takes from a block that has no
 // Stats) rather than copying a statistic: results.cpp and the workloads'
 // report() write these keys.
 const ReportMetric kReportMetrics[] = {
-    {kMetrics, "simulated_seconds", "number", "s",
+    {kMetricsSection, "simulated_seconds", "number", "s",
      "the measured time (after the warm-up); with run.batches > 1 the windows' sum, each window's own figures under batches[]"},
-    {kMetrics, "msi_rate_mps", "number", "1e6/s", "msis over the measured time"},
-    {kMetrics, "completion_rate_mps", "number", "1e6/s", "completions_handled over the measured time"},
-    {kMetrics, "handler_invocation_rate_mps", "number", "1e6/s",
+    {kMetricsSection, "msi_rate_mps", "number", "1e6/s", "msis over the measured time"},
+    {kMetricsSection, "completion_rate_mps", "number", "1e6/s",
+     "completions_handled over the measured time"},
+    {kMetricsSection, "handler_invocation_rate_mps", "number", "1e6/s",
      "handler_invocations over the measured time"},
-    {kMetrics, "notification_rate_mps", "number", "1e6/s",
+    {kMetricsSection, "notification_rate_mps", "number", "1e6/s",
      "notifications_handled over the measured time"},
-    {kMetrics, "interrupt_messages_per_msi", "number", "1/MSI",
+    {kMetricsSection, "interrupt_messages_per_msi", "number", "1/MSI",
      "(notifications_sent + remapped_messages) / msis: interrupt messages the remapping unit "
      "sent per MSI (below 1 when posting coalesces)"},
-    {kMetrics, "pid_line.cpu_misses", "integer", "count",
+    {kMetricsSection, "pid_line.cpu_misses", "integer", "count",
      "PID cache-line misses and upgrades paid by the CPUs, summed over every CPU"},
-    {kMetrics, "pid_line.cpu_misses_per_notification", "number", "1/notification",
+    {kMetricsSection, "pid_line.cpu_misses_per_notification", "number", "1/notification",
      "pid_line.cpu_misses / notifications_handled"},
-    {kMetrics, "cpu_busy_fraction_mean", "number", "fraction",
+    {kMetricsSection, "cpu_busy_fraction_mean", "number", "fraction",
      "busy_fraction averaged over the CPUs"},
-    {kMetrics, "iommu_faults.total", "integer", "count",
+    {kMetricsSection, "iommu_faults.total", "integer", "count",
      "interrupt-remapping faults of every reason (the sum of iommu_faults.by_reason)"},
-    {kMetrics, "stranded_at_end", "integer", "count",
+    {kMetricsSection, "stranded_at_end", "integer", "count",
      "CPUs whose PIR had a bit set with ON clear at the end of the run (stranded_at_end of "
      "per_cpu, summed)"},
-    {kMetrics, "in_flight_completions_at_end", "integer", "count",
+    {kMetricsSection, "in_flight_completions_at_end", "integer", "count",
      "completions posted but not yet drained at the end of the run, over every device"},
-    {kMetrics, "lost_completions", "integer", "count",
+    {kMetricsSection, "lost_completions", "integer", "count",
      "completions posted but neither drained nor waiting, over the whole run (must be 0)"},
 
     {kPerCpu, "cpu", "integer", "index", "the CPU"},
@@ -70,11 +68,11 @@ const ReportMetric kReportMetrics[] = {
     {kPerCpu, "stranded_at_end", "boolean", "",
      "the PIR had a bit set with ON clear at the end of the run: an interrupt left stranded"},
 
-    {kPerVector, "device", "string", "", "the device whose queue the vector serves"},
-    {kPerVector, "queue", "integer", "index", "the device's queue (MSI-X entry)"},
-    {kPerVector, "cpu", "integer", "index", "the CPU the vector is routed to"},
-    {kPerVector, "vector", "integer", "vector", "the vector on that CPU"},
-    {kPerVector, "irte_index", "integer", "index", "the IRTE the queue's MSI names"},
+    {kPerVectorSection, "device", "string", "", "the device whose queue the vector serves"},
+    {kPerVectorSection, "queue", "integer", "index", "the device's queue (MSI-X entry)"},
+    {kPerVectorSection, "cpu", "integer", "index", "the CPU the vector is routed to"},
+    {kPerVectorSection, "vector", "integer", "vector", "the vector on that CPU"},
+    {kPerVectorSection, "irte_index", "integer", "index", "the IRTE the queue's MSI names"},
 
     {kPerDevice, "name", "string", "", "the device"},
     {kPerDevice, "completion_rate_mps", "number", "1e6/s", "completions over the measured time"},
@@ -143,19 +141,19 @@ const ReportMetric kReportMetrics[] = {
 ordered_json describe_metrics() {
     ordered_json out = ordered_json::object();
     const auto families = result_sections();
-    for (const char* s : {kMetrics, kPerCpu, kPerVector, kPerDevice, kRootPorts})
+    for (const char* s : {kMetricsSection, kPerCpu, kPerVectorSection, kPerDevice, kRootPorts})
         out[s] = ordered_json::array();
     for (const auto& family : families)
         for (const char* s : family->listing()) out[s] = ordered_json::array();
-    list_block_stats<IommuStats>(out, kMetrics, "IommuStats", "");
+    list_block_stats<IommuStats>(out, kMetricsSection, "IommuStats", "");
     list_block_stats<CpuCoreStats>(out, kPerCpu, "CpuCoreStats", "CPU");
     list_block_stats<LocalApicStats>(out, kPerCpu, "LocalApicStats", "CPU");
     list_block_stats<DeviceStats>(out, kPerDevice, "DeviceStats", "device");
     list_block_stats<RootPortStats>(out, kRootPorts, "RootPortStats", "root port");
     for (const auto& family : families) family->list_stats(out);
     list_block_stats<SharedLineStats>(out, nullptr, "SharedLineStats (a PID's line)", "");
-    ordered_json unreported = out[kUnreported];
-    out.erase(kUnreported);  // last, after the workloads
+    ordered_json unreported = out[kUnreportedSection];
+    out.erase(kUnreportedSection);  // last, after the workloads
     list_report_metrics(out, kReportMetrics);
     for (const auto& family : families) family->list_computed(out);
     // Sorted as the result file's own objects are, so a listing reads
@@ -166,7 +164,7 @@ ordered_json describe_metrics() {
                              return a["key"].get<std::string>() < b["key"].get<std::string>();
                          });
     }
-    out[kUnreported] = unreported;
+    out[kUnreportedSection] = unreported;
     return out;
 }
 

@@ -240,6 +240,7 @@ json run_and_collect(System& system, ProgressLine* progress) {
     json windows = json::array();
     json result;  // identity, config and invariants: the last window's
     RunTotals totals;
+    const auto families = result_sections();
     for (uint64_t b = 0; b < batches; ++b) {
         // Boundaries from the start, so the last window ends exactly on time.
         const sc_core::sc_time end =
@@ -248,7 +249,7 @@ json run_and_collect(System& system, ProgressLine* progress) {
         result = collect_results(system);
         totals.add_window(system, result);
         windows.push_back({{"metrics", result["metrics"]}, {"workloads", result["workloads"]}});
-        for (const auto& section : result_sections())
+        for (const auto& section : families)
             if (result.contains(section->key()))
                 windows.back()[section->key()] = result[section->key()];
         if (b + 1 < batches) system.reset_stats();

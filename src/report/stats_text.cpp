@@ -87,19 +87,10 @@ Described described(const std::string& section, const json& at, const json& cfg,
     }
     const bool each = path.size() > 2 && path.compare(path.size() - 2, 2, "[]") == 0;
     if (each) path.resize(path.size() - 2);
-    const json* node = &at;
-    std::string name = prefix;
-    size_t from = 0;
-    for (;;) {
-        const size_t dot = path.find('.', from);
-        const std::string key = path.substr(from, dot == std::string::npos ? dot : dot - from);
-        if (!node->is_object() || !node->contains(key)) return {};
-        node = &(*node)[key];
-        name += key;
-        if (dot == std::string::npos) break;
-        name += ".";
-        from = dot + 1;
-    }
+    const json::json_pointer where = key_pointer(path);
+    if (!at.contains(where)) return {};
+    const json* node = &at[where];
+    const std::string name = prefix + path;
     Described out;
     if (!each) {
         if (node->is_object()) out.push_back({name + ".", node});

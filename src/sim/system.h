@@ -42,12 +42,10 @@ public:
     void attach_observer(TraceObserver* obs);
 
     const SimConfig& config() const { return m_config; }
-    // The parts. Every config has the x86 host; the guests and the POWER
-    // partition are nullptr when the config has none.
+    // The parts. Every config has the x86 host; the POWER partition is
+    // nullptr when the config has none (the guests: see vcpu_count()).
     X86Host& host() { return *m_host; }
     const X86Host& host() const { return *m_host; }
-    const Guests* guests() const { return m_guests; }
-    Guests* guests() { return m_guests; }
     const PowerPartition* power() const { return m_power; }
     PowerPartition* power() { return m_power; }
     // The part of type Part, or nullptr (for a family's report).

@@ -28,6 +28,12 @@ struct VectorBits {
             if (word[w]) return w * 64 + 63 - __builtin_clzll(word[w]);
         return -1;
     }
+    // The lowest clear vector in [from, end), or `end` when all are set
+    // (Linux's device-vector allocation walks upward this way).
+    unsigned first_clear(unsigned from, unsigned end) const {
+        while (from < end && test(from)) ++from;
+        return from;
+    }
     unsigned count() const {
         return __builtin_popcountll(word[0]) + __builtin_popcountll(word[1]) +
                __builtin_popcountll(word[2]) + __builtin_popcountll(word[3]);

@@ -31,6 +31,18 @@ const ReportMetric kRows[] = {
     {kPerVcpu, "exits_per_s", "object", "1/s", "exits over the measured time, by exit reason"},
 };
 
+// The guest-visible latency of the devices assigned to vCPU i (their
+// msi_to_handler_ns merged into `latency`), and their MSIs.
+uint64_t assigned_devices(const System& sys, unsigned i, Histogram& latency) {
+    uint64_t msis = 0;
+    for (size_t d = 0; d < sys.config().devices.size(); ++d)
+        if (sys.config().assigned_vcpu(sys.config().devices[d]) == int(i)) {
+            latency.merge(sys.host().device(unsigned(d)).stats().msi_to_handler_ns);
+            msis += sys.host().device(unsigned(d)).stats().msis;
+        }
+    return msis;
+}
+
 // One entry per vCPU: its pCPU's exits and switches, with the
 // guest-visible latency of the devices assigned to it.
 json vcpu_results(const System& sys, double secs) {
@@ -39,12 +51,7 @@ json vcpu_results(const System& sys, double secs) {
         const VmxCpu& v = sys.vmx_cpu(i);
         const VmxCpuStats& s = v.stats();
         Histogram latency;
-        uint64_t msis = 0;
-        for (size_t d = 0; d < sys.config().devices.size(); ++d)
-            if (sys.config().assigned_vcpu(sys.config().devices[d]) == int(i)) {
-                latency.merge(sys.host().device(unsigned(d)).stats().msi_to_handler_ns);
-                msis += sys.host().device(unsigned(d)).stats().msis;
-            }
+        const uint64_t msis = assigned_devices(sys, i, latency);
         json o = {{"vcpu", i},
                   {"pcpu_apic_id", v.apic_id()},
                   {"msi_to_guest_ns", tail_summary(latency, "ns")},  // fio's tail, as the run totals
@@ -85,11 +92,7 @@ public:
             m_root_ns[i] += sys.vmx_cpu(i).root_time().to_seconds() * 1e9;
             auto& [latency, unit] = histograms[at + "/msi_to_guest_ns"];
             unit = "ns";
-            for (size_t d = 0; d < sys.config().devices.size(); ++d)
-                if (sys.config().assigned_vcpu(sys.config().devices[d]) == int(i)) {
-                    latency.merge(sys.host().device(unsigned(d)).stats().msi_to_handler_ns);
-                    m_msis[i] += sys.host().device(unsigned(d)).stats().msis;
-                }
+            m_msis[i] += assigned_devices(sys, i, latency);
         }
     }
     void write_totals(json& section, const std::vector<json>&) const override {

@@ -55,8 +55,7 @@ void Guests::assign_device(size_t d, Device& dev, int fixed_vcpu, uint32_t& next
     const DeviceConfig& dc = m_config.devices[d];
     unsigned vcpu = 0;
     auto allocate = [&](VectorBits& used, const char* what) {
-        unsigned v = unsigned(dc.first_vector);
-        while (v < kPostedMsiNotificationVector && used.test(v)) ++v;
+        const unsigned v = used.first_clear(unsigned(dc.first_vector), kPostedMsiNotificationVector);
         if (v >= kPostedMsiNotificationVector)
             throw ConfigError("devices[" + std::to_string(d) + "].assigned_to: vcpu" +
                               std::to_string(vcpu) + " has no free " + what + " left");

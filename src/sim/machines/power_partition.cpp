@@ -29,7 +29,6 @@ PowerPartition::PowerPartition(const SimConfig& config)
             config.run.seed * 1000003u + c));
     }
     const std::vector<unsigned> storm = config.ipistorm.cpus();
-    std::vector<bool> raised(m_layout.cpus());  // a XIVE's link to the CPU is connected
     const unsigned n = unsigned(storm.size());
     for (unsigned i = 0; i < n; ++i) {
         StormThread t;
@@ -39,7 +38,7 @@ PowerPartition::PowerPartition(const SimConfig& config)
         t.delay = sc_core::sc_time(double(config.ipistorm.delay_us), sc_core::SC_US);
         if (t.target != storm[i]) {
             t.target_queue = m_cpus[t.target].get();
-            connect_call(storm[i], t.target, raised);
+            connect_call(storm[i], t.target);
         }
         m_cpus[storm[i]]->bind_thread(t);
     }
@@ -48,13 +47,13 @@ PowerPartition::PowerPartition(const SimConfig& config)
 // The links of a kthread on `sender` calling `target`: its trigger stores
 // to the target's chip's XIVE, which raises the target's exception, its
 // poll kicks to the target, and the target's csd_unlock back.
-void PowerPartition::connect_call(unsigned sender, unsigned target, std::vector<bool>& raised) {
+void PowerPartition::connect_call(unsigned sender, unsigned target) {
     Xive& xive = *m_xives[m_layout.chip_of(target)];
     PowerCpu& s = *m_cpus[sender];
     PowerCpu& t = *m_cpus[target];
     connect(s.trigger_out(), xive.triggers_in());
-    if (!raised[target]) connect(xive.exception_out(target), t.messages_in());
-    raised[target] = true;
+    if (!xive.exception_out(target).connected())  // a CPU more than one kthread calls
+        connect(xive.exception_out(target), t.messages_in());
     connect(s.kick_out(), t.messages_in());
     connect(t.release_out(sender), s.messages_in());
 }

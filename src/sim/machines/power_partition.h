@@ -31,7 +31,7 @@ public:
     void reset_stats() override;
 
 private:
-    void connect_call(unsigned sender, unsigned target, std::vector<bool>& raised);
+    void connect_call(unsigned sender, unsigned target);
 
     ChipLayout m_layout;
     // Each CPU's params where overrides set some (config_loader.h

@@ -77,8 +77,8 @@ void X86Host::build_devices(Guests* guests) {
         }
         for (unsigned q = 0; q < dev.queues(); ++q) {
             const unsigned cpu = unsigned(dc.irq_cpus[q % dc.irq_cpus.size()]);
-            unsigned v = unsigned(dc.first_vector);
-            while (v < kPostedMsiNotificationVector && used[cpu].test(v)) ++v;
+            const unsigned v =
+                used[cpu].first_clear(unsigned(dc.first_vector), kPostedMsiNotificationVector);
             if (v >= kPostedMsiNotificationVector)
                 throw ConfigError("devices[" + std::to_string(d) +
                                   "]: CPU " + std::to_string(cpu) +
@@ -138,8 +138,9 @@ VectorRoute X86Host::move_route(size_t route, unsigned cpu) {
     VectorRoute& r = m_routes.at(route);
     const VectorRoute old = r;
     if (cpu >= m_cpus.size()) throw std::invalid_argument("move_route: no CPU " + std::to_string(cpu));
-    unsigned v = kFirstExternalVector + 4;  // Linux starts device vectors at 0x24 too
-    while (v < kPostedMsiNotificationVector && m_used_vectors[cpu].test(v)) ++v;
+    // Linux starts device vectors at 0x24 too.
+    const unsigned v =
+        m_used_vectors[cpu].first_clear(kFirstExternalVector + 4, kPostedMsiNotificationVector);
     if (v >= kPostedMsiNotificationVector)
         throw std::invalid_argument("move_route: CPU " + std::to_string(cpu) +
                                     " has no free device vector");

@@ -4,7 +4,8 @@ namespace cidsim {
 
 void ToyParams::describe(ParamVisitor& v) {
     v.integer("cpus", cpus, "", 1, 64, "the toy machine's CPUs (a toy: nothing real is modelled)");
-    v.time("tick_ns", tick, 1, 1e9, "time between one CPU's interrupts");
+    v.time("tick_ns", tick, 1, 1e9,
+           "time between one CPU's interrupts (a toy value, no source: any 1 ns - 1 s)");
 }
 
 void ToyStats::describe(StatVisitor& v) const {
