@@ -21,6 +21,12 @@ void DeviceParams::describe(ParamVisitor& v) {
              "handler): the hard handler wakes a per-vector IRQ thread that drains the queue "
              "as interruptible work on the CPU (irq_thread.h); idxd does this "
              "(drivers/dma/idxd/device.c)");
+    v.flag("msi_until_doorbell", msi_until_doorbell,
+           "a queue sends one MSI until the driver acknowledges it: later completions send "
+           "none until the handler's CQ head doorbell (rung by nvme_poll_cq after its CQE loop, "
+           "before the requests' completion work, drivers/nvme/host/pci.c), and entries still "
+           "unacknowledged then send it again (an NVMe controller's per-vector interrupt status, "
+           "NVMe Base Specification 1.4, 7.5.1); false: one MSI per completion");
     v.integer("max_in_flight", max_in_flight, "completions", 1, 1u << 22,
               "completions waiting undrained beyond which the run stops and fails "
               "(bounds memory: 32 B each)");
@@ -61,7 +67,14 @@ void Device::complete(unsigned queue, uint64_t tag, uint64_t dma_bytes) {
         m_overflows.note();
     }
     if (q.entries.size() > m_stats.max_queue_depth) m_stats.max_queue_depth = q.entries.size();
+    if (visible > m_last_visible) m_last_visible = visible;
+    if (q.signalled) return;
+    q.signalled = m_params.msi_until_doorbell;
+    send_msi(queue, visible);
+}
 
+void Device::send_msi(unsigned queue, const sc_time& visible) {
+    const Queue& q = m_queues[queue];
     ++m_stats.msis;
     if (m_obs) m_obs->msi_issued(m_obs_id, queue, visible);
     m_payload.set_address(q.msi_address);
@@ -89,6 +102,12 @@ sc_time Device::handle(uint32_t queue, unsigned cpu, const sc_time& at) {
         if (m_sink) m_sink->on_completion(queue, e.tag, cpu);
     }
     if (!drained) ++m_stats.empty_invocations;
+    if (q.signalled) {
+        // The doorbell: entries still in flight keep the status set, and
+        // the controller signals again once they are written.
+        q.signalled = !q.entries.empty();
+        if (q.signalled) send_msi(queue, m_port.free_at());
+    }
     if (m_obs) m_obs->device_handler(m_obs_id, queue, cpu, drained);
     m_stats.drained += drained;
     m_drained_ever += drained;
@@ -105,7 +124,8 @@ void DeviceStats::describe(StatVisitor& v) const {
     v.count(in_block_and_total("completions", "completions"), completions, "count",
             "completions posted to the device's queues (data and entry written by DMA)");
     v.count(in_block_and_total("msis", "msis"), msis, "count",
-            "MSI writes issued, one per completion");
+            "MSI writes issued: one per completion, or per acknowledgement with "
+            "msi_until_doorbell");
     v.count(in_block_and_total("handler_invocations", "handler_invocations"),
             handler_invocations, "count", "runs of the driver's handler for one of its queues");
     v.count(in_block("empty_handler_invocations"), empty_invocations, "count",

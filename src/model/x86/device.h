@@ -7,7 +7,12 @@
 // ordering requires. Completions are never lost: every completion raises its
 // MSI, MSIs that find their vector pending merge there (PIR or IRR), and the
 // driver handler drains every completion that is visible when it runs,
-// recording each one's MSI-to-handler latency.
+// recording each one's MSI-to-handler latency. With msi_until_doorbell (an
+// NVMe controller's interrupt status, NVMe Base Specification 1.4, 7.5.1)
+// a queue's MSI is sent for the first completion the driver has not
+// acknowledged; later ones send none until the handler's CQ head doorbell
+// acknowledges what it drained, and entries still unacknowledged then send
+// it again.
 // More than max_in_flight completions waiting stops the run (the bounded-
 // queues invariant fails), so an overloaded model cannot exhaust memory.
 // Not modelled: the device's own work (workloads decide when completions
@@ -35,6 +40,7 @@ struct DeviceParams {
     uint64_t completion_entry_bytes = 16;       // DMA'd with every completion
     uint64_t max_in_flight = 1u << 20;          // bound on completions waiting (memory)
     bool threaded_irq = false;                  // handler runs in an IRQ thread (irq_thread.h)
+    bool msi_until_doorbell = false;            // one MSI per queue until the driver acknowledges
 
     void describe(ParamVisitor& v);
 };
@@ -151,7 +157,14 @@ private:
         uint64_t msi_address = 0;
         uint32_t msi_data = 0;
         RingBuffer<Entry> entries;
+        bool signalled = false;  // an MSI sent that no doorbell has acknowledged
     };
+
+    // The queue's MSI, ordered after the writes that are visible at `visible`.
+    void send_msi(unsigned queue, const sc_core::sc_time& visible);
+    // May an MSI be sent now that no completion causes (a doorbell that
+    // leaves entries in flight unacknowledged)?
+    bool may_resignal() const;
 
     DeviceParams m_params;
     RootPort& m_port;
@@ -161,6 +174,7 @@ private:
     unsigned m_schedules = 0;
     // The least time a completion's writes take through the root port.
     sc_core::sc_time m_shortest_completion_write;
+    sc_core::sc_time m_last_visible;  // when the last completion's writes are visible
     bool m_handle_ahead = true;
     tlm::tlm_generic_payload m_payload;
     uint32_t m_payload_data = 0;

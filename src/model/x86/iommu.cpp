@@ -19,7 +19,9 @@ void IommuParams::describe(ParamVisitor& v) {
            "remapping pipeline: one request started per this interval");
     v.time("message_occupancy_ns", message_occupancy, 0, 1e6,
            "interrupt-message port: time each message holds it (socket-wide)");
-    v.time("message_latency_ns", message_latency, 0, 1e6, "message port to LAPIC latency");
+    v.time("message_latency_ns", message_latency, 0, 1e6,
+           "from the remapping unit across the mesh: an interrupt message from the message port "
+           "to its LAPIC, a posted update from its fetch to the PID line");
 }
 
 const char* to_string(IommuFault f) {
@@ -181,7 +183,10 @@ void Iommu::fetch(const Request& r, const sc_time& arrival, bool announcing) {
         return fault(IommuFault::NoDescriptor, r.index, r.source_id, arrival);
     ApicSide* dest = irte.posted ? route_to(e.pid->ndst()) : e.dest;
     if (!dest) return fault(IommuFault::NoDestination, r.index, r.source_id, arrival);
-    const sc_time done = start + (hit ? m_params.iec_hit : m_params.iec_miss);
+    // A posted IRTE's update crosses the mesh to the PID line as a message
+    // crosses it to the LAPIC (message_latency) before its RMW starts.
+    const sc_time done = start + (hit ? m_params.iec_hit : m_params.iec_miss) +
+                         (irte.posted ? m_params.message_latency : sc_core::SC_ZERO_TIME);
     const Fetched f{e, dest, r.index, r.source_id, r.port, arrival};
     if (may_post_early(f, done, announcing)) {
         post(f, done);

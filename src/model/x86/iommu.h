@@ -18,13 +18,14 @@
 //    then through the unit's interrupt-message port (`message_occupancy`
 //    each, in order) to the destination LAPIC after `message_latency`; the
 //    root port's write path stays held until the message enters the port;
-//  - IM=1: the atomic RMW of the PID at the IRTE's PDA [5.2.3] at the end of
-//    the fetch: PIR bit set, ON/SN/URG checked, and only when allowed a
+//  - IM=1: the atomic RMW of the PID at the IRTE's PDA [5.2.3], reaching the
+//    PID line `message_latency` after the fetch (the mesh crossing a message
+//    makes to a LAPIC): PIR bit set, ON/SN/URG checked, and only when allowed a
 //    notification (NV to NDST) through the same message port. The update
 //    is ordered after the device's earlier DMA writes at its root port
 //    (`root_port.posted_order`), and its RMW holds the PID line for its
 //    latency (PostedDescriptor::post_held): a notification leaves when the
-//    RMW ends. The PIR and ON take their new values at the fetch's end (the
+//    RMW ends. The PIR and ON take their new values as the RMW starts (the
 //    CPU's accesses during the hold wait for the line all the same).
 // The IRTE is captured at fetch time, so an IRTE re-pointed between fetch
 // and post delivers into the old PID (the affinity-change race).
@@ -79,7 +80,7 @@ struct IommuParams {
     sc_core::sc_time iec_miss = ns(120);             // IRTE read from memory
     sc_core::sc_time pipeline_occupancy = ns(10);    // one request started per this
     sc_core::sc_time message_occupancy = ns(20);     // interrupt message port, per message
-    sc_core::sc_time message_latency = ns(100);      // message port -> LAPIC
+    sc_core::sc_time message_latency = ns(100);      // mesh crossing: to a LAPIC or the PID line
 
     void describe(ParamVisitor& v);
 };
