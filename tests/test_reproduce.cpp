@@ -1,11 +1,13 @@
-// `cidsim reproduce`: the JSON shape other tools read, and the golden check
-// that the calibrated C1 table stays within its band with the published trend.
+// `cidsim reproduce`: the JSON shape other tools read, the golden check that
+// the calibrated C1 table stays within its band with the published trend, and
+// every published figure with the model's error on it as pinned.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <stdlib.h>
 #include <string>
@@ -71,6 +73,32 @@ TEST_CASE("nvme-disks stays within the calibration band with the published trend
     CHECK(sim[{2, "remappable"}] > sim[{4, "remappable"}]);
     CHECK(sim[{4, "remappable"}] > sim[{8, "remappable"}]);
     CHECK(sim[{8, "posted"}] > 0.9 * sim[{2, "posted"}]);
+}
+
+TEST_CASE("every published figure and the model's error on it stay as pinned",
+          "[reproduce][golden]") {
+    // tests/golden/rfc_figures.json (scripts/pin_figures.py): a change that
+    // moves a figure by more than a point, or edits a published value,
+    // shows here until the pin is rewritten and its errors read.
+    std::ifstream in(std::string(CIDSIM_SOURCE_DIR) + "/tests/golden/rfc_figures.json");
+    REQUIRE(in);
+    const json pinned = json::parse(in)["figures"];
+    REQUIRE(pinned.size() >= 29);
+    std::map<std::string, json> tables;
+    for (const json& f : pinned) {
+        const std::string name = f["table"].get<std::string>();
+        if (!tables.count(name)) tables[name] = reproduce(name);
+        const json* row = nullptr;
+        for (const json& r : tables[name]["rows"])
+            if (r["key"] == f["key"] && r["metric"] == f["metric"]) row = &r;
+        INFO(f.dump());
+        REQUIRE(row);
+        REQUIRE((*row)["published"].is_number());
+        const double p = (*row)["published"].get<double>();
+        CHECK(p == f["published"].get<double>());
+        const double error = ((*row)["simulated"].get<double>() - p) / p;
+        CHECK(std::abs(error - f["error"].get<double>()) <= 0.01);
+    }
 }
 
 namespace {

@@ -71,6 +71,9 @@ void Iommu::attach_descriptor(PostedDescriptor& pid) {
 }
 
 void Iommu::write_irte(uint32_t index, const Irte& e) {
+    const Irte old = Irte::decode(m_table.at(index));
+    m_remapped_irtes -= old.present && !old.posted;
+    m_remapped_irtes += e.present && !e.posted;
     m_table.at(index) = e.encode();
     if (m_obs) m_obs->irte_written(index);
 }

@@ -245,6 +245,11 @@ private:
     }
     sc_core::sc_time lookahead_of(const ApicSide& side, const sc_core::sc_time& needed) const;
     sc_core::sc_time fastest_fetch() const { return std::min(m_params.iec_hit, m_params.iec_miss); }
+    // The earliest a request fetched from now on can be served (posted or
+    // remapped): a post crosses the mesh first, a remapped message does not.
+    sc_core::sc_time fastest_service() const {
+        return fastest_fetch() + (m_remapped_irtes ? sc_core::SC_ZERO_TIME : m_params.message_latency);
+    }
     Resolved resolve(uint32_t index) const;
     const Resolved& lookup(uint32_t index, bool& hit);
     void on_message_ready();  // a message enters the interrupt-message port
@@ -261,6 +266,7 @@ private:
     InterruptEntryCache<Resolved> m_iec;
     std::unordered_map<uint64_t, PostedDescriptor*> m_pids;
     sc_core::sc_time m_pipeline_free;
+    uint32_t m_remapped_irtes = 0;  // present IRTEs with IM=0
     sc_core::sc_time m_message_port_free;
     TimedQueue<Request> m_to_fetch;
     TimedQueue<Fetched> m_to_post;

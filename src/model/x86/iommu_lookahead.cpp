@@ -14,8 +14,9 @@ using sc_core::sc_time;
 void Iommu::add_source(const MsiSource& source, const PostedDescriptor* pid, RootPort& port,
                        uint32_t dest_apic_id) {
     // A remapped message is ordered behind the root port's writes: ready a
-    // drain after its fetch at the earliest; a notification, at its post.
-    const sc_time lead = fastest_fetch() + (pid ? sc_core::SC_ZERO_TIME : port.drain());
+    // drain after its fetch at the earliest; a notification, at its post,
+    // once the update has crossed the mesh.
+    const sc_time lead = fastest_fetch() + (pid ? m_params.message_latency : port.drain());
     m_all_senders.add(source, lead);
     if (pid) m_pid_sides.at(pid)->add(source, lead);
     route_to(dest_apic_id)->add(source, lead);
@@ -144,7 +145,7 @@ bool Iommu::may_fetch_early(const sc_time& arrival) const {
 // sender announcing the request included, whose next send the kernel does
 // not know yet), and no queued message may enter the port and hold it.
 bool Iommu::may_post_early(const Fetched& f, const sc_time& done, bool announcing) const {
-    if (done > m_pipeline_free + fastest_fetch()) return false;
+    if (done > m_pipeline_free + fastest_service()) return false;
     if (!m_to_post.empty() && !(done < m_to_post.next_at())) return false;
     if (f.entry.irte.posted) {
         // Ordering the update at its root port ahead of time, as a remapped

@@ -161,3 +161,69 @@ TEST_CASE("a device with no known schedule may send at once", "[device]") {
     CHECK(device.earliest_send() == ns(10));
     CHECK(device.earliest_arrival() == ns(10) + ns(0.25));  // the entry alone
 }
+
+namespace {
+
+// One device whose queue holds its MSI until the driver's doorbell (NVMe).
+struct DoorbellBench {
+    RootPort port{RootPortParams{}};  // 4096 + 16 B take 64.25 ns
+    Device device{"device", doorbell_params(), 0x100, port};
+    RemappingUnitStub unit{"unit"};
+    DoorbellBench() { device.msi_socket.bind(unit.socket); }
+    static DeviceParams doorbell_params() {
+        DeviceParams p;
+        p.msi_until_doorbell = true;
+        return p;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("without the interrupt status every completion sends its MSI", "[device]") {
+    Bench b;
+    sc_start(ns(1000));
+    b.device.complete(0, 1, 4096);
+    b.device.complete(0, 2, 4096);
+    CHECK(b.unit.arrivals.size() == 2);
+    CHECK(b.device.stats().msis == 2);
+}
+
+TEST_CASE("an NVMe queue sends one MSI until the driver's doorbell acknowledges it",
+          "[device]") {
+    DoorbellBench b;
+    sc_start(ns(1000));
+    b.device.complete(0, 1, 4096);
+    b.device.complete(0, 2, 4096);  // the status is set: no message
+    REQUIRE(b.unit.arrivals.size() == 1);
+    CHECK(b.unit.arrivals[0] == ns(1064.25));
+    sc_start(ns(200));
+    b.device.handle(0, 0, sc_core::sc_time_stamp());  // drains both, rings the doorbell
+    CHECK(b.device.stats().drained == 2);
+    CHECK(b.unit.arrivals.size() == 1);  // nothing left unacknowledged
+    b.device.complete(0, 3, 4096);
+    REQUIRE(b.unit.arrivals.size() == 2);
+    CHECK(b.unit.arrivals[1] == ns(1264.25));
+    CHECK(b.device.stats().msis == 2);
+    CHECK(b.device.stats().completions == 3);
+}
+
+TEST_CASE("entries still in flight at the doorbell send the queue's MSI again once written",
+          "[device]") {
+    DoorbellBench b;
+    sc_start(ns(1000));
+    b.device.complete(0, 1, 4096);  // visible at 1064.25
+    sc_start(ns(100));
+    b.device.complete(0, 2, 4096);  // visible at 1164.25, no message of its own
+    REQUIRE(b.unit.arrivals.size() == 1);
+    // A handler may run now and leave it unacknowledged: the device may send.
+    CHECK(b.device.earliest_send() == ns(1100));
+    CHECK(b.device.earliest_arrival() <= ns(1164.25));
+    b.device.handle(0, 0, ns(1100));  // drains the first only
+    CHECK(b.device.stats().drained == 1);
+    REQUIRE(b.unit.arrivals.size() == 2);
+    CHECK(b.unit.arrivals[1] == ns(1164.25));  // behind the entry's write
+    sc_start(ns(100));
+    b.device.handle(0, 0, sc_core::sc_time_stamp());
+    CHECK(b.device.stats().drained == 2);
+    CHECK(b.device.lost() == 0);
+}
