@@ -259,16 +259,17 @@ TEST_CASE("a PID's and a LAPIC's horizons keep their senders' answers beyond the
     SourceStub own;
     own.arrival = ns(100);
     b.iommu.add_source(own, &b.pid0, port, 0);
-    // Its next MSI, fetched (5 ns); for the LAPIC, then the message port and latency.
+    // Its next MSI, fetched (5 ns); for the LAPIC, then the update's crossing to
+    // the PID (100), the message port (20) and the message's crossing (100).
     CHECK(b.pid0.cpu_lookahead(never()) == ns(100 + 5));
-    CHECK(b.apic0.earliest_next(never()) == ns(100 + 5 + 20 + 100));
+    CHECK(b.apic0.earliest_next(never()) == ns(100 + 5 + 100 + 20 + 100));
     own.arrival = ns(300);  // as the sender would answer now
     // Asked for 50 ns: the last answers already tell; the sender is not asked.
     CHECK(b.pid0.cpu_lookahead(ns(50)) == ns(100 + 5));
-    CHECK(b.apic0.earliest_next(ns(50)) == ns(100 + 5 + 20 + 100));
+    CHECK(b.apic0.earliest_next(ns(50)) == ns(100 + 5 + 100 + 20 + 100));
     // Asked for 250 ns: they do not, so the sender is asked again.
     CHECK(b.pid0.cpu_lookahead(ns(250)) == ns(300 + 5));
-    CHECK(b.apic0.earliest_next(ns(250)) == ns(300 + 5 + 20 + 100));
+    CHECK(b.apic0.earliest_next(ns(250)) == ns(300 + 5 + 100 + 20 + 100));
 }
 
 TEST_CASE("a remapped message is ready a root-port drain after its fetch at the earliest",
