@@ -17,14 +17,15 @@ mutations=(
   "src/model/x86/iommu_lookahead.cpp|if (!m_sources_known) return sim_now();|return never();"
   "src/model/x86/cpu_core_lookahead.cpp|if (m_in_interrupt) return std::max(m_clock.waiting_until(), now);|return never();"
   "src/model/x86/local_apic_lookahead.cpp|m_incoming.next_at_min(m_messages_in.earliest_next(needed))|m_incoming.next_at_min(never())"
-  "src/model/x86/device_lookahead.cpp|return m_schedule ? m_schedule->earliest_completion() : sim_now();|return never();"
+  "src/model/x86/device_lookahead.cpp|    return m_schedule->earliest_completion();|    return never();"
+  "src/model/x86/device_lookahead.cpp|return m_params.msi_until_doorbell && m_last_visible > sim_now();|return false;"
 )
 
 survived=0
 for m in "${mutations[@]}"; do
   IFS='|' read -r file from to <<<"$m"
   cp "$file" "$file.orig"
-  trap 'mv "$file.orig" "$file"' EXIT
+  trap 'mv "$file.orig" "$file"; touch "$file"' EXIT
   python3 - "$file" "$from" "$to" <<'PY'
 import sys
 path, old, new = sys.argv[1:]
@@ -41,6 +42,7 @@ PY
     echo "caught:   $file: $from"
   fi
   mv "$file.orig" "$file"
+  touch "$file"  # newer than the mutant's object, so the next build recompiles it
   trap - EXIT
 done
 cmake --build "$build" -j"$(nproc)" --target cidsim test_system >/dev/null

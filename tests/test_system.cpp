@@ -368,12 +368,17 @@ TEST_CASE("a stepwise run gives the same result file as the default run on every
         for (const auto& e : std::filesystem::directory_iterator(root + dir))
             if (e.path().extension() == ".json") names.push_back(e.path().string());
     REQUIRE(names.size() >= 10);
+    // NVMe queues that hold their MSI until the doorbell (Optane), cut short.
+    const std::string p3 = root + "rfc/p3-optane-iouring.json";
+    names.push_back(p3);
     char dir[] = "/tmp/cidsim-test-XXXXXX";
     REQUIRE(mkdtemp(dir) != nullptr);
     const std::string a = std::string(dir) + "/ahead.json", b = std::string(dir) + "/stepwise.json";
     for (const std::string& name : names) {
         INFO(name);
-        const std::string run = std::string(CIDSIM_BINARY) + " run '" + name + "' -q --out ";
+        const std::string sets =
+            name == p3 ? " --set run.duration_ns=500000 --set run.warmup_ns=100000" : "";
+        const std::string run = std::string(CIDSIM_BINARY) + " run '" + name + "' -q" + sets + " --out ";
         REQUIRE(std::system((run + a + " --set run.check_lookahead=true").c_str()) == 0);
         REQUIRE(std::system((run + b + " --stepwise").c_str()) == 0);
         const std::string ahead = cidsim_test::slurp(a), stepwise = cidsim_test::slurp(b);
