@@ -210,45 +210,93 @@ Figure measure(const std::string& metric, const json& result) {
     return f;
 }
 
+namespace {
+
+// Typed reads of a tables file, each error naming the file and the key.
+const json& member(const json& obj, const char* key, const std::string& at) {
+    if (!obj.is_object()) throw ConfigError(at + ": expected an object, got " + json_type_name(obj));
+    const auto it = obj.find(key);
+    if (it == obj.end()) throw ConfigError(at + "." + key + ": missing");
+    return *it;
+}
+
+std::string text(const json& j, const std::string& at) {
+    if (!j.is_string()) throw ConfigError(at + ": expected a string, got " + json_type_name(j));
+    return j.get<std::string>();
+}
+
+std::vector<std::string> texts(const json& j, const std::string& at) {
+    if (!j.is_array()) throw ConfigError(at + ": expected an array of strings, got " + json_type_name(j));
+    std::vector<std::string> out;
+    for (size_t i = 0; i < j.size(); ++i) out.push_back(text(j[i], at + "[" + std::to_string(i) + "]"));
+    return out;
+}
+
+const json& object_of(const json& j, const std::string& at) {
+    if (!j.is_object()) throw ConfigError(at + ": expected an object, got " + json_type_name(j));
+    return j;
+}
+
+void check_metrics(const std::vector<std::string>& metrics, const std::string& at) {
+    const auto& names = table_metric_names();
+    for (size_t i = 0; i < metrics.size(); ++i)
+        if (std::find(names.begin(), names.end(), metrics[i]) == names.end()) {
+            const std::string close = near_miss(metrics[i], names);
+            throw ConfigError(at + "[" + std::to_string(i) + "]: unknown metric '" + metrics[i] +
+                              "'" + (close.empty() ? "" : " (did you mean '" + close + "'?)"));
+        }
+}
+
+TableRow load_row(const json& r, const std::string& dir, const std::string& at) {
+    TableRow row;
+    row.key = object_of(member(r, "key", at), at + ".key");
+    const std::string cfg = text(member(r, "config", at), at + ".config");
+    if (cfg.empty()) throw ConfigError(at + ".config: empty");
+    row.config = cfg[0] == '/' ? cfg : dir + "/" + cfg;
+    if (r.contains("set")) row.overrides = texts(r["set"], at + ".set");
+    if (r.contains("published")) {
+        row.published = object_of(r["published"], at + ".published");
+        for (const auto& [metric, value] : row.published.items())
+            if (!value.is_number())
+                throw ConfigError(at + ".published." + metric + ": expected a number, got " +
+                                  json_type_name(value));
+    } else {
+        row.published = json::object();
+    }
+    if (r.contains("metrics")) row.metrics = texts(r["metrics"], at + ".metrics");
+    check_metrics(row.metrics, at + ".metrics");
+    return row;
+}
+
+}  // namespace
+
 std::vector<Table> load_tables(const std::string& path) {
     const json doc = read_json_file(path);
     const std::string dir = path.find('/') == std::string::npos
                                 ? "."
                                 : path.substr(0, path.find_last_of('/'));
-    if (!doc.contains("tables") || !doc["tables"].is_array())
-        throw ConfigError(path + ": tables: expected an array");
+    if (!doc.is_object() || !doc.contains("tables") || !doc["tables"].is_array())
+        throw ConfigError(path + ": tables: expected an array" +
+                          (doc.is_object() && doc.contains("tables")
+                               ? ", got " + json_type_name(doc["tables"])
+                               : std::string(", found none")));
+    const json& tables = doc["tables"];
     std::vector<Table> out;
-    const auto& names = table_metric_names();
-    for (size_t i = 0; i < doc["tables"].size(); ++i) {
-        const json& t = doc["tables"][i];
+    for (size_t i = 0; i < tables.size(); ++i) {
+        const json& t = tables[i];
         const std::string at = path + ": tables[" + std::to_string(i) + "]";
         Table table;
-        try {
-            table.name = t.at("name").get<std::string>();
-            table.title = t.at("title").get<std::string>();
-            table.set = t.at("set").get<std::string>();
-            table.note = t.value("note", "");
-            table.metrics = t.at("metrics").get<std::vector<std::string>>();
-            for (const json& r : t.at("rows")) {
-                TableRow row;
-                row.key = r.at("key");
-                const std::string cfg = r.at("config").get<std::string>();
-                row.config = cfg[0] == '/' ? cfg : dir + "/" + cfg;
-                row.overrides = r.value("set", std::vector<std::string>{});
-                row.published = r.value("published", json::object());
-                row.metrics = r.value("metrics", std::vector<std::string>{});
-                for (const std::string& m : row.metrics)
-                    if (std::find(names.begin(), names.end(), m) == names.end())
-                        throw ConfigError(at + ".rows[" + std::to_string(table.rows.size()) +
-                                          "].metrics: unknown metric '" + m + "'");
-                table.rows.push_back(row);
-            }
-        } catch (const json::exception& e) {
-            throw ConfigError(at + ": " + e.what());
-        }
-        for (const std::string& m : table.metrics)
-            if (std::find(names.begin(), names.end(), m) == names.end())
-                throw ConfigError(at + ".metrics: unknown metric '" + m + "'");
+        table.name = text(member(t, "name", at), at + ".name");
+        table.title = text(member(t, "title", at), at + ".title");
+        table.set = text(member(t, "set", at), at + ".set");
+        if (t.contains("note")) table.note = text(t["note"], at + ".note");
+        table.metrics = texts(member(t, "metrics", at), at + ".metrics");
+        check_metrics(table.metrics, at + ".metrics");
+        const json& rows = member(t, "rows", at);
+        if (!rows.is_array())
+            throw ConfigError(at + ".rows: expected an array, got " + json_type_name(rows));
+        for (size_t k = 0; k < rows.size(); ++k)
+            table.rows.push_back(load_row(rows[k], dir, at + ".rows[" + std::to_string(k) + "]"));
         out.push_back(table);
     }
     return out;

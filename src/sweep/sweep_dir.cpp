@@ -89,6 +89,18 @@ bool SweepDir::claim_outputs(const SweepSpec& spec, const std::function<void()>&
     return !created.empty();
 }
 
+void SweepDir::refuse_links(const std::vector<SweepPoint>& points, const std::string& shown) const {
+    for (const SweepPoint& p : points)
+        for (const std::string& name : {"points/" + p.name + ".json", "logs/" + p.name + ".stderr"}) {
+            const std::string path = m_dir + "/" + name;
+            std::error_code ec;
+            if (fs::is_symlink(fs::symlink_status(path, ec)))
+                throw BadInput("--out " + shown + ": " + name + " is a symbolic link (to " +
+                               fs::read_symlink(path, ec).string() +
+                               "); a sweep writes only its own files there: remove the link");
+        }
+}
+
 std::string SweepDir::result_path(const SweepPoint& p) const {
     return m_dir + "/points/" + p.name + ".json";
 }

@@ -37,6 +37,9 @@ public:
     // True when DIR did not exist before.
     bool claim_outputs(const SweepSpec& spec, const std::function<void()>& then) const;
 
+    // A point's result or log that is a symbolic link: BadInput naming it
+    // (under --out `shown`). A sweep writes only through names it made.
+    void refuse_links(const std::vector<SweepPoint>& points, const std::string& shown) const;
     std::string result_path(const SweepPoint& p) const;
     std::string log_path(const SweepPoint& p) const;
     std::string manifest_path() const { return m_dir + "/sweep.json"; }

@@ -491,6 +491,43 @@ for tag, t, msg in [("tables-not-array", {"tables": 3}, "tables: expected an arr
     case(f"reproduce-{tag}", ["reproduce", "x", "--tables", "t.json"], 2, msg, [js("t.json", t)],
          names=["nope.json" if "nope" in tag else "t.json: "])
 
+
+# A table or row of the wrong shape: the file and the key are named, never
+# the JSON library's own text.
+def table_with(**fields):
+    t = {"name": "x", "title": "t", "set": "prediction", "metrics": ["irq_rate_M"],
+         "rows": [{"key": {"a": 1}, "config": "tiny.json"}]}
+    t.update(fields)
+    return {"tables": [t]}
+
+
+def row_with(**fields):
+    r = {"key": {"a": 1}, "config": "tiny.json"}
+    r.update(fields)
+    return table_with(rows=[{k: v for k, v in r.items() if v is not None}])
+
+
+for tag, t, msg, key in [
+        ("rows-string", table_with(rows="abc"), "expected an array, got a string", "rows"),
+        ("rows-missing", {"tables": [{"name": "x", "title": "t", "set": "prediction",
+                                      "metrics": ["irq_rate_M"]}]}, "missing", "rows"),
+        ("row-no-key", row_with(key=None), "missing", "rows[0].key"),
+        ("row-key-string", row_with(key="k"), "expected an object, got a string", "rows[0].key"),
+        ("row-not-object", table_with(rows=[3]), "expected an object, got a number", "rows[0]"),
+        ("row-config-number", row_with(config=5), "expected a string, got a number",
+         "rows[0].config"),
+        ("row-config-empty", row_with(config=""), "empty", "rows[0].config"),
+        ("row-set-string", row_with(set="mode=posted"), "expected an array of strings",
+         "rows[0].set"),
+        ("row-published-string", row_with(published={"irq_rate_M": "9"}),
+         "expected a number, got a string", "rows[0].published.irq_rate_M"),
+        ("name-number", table_with(name=3), "expected a string, got a number", "name"),
+        ("metrics-typo", table_with(metrics=["irq_rate_m"]), "did you mean 'irq_rate_M'",
+         "metrics[0]"),
+        ("table-not-object", {"tables": ["x"]}, "expected an object, got a string", "tables[0]")]:
+    case(f"reproduce-{tag}", ["reproduce", "x", "--tables", "t.json"], 2, msg,
+         [js("t.json", t), TINY], names=["t.json: tables[0]" + ("." + key if key != "tables[0]" else "")])
+
 # --- every command: unknown options, missing arguments --------------------------
 for cmd, argv, files in [("run", ["run", "tiny.json"], [TINY]),
                          ("sweep", ["sweep", "spec.json", "--out", "sw"], [TINY, SPEC]),
@@ -747,4 +784,13 @@ assert not dups, dups
 # A rejection names what was wrong: the file or option, and the key.
 unnamed = [c["name"] for c in cases if c["status"] == 2 and not c.get("names")]
 assert not unnamed, unnamed
+# --- a sweep never writes through a link in its own directory -------------------
+for tag, link in [("result", "sw/points/handler.loop_limit=1,seed=1.json"),
+                  ("log", "sw/logs/handler.loop_limit=2,seed=1.stderr")]:
+    case(f"sweep-{tag}-symlink-outside", ["sweep", "spec.json", "--out", "sw"], 2,
+         "is a symbolic link", [TINY, SPEC, text("other.txt", "keep me\n"),
+                                {"path": "sw/points", "dir": True}, {"path": "sw/logs", "dir": True},
+                                {"path": link, "symlink": "../../other.txt"}],
+         names=["--out sw", link[len("sw/"):]])
+
 print(json.dumps(cases, indent=1))

@@ -136,20 +136,33 @@ void VmxCpu::note_tracks() {
     }
 }
 
+// vmx_vcpu_pi_put and vmx_vcpu_pi_load return at once unless the VM's
+// interrupts are posted to this vCPU (IRQ_POSTING_CAP, APICv).
+bool VmxCpu::posting_to_pid() const { return m_params.irq_posting && m_vcpu.apicv; }
+
 void VmxCpu::sched_out(bool preempted) {
     sc_time c;
-    m_gpid.put(preempted, c);
-    note("  kvm_sched_out -> vcpu_put: %s", preempted ? "preempted, SN=1 (posts now send nothing)"
-                                                      : "blocking, SN stays 0");
+    if (!posting_to_pid())
+        note("  kvm_sched_out -> vcpu_put (no VT-d posting: the PID is left alone)");
+    else {
+        m_gpid.put(preempted, c);
+        note("  kvm_sched_out -> vcpu_put: %s", preempted
+                                                   ? "preempted, SN=1 (posts now send nothing)"
+                                                   : "blocking, SN stays 0");
+    }
     m_notifier_cost += m_params.vcpu_put + c;
     m_loaded = false;
 }
 
 void VmxCpu::sched_in() {
     sc_time c;
-    m_gpid.load(m_apic.apic_id(), c);
-    note("  kvm_sched_in -> vcpu_load: SN=0, NDST=%u%s", m_apic.apic_id(),
-         m_gpid.pid().on() ? ", ON=1 (PIR not empty)" : "");
+    if (!posting_to_pid())
+        note("  kvm_sched_in -> vcpu_load (no VT-d posting: the PID is left alone)");
+    else {
+        m_gpid.load(m_apic.apic_id(), c);
+        note("  kvm_sched_in -> vcpu_load: SN=0, NDST=%u%s", m_apic.apic_id(),
+             m_gpid.pid().on() ? ", ON=1 (PIR not empty)" : "");
+    }
     m_notifier_cost += m_params.vcpu_load + c;
     m_loaded = true;
 }

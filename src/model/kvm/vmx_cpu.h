@@ -202,6 +202,7 @@ private:
     void inject(Vector guest_vector);
     // schedule() called by the vCPU thread; returns once it runs again.
     void schedule_from_vcpu(bool preempted);
+    bool posting_to_pid() const;
     void irq_thread_run(int thread);
     void idle_until_irq();
     // vcpu_enter_guest's last steps: PIR -> vIRR or event injection; then entry.

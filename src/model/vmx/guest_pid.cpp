@@ -12,6 +12,9 @@ sc_time rmw(PostedDescriptor& pid, AgentId cpu) { return pid.software_rmw(cpu); 
 }  // namespace
 
 void GuestPid::load(uint32_t pcpu_apic_id, sc_time& cost) {
+    cost = sc_core::SC_ZERO_TIME;
+    // if (!pi_test_sn(pi_desc) && vcpu->cpu == cpu) return;
+    if (!m_pid.sn() && m_pid.ndst() == pcpu_apic_id) return;
     cost = rmw(m_pid, m_cpu);  // NDST and SN in one cmpxchg64
     m_pid.set_ndst(pcpu_apic_id);
     m_pid.set_sn(false);

@@ -4,9 +4,10 @@
 // PostedDescriptor [VT-d 9.12] (systems.md section A).
 //
 // Modelled, as the state table of systems.md A:
-//  - load (vmx_vcpu_pi_load, the vCPU scheduled in on its pCPU): NDST = the
-//    pCPU, SN cleared, then ON set if the PIR is not empty (a post made
-//    while SN was set announced nothing; the load re-evaluates it);
+//  - load (vmx_vcpu_pi_load, the vCPU scheduled in on its pCPU): nothing
+//    when SN is clear and NDST is already this pCPU; else NDST = the pCPU,
+//    SN cleared, then ON set if the PIR is not empty (a post made while SN
+//    was set announced nothing; the load re-evaluates it);
 //  - put (vmx_vcpu_pi_put): SN set when the vCPU is preempted (still
 //    runnable), not when it blocks: a blocked vCPU must be woken;
 //  - pre_block (pi_pre_block): NV = 0xF1 (POSTED_INTR_WAKEUP_VECTOR) and the
