@@ -155,8 +155,10 @@ TEST_CASE("a threaded host handler costs exactly two context switches more than 
 TEST_CASE("SN set while preempted: a post meanwhile sends nothing and is taken at the load",
           "[vmx_cpu]") {
     // A threaded handler preempts the vCPU; a VT-d post of another device
-    // lands while the IRQ thread runs (vCPU put, SN=1).
-    Pcpu p("cpu", 1, VmxCpuParams{}, VcpuConfig{});
+    // lands while the IRQ thread runs (vCPU put, SN=1: VT-d posting is on).
+    VmxCpuParams posting;
+    posting.irq_posting = true;
+    Pcpu p("cpu", 1, posting, VcpuConfig{});
     p.cpu->assign(kHostVector, 0x51, HostHandler::Threaded, p.driver, 0);
     p.cpu->assign_posted(kGuestVector, p.driver, 1);
     bool seen_sn = false;
@@ -211,5 +213,7 @@ TEST_CASE("where kvm_exit sits decides what the exit handling time shows", "[vmx
     const double irq = ns_of(d.host_irq_entry + d.edge_irq + d.eventfd_signal + d.msi_inject +
                              d.host_eoi + d.host_irq_exit);
     CHECK(early.cpu->stats().exit_handling_ns.mean() > h + irq);
-    CHECK(early.cpu->stats().exit_handling_ns.mean() < h + irq + 100);  // + PID line accesses
+    // + the PID line accesses of the injection: a miss, as nothing has
+    // touched the line before (without posting, no vCPU load writes it).
+    CHECK(early.cpu->stats().exit_handling_ns.mean() < h + irq + 150);
 }
