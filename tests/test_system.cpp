@@ -378,7 +378,8 @@ TEST_CASE("a stepwise run gives the same result file as the default run on every
         INFO(name);
         const std::string sets =
             name == p3 ? " --set run.duration_ns=500000 --set run.warmup_ns=100000" : "";
-        const std::string run = std::string(CIDSIM_BINARY) + " run '" + name + "' -q" + sets + " --out ";
+        const std::string run =
+            std::string(CIDSIM_BINARY) + " run '" + name + "' -q" + sets + " --out ";
         REQUIRE(std::system((run + a + " --set run.check_lookahead=true").c_str()) == 0);
         REQUIRE(std::system((run + b + " --stepwise").c_str()) == 0);
         const std::string ahead = cidsim_test::slurp(a), stepwise = cidsim_test::slurp(b);

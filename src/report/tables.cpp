@@ -214,7 +214,8 @@ namespace {
 
 // Typed reads of a tables file, each error naming the file and the key.
 const json& member(const json& obj, const char* key, const std::string& at) {
-    if (!obj.is_object()) throw ConfigError(at + ": expected an object, got " + json_type_name(obj));
+    if (!obj.is_object())
+        throw ConfigError(at + ": expected an object, got " + json_type_name(obj));
     const auto it = obj.find(key);
     if (it == obj.end()) throw ConfigError(at + "." + key + ": missing");
     return *it;
@@ -226,9 +227,11 @@ std::string text(const json& j, const std::string& at) {
 }
 
 std::vector<std::string> texts(const json& j, const std::string& at) {
-    if (!j.is_array()) throw ConfigError(at + ": expected an array of strings, got " + json_type_name(j));
+    if (!j.is_array())
+        throw ConfigError(at + ": expected an array of strings, got " + json_type_name(j));
     std::vector<std::string> out;
-    for (size_t i = 0; i < j.size(); ++i) out.push_back(text(j[i], at + "[" + std::to_string(i) + "]"));
+    for (size_t i = 0; i < j.size(); ++i)
+        out.push_back(text(j[i], at + "[" + std::to_string(i) + "]"));
     return out;
 }
 

@@ -91,7 +91,8 @@ bool SweepDir::claim_outputs(const SweepSpec& spec, const std::function<void()>&
 
 void SweepDir::refuse_links(const std::vector<SweepPoint>& points, const std::string& shown) const {
     for (const SweepPoint& p : points)
-        for (const std::string& name : {"points/" + p.name + ".json", "logs/" + p.name + ".stderr"}) {
+        for (const std::string& name :
+             {"points/" + p.name + ".json", "logs/" + p.name + ".stderr"}) {
             const std::string path = m_dir + "/" + name;
             std::error_code ec;
             if (fs::is_symlink(fs::symlink_status(path, ec)))

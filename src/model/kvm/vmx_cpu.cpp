@@ -146,9 +146,8 @@ void VmxCpu::sched_out(bool preempted) {
         note("  kvm_sched_out -> vcpu_put (no VT-d posting: the PID is left alone)");
     else {
         m_gpid.put(preempted, c);
-        note("  kvm_sched_out -> vcpu_put: %s", preempted
-                                                   ? "preempted, SN=1 (posts now send nothing)"
-                                                   : "blocking, SN stays 0");
+        note("  kvm_sched_out -> vcpu_put: %s",
+             preempted ? "preempted, SN=1 (posts now send nothing)" : "blocking, SN stays 0");
     }
     m_notifier_cost += m_params.vcpu_put + c;
     m_loaded = false;

@@ -248,7 +248,8 @@ private:
     // The earliest a request fetched from now on can be served (posted or
     // remapped): a post crosses the mesh first, a remapped message does not.
     sc_core::sc_time fastest_service() const {
-        return fastest_fetch() + (m_remapped_irtes ? sc_core::SC_ZERO_TIME : m_params.message_latency);
+        return fastest_fetch() +
+               (m_remapped_irtes ? sc_core::SC_ZERO_TIME : m_params.message_latency);
     }
     Resolved resolve(uint32_t index) const;
     const Resolved& lookup(uint32_t index, bool& hit);

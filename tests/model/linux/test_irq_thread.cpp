@@ -150,9 +150,9 @@ TEST_CASE("a saturated interrupt CPU is busy at most the whole window", "[irq_th
     const std::string cfg = std::string(CIDSIM_SOURCE_DIR) + "/configs/rfc/c2-dsa-2wq.json";
     for (const char* mode : {"mode=remappable", "mode=posted"}) {
         INFO(mode);
-        const json r = run_binary(cfg, {mode, "run.duration_ns=400000",
-                                        "devices.0.per_completion_ns=80",
-                                        "devices.1.per_completion_ns=80"});
+        const json r =
+            run_binary(cfg, {mode, "run.duration_ns=400000", "devices.0.per_completion_ns=80",
+                             "devices.1.per_completion_ns=80"});
         const double busy = r["per_cpu"][0]["busy_fraction"].get<double>();
         CHECK(busy > 0.95);  // saturated, so the bound is what is tested
         CHECK(busy <= 1.0 + 1e-9);

@@ -188,8 +188,7 @@ TEST_CASE("without the interrupt status every completion sends its MSI", "[devic
     CHECK(b.device.stats().msis == 2);
 }
 
-TEST_CASE("an NVMe queue sends one MSI until the driver's doorbell acknowledges it",
-          "[device]") {
+TEST_CASE("an NVMe queue sends one MSI until the driver's doorbell acknowledges it", "[device]") {
     DoorbellBench b;
     sc_start(ns(1000));
     b.device.complete(0, 1, 4096);
