@@ -3,6 +3,7 @@
 // binary, so a key added to the writer without a description fails here.
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <set>
 #include <string>
 
@@ -142,6 +143,46 @@ TEST_CASE("every listed metric has its type and source and meaning (and a unit i
             if (type != "string" && type != "boolean") CHECK(!m["unit"].get<std::string>().empty());
             // The unreported list may name a field of two blocks alike.
             if (section.key() != "not in result files") CHECK(seen.insert(key).second);
+        }
+    }
+}
+
+namespace {
+
+// Every number of a result outside its windows and half-widths, by JSON path.
+void totals(const json& o, const std::string& at, std::map<std::string, double>& out) {
+    if (o.is_object()) {
+        for (auto it = o.begin(); it != o.end(); ++it)
+            if (at.empty() && (it.key() == "batches" || it.key() == "ci95" ||
+                               it.key() == "config" || it.key() == "cidsim_version"))
+                continue;
+            else
+                totals(*it, at + "/" + it.key(), out);
+    } else if (o.is_array()) {
+        for (size_t i = 0; i < o.size(); ++i) totals(o[i], at + "/" + std::to_string(i), out);
+    } else if (o.is_number()) {
+        out[at] = o.get<double>();
+    }
+}
+
+}  // namespace
+
+TEST_CASE("a run's totals do not depend on how many windows it is measured in") {
+    // An interrupt or work item under way at a window's end counts its part
+    // in that window, so cutting the run into windows loses no busy time.
+    Scratch s;
+    for (const char* config : {"/configs/examples/posted-bursty.json",
+                               "/configs/examples/remappable-bursty.json"}) {
+        INFO(config);
+        const std::string path = std::string(CIDSIM_SOURCE_DIR) + config;
+        std::map<std::string, double> one, five;
+        totals(short_run(s, path, " --set run.batches=1"), "", one);
+        totals(short_run(s, path, " --set run.batches=5"), "", five);
+        REQUIRE(one.size() > 50);
+        for (const auto& [key, value] : one) {
+            INFO(key);
+            REQUIRE(five.count(key));
+            CHECK(five[key] == Approx(value).epsilon(1e-12).margin(1e-12));
         }
     }
 }

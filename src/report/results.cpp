@@ -233,6 +233,7 @@ json run_and_collect(System& system, ProgressLine* progress) {
         advance_to(system, sc_core::sc_time_stamp() + system.config().run.duration,
                    sc_core::sc_time_stamp(), progress);
         if (progress) progress->clear();
+        system.close_window();
         return collect_results(system);
     }
     warm_up(system, progress);
@@ -246,6 +247,7 @@ json run_and_collect(System& system, ProgressLine* progress) {
         const sc_core::sc_time end =
             start + system.config().run.duration * (double(b + 1) / double(batches));
         advance_to(system, end, start, progress);
+        system.close_window();
         result = collect_results(system);
         totals.add_window(system, result);
         windows.push_back({{"metrics", result["metrics"]}, {"workloads", result["workloads"]}});

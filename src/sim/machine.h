@@ -14,6 +14,9 @@ public:
     virtual ~MachinePart() = default;
     // Forgets what its blocks counted (a new measurement window).
     virtual void reset_stats() = 0;
+    // A measurement window ends now: what is under way counts its part so
+    // far (a window's totals do not depend on where the windows fall).
+    virtual void close_window() {}
     // Attaches `obs` to every block of the part that reports to a trace
     // observer (nullptr detaches); a part whose blocks do not trace keeps
     // the default.

@@ -87,6 +87,10 @@ void System::reset_stats() {
     for (auto& w : m_workloads) w->reset_stats();
 }
 
+void System::close_window() {
+    for (auto& part : m_parts) part->close_window();
+}
+
 void System::attach_observer(TraceObserver* obs) {
     for (auto& part : m_parts) part->attach_observer(obs);
 }

@@ -29,6 +29,8 @@ public:
     void warm_up();
     void advance(const sc_core::sc_time& t);
     void reset_stats();
+    // A measurement window ends now (before its results are read).
+    void close_window();
     // Called by reset_stats() before it clears anything, so an observer
     // can add up what the ending window counted (nullptr: none).
     void on_reset(std::function<void()> before) { m_before_reset = std::move(before); }

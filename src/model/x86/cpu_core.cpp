@@ -232,6 +232,18 @@ bool CpuCore::start_work() {
     return false;
 }
 
+void CpuCore::count_busy_until_now() {
+    const sc_time now = sim_now();
+    if (m_in_interrupt && m_irq_start < now) {
+        const sc_time part = now - std::max(m_irq_start, m_stats_from);
+        m_stats.irq_time += part;
+        m_stats.busy += part;
+    } else if (m_activity == Activity::Work && m_work_start < now) {
+        m_stats.busy += now - std::max(m_work_start, m_stats_from);
+    }
+    m_stats_from = now;
+}
+
 void CpuCore::end_work() {
     const sc_time ran = sim_now() - m_work_start;
     m_stats.busy += sim_now() - std::max(m_work_start, m_stats_from);

@@ -121,6 +121,9 @@ public:
         m_stats = {};
         m_stats_from = sc_core::sc_time_stamp();
     }
+    // A window ends now: an interrupt or a work item under way counts its
+    // part up to now in this window's busy time, the rest in the next.
+    void count_busy_until_now();
     // Stranded interrupts over the whole run, warm-up included.
     const ViolationCount& stranded_ever() const { return m_stranded_ever; }
     const PostedDescriptor& pid() const { return m_pid; }

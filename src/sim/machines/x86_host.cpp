@@ -164,6 +164,10 @@ int X86Host::route_of(unsigned cpu, Vector vector) const {
     return cpu < m_vector_owner.size() ? m_vector_owner[cpu][vector] : -1;
 }
 
+void X86Host::close_window() {
+    for (auto& c : m_cpus) c->count_busy_until_now();
+}
+
 void X86Host::reset_stats() {
     m_iommu->reset_stats();
     for (auto& c : m_cpus) c->reset_stats();

@@ -87,6 +87,7 @@ public:
     static uint64_t pid_address(unsigned cpu) { return 0x10000000 + uint64_t(cpu) * 64; }
 
     void reset_stats() override;
+    void close_window() override;
     void attach_observer(TraceObserver* obs) override;
 
 private:
