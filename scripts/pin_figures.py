@@ -9,23 +9,22 @@ is rerun and the new errors are read and committed.
 import argparse
 import json
 import os
-import subprocess
+import sys
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-TABLES = os.path.join(ROOT, "configs", "rfc", "tables.json")
-OUT = os.path.join(ROOT, "tests", "golden", "rfc_figures.json")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import calibrate  # noqa: E402  (ROOT, simulate)
+
+TABLES = os.path.join(calibrate.ROOT, "configs", "rfc", "tables.json")
+OUT = os.path.join(calibrate.ROOT, "tests", "golden", "rfc_figures.json")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--cidsim", default=os.path.join(ROOT, "build", "cidsim"))
+    ap.add_argument("--cidsim", default=os.path.join(calibrate.ROOT, "build", "cidsim"))
     args = ap.parse_args()
     figures = []
-    for table in json.load(open(TABLES))["tables"]:
-        out = subprocess.run([args.cidsim, "reproduce", table["name"], "--format", "json",
-                              "--tables", TABLES], check=True, capture_output=True,
-                             text=True).stdout
-        for r in json.loads(out)["rows"]:
+    for table in calibrate.load(TABLES)["tables"]:
+        for r in calibrate.simulate(args.cidsim, table["name"]):
             if r.get("published") is None:
                 continue
             p, s = r["published"], r["simulated"]
