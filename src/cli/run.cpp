@@ -1,6 +1,7 @@
 // cidsim run CONFIG.json [--set key.path=value ...] [--seed N] [--stepwise] [--out RESULT.json]
 //   [--stats FILE] [--timeline [--window-ns A:B]] [--trace-vcd F] [--trace-perfetto F [--trace-limit N]] [--interrupts]
 #include <iostream>
+#include <sstream>
 
 #include <boost/program_options.hpp>
 
@@ -109,10 +110,14 @@ int cmd_run(int argc, char** argv) {
                 std::cerr << "cidsim run: " << path << ": " << f << "\n";
             return kExitFailure;
         }
-        if (!out.empty()) write_file_atomically(out, results.dump(2) + "\n");
-        if (!stats.empty()) write_file_atomically(stats, stats_text(results, path));
-        if (!vm.count("quiet")) std::cout << summary_text(results);
-        session.finish(std::cout);
+        OutputBatch files;
+        if (!out.empty()) files.add(out, results.dump(2) + "\n");
+        if (!stats.empty()) files.add(stats, stats_text(results, path));
+        std::ostringstream printed;
+        if (!vm.count("quiet")) printed << summary_text(results);
+        session.finish(printed, files);
+        files.write();
+        std::cout << printed.str();
     } catch (const BadInput& e) {
         // Constraints only the built system can check (vector allocation).
         std::cerr << "cidsim run: " << path << ": " << e.what() << "\n";

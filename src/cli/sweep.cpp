@@ -78,7 +78,7 @@ int cmd_sweep(int argc, char** argv) {
     }
     try {
         points = expand_points(spec);
-        check_metric_paths(spec, points.front());
+        check_metric_paths(spec, points);
     } catch (const ConfigError& e) {
         std::cerr << "cidsim sweep: " << vm["spec"].as<std::string>() << ": " << e.what() << "\n";
         return kExitBadInput;

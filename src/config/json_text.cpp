@@ -212,11 +212,13 @@ void apply_override(json& config, const std::string& assignment) {
         const std::string& k = keys[i];
         walked += (walked.empty() ? "" : ".") + k;
         if (node->is_array()) {
-            char* end = nullptr;
-            const unsigned long idx = std::strtoul(k.c_str(), &end, 10);
-            if (*end || idx >= node->size())
+            // Digits only: strtoul would also take " 0", "+0" and wrap "-1".
+            const bool digits = k.size() <= 9 && k.find_first_not_of("0123456789") == std::string::npos;
+            const unsigned long idx = digits ? std::strtoul(k.c_str(), nullptr, 10) : 0;
+            if (!digits || idx >= node->size())
                 throw ConfigError("--set " + walked + ": no element " + k + " in an array of " +
-                                  std::to_string(node->size()));
+                                  std::to_string(node->size()) +
+                                  (digits ? "" : " (an index is written in digits only)"));
             node = &(*node)[idx];
         } else if (node->is_object() || node->is_null()) {
             node = &(*node)[k];

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <vector>
@@ -80,41 +81,64 @@ void claim_output(const std::string& role, const std::string& path) {
         throw BadInput(role + " " + path + ": cannot write here: " + dir + ": " + std::strerror(errno));
     if (!S_ISDIR(st.st_mode))
         throw BadInput(role + " " + path + ": cannot write here: " + dir + " is not a directory");
-    const std::string probe = id.resolved + ".cidsim-probe";
-    {
+    // A name of this process's own: whatever else is there (a file, a
+    // directory) must not pass for a successful probe.
+    for (int attempt = 0;; ++attempt) {
+        const std::string probe = id.resolved + ".cidsim-probe." + std::to_string(::getpid()) +
+                                  (attempt ? "." + std::to_string(attempt) : "");
         CleanupGuard guard(probe, false);
         const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-        if (fd < 0 && errno != EEXIST)
+        if (fd < 0 && errno == EEXIST && attempt < 100) continue;
+        if (fd < 0)
             throw BadInput(role + " " + path + ": cannot write here: " + std::strerror(errno));
-        if (fd >= 0) {
-            ::close(fd);
-            ::unlink(probe.c_str());
-        }
+        ::close(fd);
+        ::unlink(probe.c_str());
+        break;
     }
     std::lock_guard<std::mutex> lock(g_mutex);
     g_outputs.push_back({role, id});
 }
 
-void write_file_atomically(const std::string& path, const std::string& text) {
+namespace {
+
+// A whole file written beside its target, not yet in place; removed unless
+// renamed (and on a signal while it waits).
+class StagedFile {
+public:
+    StagedFile(const std::string& path, const std::string& text);
+    ~StagedFile() {
+        if (!m_placed) ::unlink(m_tmp.c_str());
+    }
+    StagedFile(const StagedFile&) = delete;
+    StagedFile& operator=(const StagedFile&) = delete;
+    void place();
+
+private:
+    std::string m_path, m_target, m_tmp;
+    std::unique_ptr<CleanupGuard> m_guard;
+    bool m_placed = false;
+};
+
+StagedFile::StagedFile(const std::string& path, const std::string& text) : m_path(path) {
     if (path.empty()) throw BadInput("an output with an empty file name");
     const FileId id = identify(path);
-    const std::string& target = id.resolved;
-    if (const std::string p = type_problem(target); !p.empty()) throw BadInput(path + ": " + p);
+    m_target = id.resolved;
+    if (const std::string p = type_problem(m_target); !p.empty()) throw BadInput(path + ": " + p);
     refuse_inputs("the output", path, id);
 
-    const std::string tmp = target + ".tmp." + std::to_string(::getpid());
+    m_tmp = m_target + ".tmp." + std::to_string(::getpid());
     const auto fail = [&](const std::string& what) -> std::runtime_error {
         const std::string why = std::strerror(errno);
-        ::unlink(tmp.c_str());
+        ::unlink(m_tmp.c_str());
         return std::runtime_error(path + ": " + what + ": " + why);
     };
-    CleanupGuard guard(tmp, false);
-    ::unlink(tmp.c_str());  // left by an earlier process with this pid
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    m_guard = std::make_unique<CleanupGuard>(m_tmp, false);
+    ::unlink(m_tmp.c_str());  // left by an earlier process with this pid
+    const int fd = ::open(m_tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0) throw fail("cannot write");
     // A file written over keeps its permissions, as an in-place write would.
     struct stat st;
-    if (id.exists && ::stat(target.c_str(), &st) == 0) (void)::fchmod(fd, st.st_mode & 07777);
+    if (id.exists && ::stat(m_target.c_str(), &st) == 0) (void)::fchmod(fd, st.st_mode & 07777);
     for (size_t done = 0; done < text.size();) {
         const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
         if (n < 0 && errno == EINTR) continue;
@@ -126,7 +150,31 @@ void write_file_atomically(const std::string& path, const std::string& text) {
         done += size_t(n);
     }
     if (::close(fd) != 0) throw fail("write failed");
-    if (std::rename(tmp.c_str(), target.c_str()) != 0) throw fail("cannot rename the file into place");
+}
+
+void StagedFile::place() {
+    if (std::rename(m_tmp.c_str(), m_target.c_str()) != 0) {
+        const std::string why = std::strerror(errno);
+        throw std::runtime_error(m_path + ": cannot rename the file into place: " + why);
+    }
+    m_placed = true;
+}
+
+}  // namespace
+
+void write_file_atomically(const std::string& path, const std::string& text) {
+    StagedFile(path, text).place();
+}
+
+void OutputBatch::add(const std::string& path, std::string text) {
+    if (!path.empty()) m_files.emplace_back(path, std::move(text));
+}
+
+void OutputBatch::write() {
+    std::vector<std::unique_ptr<StagedFile>> staged;
+    for (const auto& [path, text] : m_files) staged.push_back(std::make_unique<StagedFile>(path, text));
+    for (auto& f : staged) f->place();
+    m_files.clear();
 }
 
 }  // namespace cidsim

@@ -9,17 +9,32 @@
 // output of it: "the same file" is the same path after symlinks, or the same
 // device and inode.
 //
-// write_file_atomically writes through symlinks: it resolves the final path,
+// write_file_atomically (and OutputBatch) writes through symlinks: it resolves the final path,
 // writes a temporary file beside the target and renames it onto the target,
 // so the link stays a link and a reader never sees a partial file. The
 // temporary file is removed if the write fails or the process is
 // interrupted (io/cleanup.h).
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace cidsim {
 
 // `role` names the output in messages: "--out", "the sweep manifest".
 void claim_output(const std::string& role, const std::string& path);
 void write_file_atomically(const std::string& path, const std::string& text);
+
+// The outputs of one command, written whole or not at all: every file is
+// written beside its target first, and only when all are written are they
+// renamed into place (a full disk on the third leaves the first two as they
+// were).
+class OutputBatch {
+public:
+    void add(const std::string& path, std::string text);  // an empty path adds nothing
+    void write();
+
+private:
+    std::vector<std::pair<std::string, std::string>> m_files;
+};
 
 }  // namespace cidsim

@@ -130,7 +130,7 @@ void check_variants(const ExplainScenario& s) {
     for (size_t i = 0; i < s.variants.size(); ++i) {
         json ex;
         const SimConfig config = load_config(variant_config(s, i, ex));
-        explain_view(ex);
+        check_view_in_run(explain_view(ex), config);
         if (ex.contains("affinity_move")) check_affinity_refs(affinity_params(ex["affinity_move"]), config);
         if (ex.contains("retrigger")) check_retrigger_refs(retrigger_params(ex["retrigger"]), config);
     }

@@ -1,6 +1,8 @@
 #include "report/explain_section.h"
 
 #include <algorithm>
+#include <iomanip>
+#include <sstream>
 
 #include "config/config_loader.h"
 
@@ -115,9 +117,40 @@ ExplainView explain_view(const json& ex) {
     return v;
 }
 
+namespace {
+
+std::string ns_text(double t) {
+    std::ostringstream os;
+    os << std::setprecision(15) << t;
+    return os.str();
+}
+std::string ns_text(const sc_core::sc_time& t) { return ns_text(ns_of(t)); }
+
+// A time the scenario names must fall inside the run, or nothing it asks for happens.
+void check_in_run(const sc_core::sc_time& t, const std::string& key, const SimConfig& config) {
+    const sc_core::sc_time end = config.run.warmup + config.run.duration;
+    if (t >= end)
+        throw ConfigError(key + ": " + ns_text(t) + " ns is not before the run's end (" +
+                          ns_text(end) + " ns: run.warmup_ns + run.duration_ns)");
+}
+
+}  // namespace
+
+void check_view_in_run(const ExplainView& v, const SimConfig& config) {
+    const double end = ns_of(config.run.warmup + config.run.duration);
+    for (const auto& [key, win] : {std::make_pair("window_ns", v.window),
+                                   std::make_pair("narration_window_ns", v.narration_window)})
+        if (win && win->second > end)
+            throw ConfigError(std::string("explain.") + key + ": the window [" +
+                              ns_text(win->first) + ", " + ns_text(win->second) +
+                              "] ends after the run (" + ns_text(end) +
+                              " ns: run.warmup_ns + run.duration_ns)");
+}
+
 // The affinity move's references, against the variant's loaded config.
 void check_affinity_refs(const AffinityMoveParams& p, const SimConfig& config) {
     const std::string at = "explain.affinity_move";
+    check_in_run(p.at, at + ".at_ns", config);
     const auto dev = std::find_if(config.devices.begin(), config.devices.end(),
                                   [&](const DeviceConfig& d) { return d.name == p.device; });
     if (dev == config.devices.end()) {
@@ -138,6 +171,8 @@ void check_affinity_refs(const AffinityMoveParams& p, const SimConfig& config) {
 
 void check_retrigger_refs(const RetriggerParams& p, const SimConfig& config) {
     const std::string at = "explain.retrigger";
+    for (size_t i = 0; i < p.at.size(); ++i)
+        check_in_run(p.at[i], at + ".at_ns[" + std::to_string(i) + "]", config);
     const auto dev = std::find_if(config.devices.begin(), config.devices.end(),
                                   [&](const DeviceConfig& d) { return d.name == p.device; });
     if (dev == config.devices.end())

@@ -29,6 +29,8 @@ struct ExplainView {
     size_t narration_lines = 80;
 };
 ExplainView explain_view(const nlohmann::json& explain);
+// Its windows end within the variant's run.
+void check_view_in_run(const ExplainView& view, const SimConfig& config);
 
 AffinityMoveParams affinity_params(const nlohmann::json& affinity_move);
 // Its device, queue and CPU exist in the variant's config.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iomanip>
+#include <sstream>
 #include <stdexcept>
 
 namespace cidsim {
@@ -56,6 +58,12 @@ struct CpuState {
     bool handler_open = false;  // a handler call without a driver handler so far
 };
 
+std::string time_text(const sc_time& t) {
+    std::ostringstream os;
+    os << std::setprecision(15) << ns_of(t);
+    return os.str();
+}
+
 std::string plural(uint64_t n, const char* word) {
     return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
@@ -73,13 +81,19 @@ TimelineWindow parse_window(const std::string& spec, const sc_time& end) {
         if (s.empty()) return dflt;
         size_t used = 0;
         double v = -1;
+        // Decimal only: stod would also take hex, "inf" and "nan".
+        const bool decimal = s.find_first_not_of("0123456789.eE+-") == std::string::npos;
         try {
-            v = std::stod(s, &used);
+            if (decimal) v = std::stod(s, &used);
         } catch (const std::exception&) {
         }
         if (used != s.size() || !(v >= 0))
             throw std::invalid_argument("--window-ns " + spec + ": '" + s +
-                                        "' is not a time in ns >= 0");
+                                        "' is not a decimal time in ns >= 0");
+        if (v > ns_of(end))
+            throw std::invalid_argument("--window-ns " + spec + ": " + s +
+                                        " ns is past the run's end (" + time_text(end) +
+                                        " ns: run.warmup_ns + run.duration_ns)");
         return ns(v);
     };
     w.from = number(spec.substr(0, colon), w.from);

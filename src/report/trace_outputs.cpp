@@ -2,7 +2,9 @@
 
 #include <ostream>
 #include <stdexcept>
+#include <utility>
 
+#include "io/output_file.h"
 #include "report/interrupts_table.h"
 #include "report/perfetto_writer.h"
 #include "report/results.h"
@@ -35,7 +37,7 @@ TraceSession::~TraceSession() {
     if (m_options.interrupts) m_system.on_reset(nullptr);
 }
 
-void TraceSession::finish(std::ostream& out) {
+void TraceSession::finish(std::ostream& out, OutputBatch& files) {
     if (m_recorder) {
         const TraceContext ctx = TraceContext::of(m_system);
         const std::vector<TraceRecord>& events = m_recorder->events();
@@ -56,13 +58,13 @@ void TraceSession::finish(std::ostream& out) {
                                    w);
         }
         if (!m_options.vcd_path.empty())
-            write_file_atomically(m_options.vcd_path,
-                                  vcd_text(events, ctx, whole,
-                                           m_vm ? m_vm->vcd_wires() : std::vector<VcdWire>{}));
+            files.add(m_options.vcd_path,
+                      vcd_text(events, ctx, whole,
+                               m_vm ? m_vm->vcd_wires() : std::vector<VcdWire>{}));
         if (!m_options.perfetto_path.empty()) {
             std::string text = perfetto_json(events, ctx, whole, m_options.perfetto_limit);
             if (m_vm) text = m_vm->with_perfetto_tracks(text, whole);
-            write_file_atomically(m_options.perfetto_path, text);
+            files.add(m_options.perfetto_path, std::move(text));
         }
     }
     if (m_options.interrupts) {

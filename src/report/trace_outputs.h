@@ -16,6 +16,8 @@
 
 namespace cidsim {
 
+class OutputBatch;
+
 struct TraceOutputs {
     bool timeline = false;
     std::string window;  // "A:B" ns; empty: see TraceSession
@@ -34,8 +36,9 @@ public:
     // recorder to the system when an output needs one.
     TraceSession(const TraceOutputs& options, System& system);
     ~TraceSession();
-    // After the run: prints the timeline/table to `out`, writes the files.
-    void finish(std::ostream& out);
+    // After the run: prints the timeline/table to `out`, adds the trace
+    // files to `files` (the command writes them with its other outputs).
+    void finish(std::ostream& out, OutputBatch& files);
 
 private:
     TraceOutputs m_options;

@@ -184,7 +184,9 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
                                   (v->is_object() && !v->empty() ? v->begin().key() : "0") + ")");
             if (aggregate_seeds && !v->is_number())
                 throw ConfigError("metrics[" + std::to_string(m) + "]: " + metrics[m] +
-                                  " is not a number, so it cannot be averaged over seeds");
+                                  " is " + (v->is_null() ? std::string("null") : v->dump()) +
+                                  " in " + path +
+                                  ", not a number, so it cannot be averaged over seeds");
             r.values.push_back(*v);
         }
         rows.push_back(std::move(r));

@@ -1,6 +1,8 @@
 #include "sweep/metric_probe.h"
 
+#include <algorithm>
 #include <cctype>
+#include <set>
 #include <sstream>
 
 #include "config/config_loader.h"
@@ -37,20 +39,50 @@ void keep_trace_events_inside_probe(json& config) {
     }
 }
 
-}  // namespace
+// The sizes of every array in a config, not its values: points of one shape
+// have results of one shape (per_device, per_cpu, per-queue arrays).
+void add_shape(const json& j, std::string& out) {
+    if (j.is_array()) {
+        out += "[" + std::to_string(j.size());
+        for (const json& e : j) add_shape(e, out);
+        out += "]";
+    } else if (j.is_object()) {
+        out += "{";
+        for (auto it = j.begin(); it != j.end(); ++it) add_shape(it.value(), out);
+        out += "}";
+    }
+}
 
-void check_metric_paths(const SweepSpec& spec, const SweepPoint& first) {
-    json probe_config = first.effective_config;
+json probe_result(const SweepPoint& point) {
+    json probe_config = point.effective_config;
     probe_config["run"]["duration_ns"] = kProbeNs;
     probe_config["run"]["warmup_ns"] = 0;
     keep_trace_events_inside_probe(probe_config);
     System system(load_config(probe_config));
     system.run();
-    const json result = collect_results(system);
+    return collect_results(system);
+}
+
+}  // namespace
+
+void check_metric_paths(const SweepSpec& spec, const std::vector<SweepPoint>& points) {
+    // One probe per shape of config (usually one): an index past an array in
+    // every shape names nothing any point will have.
+    std::vector<json> results;
+    std::set<std::string> shapes;
+    for (const SweepPoint& point : points) {
+        std::string shape;
+        add_shape(point.effective_config, shape);
+        if (shapes.insert(shape).second) results.push_back(probe_result(point));
+    }
+    const json& result = results.front();
 
     for (size_t m = 0; m < spec.metrics.size(); ++m) {
         const std::string& path = spec.metrics[m];
         const std::string at = "metrics[" + std::to_string(m) + "]: " + path;
+        if (path.front() == '.' || path.back() == '.' || path.find("..") != std::string::npos)
+            throw ConfigError(at + ": an empty key in the path (expected a result path like "
+                                   "metrics.msi_to_handler_ns.p99)");
         // The part before the first array index, which every point has.
         std::string fixed;
         std::stringstream parts(path);
@@ -76,6 +108,12 @@ void check_metric_paths(const SweepSpec& spec, const SweepPoint& first) {
         if (!indexed && (v->is_object() || v->is_array()))
             throw ConfigError(at + ": is not a single value (name a field inside it, e.g. " + path +
                               "." + (v->is_object() && !v->empty() ? v->begin().key() : "0") + ")");
+        if (indexed && std::none_of(results.begin(), results.end(), [&](const json& r) {
+                const json* leaf = json_at_path(r, path);
+                return leaf && !leaf->is_object() && !leaf->is_array();
+            }))
+            throw ConfigError(at + ": no point's result has a single value there (" + fixed +
+                              " holds " + std::to_string(v->size()) + " element(s) in the first point)");
     }
 }
 

@@ -1,9 +1,10 @@
 #pragma once
-// Checks a sweep's metric paths before any point runs: simulates the first
-// point for a few nanoseconds in this process (the sweep runner elaborates
-// nothing else; its points are separate processes) and looks each path up
-// in that result. A path through an array index (per_cpu.3.busy_fraction)
-// may exist only for some points, so only its non-indexed part is checked.
+// Checks a sweep's metric paths before any point runs: simulates one point of
+// each config shape (the sizes of its arrays) for a microsecond in this
+// process (the sweep runner elaborates nothing else; its points are separate
+// processes) and looks each path up in those results. A path through an
+// array index (per_cpu.3.busy_fraction) must name a single value in at least
+// one shape's result; its part before the index, in the first point's.
 #include <vector>
 
 #include "sweep/sweep_spec.h"
@@ -11,6 +12,6 @@
 namespace cidsim {
 
 // Throws ConfigError naming the metric ("metrics[1]: metrics.nope ...").
-void check_metric_paths(const SweepSpec& spec, const SweepPoint& first);
+void check_metric_paths(const SweepSpec& spec, const std::vector<SweepPoint>& points);
 
 }  // namespace cidsim

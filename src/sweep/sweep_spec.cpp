@@ -1,6 +1,7 @@
 #include "sweep/sweep_spec.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <cstdio>
 #include <filesystem>
@@ -63,9 +64,15 @@ std::vector<json> value_list(const std::string& at, const json& j) {
             throw ConfigError(at + "[" + std::to_string(i) + "]: " + j[i].dump() +
                               ": a control character in a varied value; expected printable "
                               "characters only (each point is one command line)");
-        if (!seen.insert(j[i].dump()).second)
+        // 2 and 2.0 are one value: both set the same parameter.
+        const bool integral_float = j[i].is_number_float() &&
+                                    std::abs(j[i].get<double>()) < 9e15 &&
+                                    j[i].get<double>() == std::floor(j[i].get<double>());
+        const std::string canonical =
+            integral_float ? json(int64_t(j[i].get<double>())).dump() : j[i].dump();
+        if (!seen.insert(canonical).second)
             throw ConfigError(at + "[" + std::to_string(i) + "]: " + j[i].dump() +
-                              " appears twice");
+                              " appears twice (an earlier value equals it)");
         out.push_back(j[i]);
     }
     return out;

@@ -317,6 +317,9 @@ SET_BAD = [("trailing-dot", "handler.loop_limit.=2", "empty key in the path", ["
            ("into-number", "run.seed.x=1", "has no keys", ["--set run.seed"]),
            ("index-out-of-range", "devices.7.name=x", "no element 7", ["--set devices.7"]),
            ("index-not-number", "devices.x.name=y", "no element x", ["--set devices.x"]),
+           ("index-with-space", "devices. 0.irq_cpus=[0]", "digits only", ["--set devices. 0"]),
+           ("index-with-plus", "devices.+0.irq_cpus=[0]", "digits only", ["--set devices.+0"]),
+           ("index-negative", "devices.-1.irq_cpus=[0]", "digits only", ["--set devices.-1"]),
            ("unknown-key", "handler.loop_limt=2", "unknown key", ["tiny.json", "handler.loop_limt"]),
            ("wrong-type", "handler.loop_limit=\"many\"", "handler.loop_limit", ["tiny.json"]),
            ("negative", "handler.loop_limit=-1", "handler.loop_limit", ["tiny.json"]),
@@ -778,12 +781,6 @@ for cmd, argv, files, extra in [
     case(f"{cmd}-stdout-disk-full", argv, 1, "writing to standard output failed: No space left on device",
          files, stdout_to="/dev/full", **extra)
 
-names = [c["name"] for c in cases]
-dups = {n for n in names if names.count(n) > 1}
-assert not dups, dups
-# A rejection names what was wrong: the file or option, and the key.
-unnamed = [c["name"] for c in cases if c["status"] == 2 and not c.get("names")]
-assert not unnamed, unnamed
 # --- a sweep never writes through a link in its own directory -------------------
 for tag, link in [("result", "sw/points/handler.loop_limit=1,seed=1.json"),
                   ("log", "sw/logs/handler.loop_limit=2,seed=1.stderr")]:
@@ -792,5 +789,69 @@ for tag, link in [("result", "sw/points/handler.loop_limit=1,seed=1.json"),
                                 {"path": "sw/points", "dir": True}, {"path": "sw/logs", "dir": True},
                                 {"path": link, "symlink": "../../other.txt"}],
          names=["--out sw", link[len("sw/"):]])
+
+# --- the first round's last silent acceptances ------------------------------------
+for tag, values in [("int-and-float", [2, 2.0]), ("float-and-int", [3.0, 3])]:
+    case(f"sweep-vary-{tag}-one-point", ["sweep", "s.json", "--out", "sw"], 2, "appears twice",
+         [TINY, js("s.json", {"base": "tiny.json", "vary": {"handler.loop_limit": values}})],
+         names=["s.json", "vary.handler.loop_limit[1]"])
+for tag, metric, msg in [("trailing-dot", "metrics.msis.", "an empty key in the path"),
+                         ("leading-dot", ".metrics.msis", "an empty key in the path"),
+                         ("index-past-devices", "per_device.7.msis", "no point's result has"),
+                         ("index-past-cpus", "per_cpu.1.busy_fraction", "no point's result has")]:
+    case(f"sweep-metric-{tag}", ["sweep", "s.json", "--out", "sw"], 2, msg,
+         [TINY, js("s.json", {"base": "tiny.json", "vary": {"handler.loop_limit": [1, 2]},
+                              "metrics": [metric]})], names=["s.json", "metrics[0]: " + metric])
+case("sweep-metric-index-ok", ["sweep", "s.json", "--out", "sw", "--emit-commands"], 0, None,
+     [TINY, js("s.json", {"base": "tiny.json", "vary": {"handler.loop_limit": [1, 2]},
+                          "metrics": ["per_device.0.msis", "per_cpu.0.busy_fraction"]})],
+     creates=["sw", "sw/sweep.json", "sw/points", "sw/logs", "sw/.sweep.lock"])
+for tag, mut, key in [
+        ("window-past-run", lambda e: e.update(window_ns=[0, 1e9]), "explain.window_ns"),
+        ("narration-window-past-run", lambda e: e.update(narration_window_ns=[100, 30000]),
+         "explain.narration_window_ns"),
+        ("affinity-move-after-run",
+         lambda e: e.update(affinity_move={"at_ns": 1e9, "device": "dev0", "to_cpu": 0}),
+         "explain.affinity_move.at_ns"),
+        ("affinity-move-check-pir-string",
+         lambda e: e.update(affinity_move={"at_ns": 100, "device": "dev0", "to_cpu": 0,
+                                           "check_pir": "yes"}), "explain.affinity_move.check_pir"),
+        ("retrigger-after-run", lambda e: e.update(retrigger={"at_ns": [100, 20000], "device": "dev0"}),
+         "explain.retrigger.at_ns[1]")]:
+    s = json.loads(json.dumps(SCENARIO))
+    mut(s["explain"])
+    case(f"explain-{tag}", ["explain", "x.json"], 2, None, [js("x.json", s)], names=["x.json", key])
+with open(__file__.replace("gen_cases.py", "fixtures/tiny.json")) as f:
+    MANY = json.load(f)
+MANY["workloads"] = [{"type": "trace", "events": [[i, "dev0", 0]]} for i in range(2049)]
+case("run-workloads-over-limit", ["run", "w.json"], 2, "expected at most 2048 workloads",
+     [text("w.json", json.dumps(MANY))], names=["w.json", "workloads"])
+for i, w in enumerate(["0:inf", "0:1e300", "1e9:2e9", "0x10:0x20", "0:nan", "-5:10", "10:5",
+                       "30000:"]):
+    case(f"run-window-ns-bad{i}", ["run", "tiny.json", "-q", "--timeline", "--window-ns", w], 2,
+         None, [TINY], names=["--window-ns " + w])
+case("run-window-ns-whole-ok", ["run", "tiny.json", "-q", "--timeline", "--window-ns", "0:20000"], 0,
+     None, [TINY])
+case("run-out-probe-name-taken", ["run", "tiny.json", "-q", "--out", "r.json"], 0, None,
+     [TINY, {"path": "r.json.cidsim-probe", "dir": True}], creates=["r.json"])
+case("collect-aggregate-seeds-null-metric", ["collect", "m", "--aggregate-seeds"], 2,
+     "is null in", sweep_dir([js("m/points/p0.json", {"metrics": {"msi_rate_mps": None}, "seed": 1,
+                                                     "config": {"handler": {"loop_limit": 1}}})]),
+     names=["metrics.msi_rate_mps", "m/points/p0.json"])
+# One full disk among several outputs: none of them is written.
+case("run-outputs-with-full-trace-write-nothing",
+     ["run", "tiny.json", "-q", "--out", "r.json", "--stats", "s.txt", "--trace-vcd", "full/x.vcd"],
+     1, ["full/x.vcd", "No space left on device"], [TINY, {"path": "full", "tmpfs": "full"}])
+case("run-outputs-with-full-perfetto-write-nothing",
+     ["run", "tiny.json", "-q", "--trace-vcd", "v.vcd", "--stats", "s.txt", "--trace-perfetto",
+      "full/p.json"], 1, ["full/p.json", "No space left on device"],
+     [TINY, {"path": "full", "tmpfs": "full"}])
+
+names = [c["name"] for c in cases]
+dups = {n for n in names if names.count(n) > 1}
+assert not dups, dups
+# A rejection names what was wrong: the file or option, and the key.
+unnamed = [c["name"] for c in cases if c["status"] == 2 and not c.get("names")]
+assert not unnamed, unnamed
 
 print(json.dumps(cases, indent=1))

@@ -276,7 +276,8 @@ std::string check_case(const json& c, const std::string& binary, const fs::path&
                 std::find(creates.begin(), creates.end(), path) == creates.end())
                 problems += "failed, yet left " + path + " behind\n";
     for (const auto& [path, state] : after)
-        if (path.find(".tmp.") != std::string::npos || path.find(".cidsim-probe") != std::string::npos)
+        if (!before.count(path) &&
+            (path.find(".tmp.") != std::string::npos || path.find(".cidsim-probe") != std::string::npos))
             problems += "temporary file left: " + path + "\n";
     if (!problems.empty()) {
         std::string cmd = binary;
