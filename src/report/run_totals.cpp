@@ -28,7 +28,7 @@ bool is_histogram_summary(const json& j) {
 bool take_last(const std::string& key) {
     static const char* const kLast[] = {"cpu", "vector", "queue", "irte_index", "root_port",
                                         "device", "name", "type", "unit", "events", "replayed", "job",
-                                        "vcpu", "pcpu_apic_id", "kind"};
+                                        "vcpu", "pcpu_apic_id", "kind", "chip", "cpus"};
     if (key.size() > 7 && key.compare(key.size() - 7, 7, "_at_end") == 0) return true;
     return std::find_if(std::begin(kLast), std::end(kLast),
                         [&](const char* k) { return key == k; }) != std::end(kLast);

@@ -148,9 +148,8 @@ std::string xen_text(const json& r) {
     return buf;
 }
 
-}  // namespace
-
-std::string summary_text(const json& r) {
+// The x86 host: the interrupt path from device to Linux handler.
+std::string host_text(const json& r) {
     const json& m = r["metrics"];
     char buf[2048];
     std::snprintf(
@@ -193,7 +192,113 @@ std::string summary_text(const json& r) {
         (unsigned long long)m["stranded_at_end"].get<uint64_t>(),
         (unsigned long long)m["lost_completions"].get<uint64_t>(),
         (unsigned long long)m["in_flight_completions_at_end"].get<uint64_t>());
-    return std::string(buf) + per_cpu_text(r) + vcpu_text(r) + xen_text(r) + storage_text(r);
+    return std::string(buf) + per_cpu_text(r);
+}
+
+// What an ipistorm user reads first (vmstat's rate, where the IPIs went, the
+// descriptor line's travel), chip by chip.
+std::string power_text(const json& r) {
+    const json& c = r["config"]["power"];
+    const json& is = r["config"]["ipistorm"];
+    const json& x = r["ipistorm"];
+    std::string chips;
+    for (const json& n : c["cores_per_chip"])
+        chips += (chips.empty() ? "" : "+") + std::to_string(n.get<uint64_t>());
+    uint64_t cpus = 0;
+    for (const json& k : x["per_chip"]) cpus += k["cpus"].get<uint64_t>();
+    char buf[1600];
+    std::snprintf(
+        buf, sizeof buf,
+        "POWER partition: %llu chip(s), %s cores x SMT%llu (%llu CPUs), IPI descs per %s, "
+        "irqdebug %s, %.3f ms simulated\n"
+        "ipistorm on %s, offset %lld, %s\n"
+        "  interrupts (vmstat)  %10.3f M/s  (IPIs %.0f/s, timer %.0f/s)\n"
+        "  iterations           %10.0f /s;  polled (no IPI) %.1f %%;  csd_lock_wait %.3f us "
+        "per iteration\n"
+        "  IPIs to another chip %10.1f %%;  XIVE triggers that waited %.1f %%\n"
+        "  descriptor line      %10llu transfers (%.2f per IPI, %.0f/s): %.1f %% from another "
+        "chip, %.1f %% queued\n"
+        "  per chip  CPUs  IPIs taken      IPIs/s   IPIs sent  to other chip  timer ints  "
+        "XIVE triggers  cross-chip  queued\n",
+        (unsigned long long)x["per_chip"].size(), chips.c_str(),
+        (unsigned long long)c["threads_per_core"].get<uint64_t>(), (unsigned long long)cpus,
+        c["ipi_descs"].get<std::string>().c_str(), c["irqdebug"].get<std::string>().c_str(),
+        r["metrics"]["simulated_seconds"].get<double>() * 1e3,
+        is["cpulist"].get<std::string>().c_str(), (long long)is["offset"].get<int64_t>(),
+        is["wait"].get<bool>() ? "wait" : "no wait", x["mint_per_s"].get<double>(),
+        x["ipis_per_s"].get<double>(), x["timer_interrupts_per_s"].get<double>(),
+        x["iterations_per_s"].get<double>(), x["polled_share"].get<double>() * 100,
+        x["spin_us_per_iteration"].get<double>(), x["cross_chip_ipi_share"].get<double>() * 100,
+        x["xive_queued_share"].get<double>() * 100,
+        (unsigned long long)x["desc_line_transfers"].get<uint64_t>(),
+        x["desc_line_transfers_per_ipi"].get<double>(), x["desc_line_transfers_per_s"].get<double>(),
+        x["desc_line_cross_chip_share"].get<double>() * 100,
+        x["desc_line_queued_share"].get<double>() * 100);
+    std::string out = buf;
+    for (const json& k : x["per_chip"]) {
+        char line[240];
+        std::snprintf(line, sizeof line,
+                      "    chip%-3llu %5llu  %10llu  %10.0f  %10llu  %13llu  %10llu  %13llu  %10llu  "
+                      "%6llu\n",
+                      (unsigned long long)k["chip"].get<uint64_t>(),
+                      (unsigned long long)k["cpus"].get<uint64_t>(),
+                      (unsigned long long)k["ipis"].get<uint64_t>(), k["ipis_per_s"].get<double>(),
+                      (unsigned long long)k["ipis_sent"].get<uint64_t>(),
+                      (unsigned long long)k["cross_chip_sent"].get<uint64_t>(),
+                      (unsigned long long)k["timer_interrupts"].get<uint64_t>(),
+                      (unsigned long long)k["xive_triggers"].get<uint64_t>(),
+                      (unsigned long long)k["xive_cross_chip_triggers"].get<uint64_t>(),
+                      (unsigned long long)k["xive_queued"].get<uint64_t>());
+        out += line;
+    }
+    return out;
+}
+
+// A guest's I/O as fio in the guest reports it, summed over its disks.
+std::string guest_io_text(const json& r, const std::string& guest) {
+    double iops = 0, bw = 0;
+    unsigned disks = 0;
+    for (const json& w : r["workloads"])
+        if (w.value("type", std::string()) == "nvme" && w.contains("iops_m")) {
+            iops += w["iops_m"].get<double>();
+            bw += w["bandwidth_mb_per_s"].get<double>();
+            ++disks;
+        }
+    char buf[300];
+    std::snprintf(buf, sizeof buf, "%s, %.3f ms simulated\n", guest.c_str(),
+                  r["metrics"]["simulated_seconds"].get<double>() * 1e3);
+    std::string out = buf;
+    if (disks) {
+        std::snprintf(buf, sizeof buf, "  I/O: %.3f M IOPS, %.1f MB/s over %u disk(s)\n", iops, bw,
+                      disks);
+        out += buf;
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string summary_text(const json& r) {
+    // Each family's own figures first; the x86 host's interrupt path after
+    // them, or a line when it carried nothing (a POWER config's idle host).
+    if (r.contains("ipistorm")) {
+        const json& m = r["metrics"];
+        if (m["msis"].get<uint64_t>() == 0 && m["interrupts"].get<uint64_t>() == 0)
+            return power_text(r) + "(the config's x86 host is idle: " +
+                   std::to_string(r["config"]["topology"]["cpus"].get<uint64_t>()) +
+                   " CPU(s), no MSIs; its figures are in the result file)\n";
+        return power_text(r) + "\nx86 host\n" + host_text(r);
+    }
+    if (r.contains("xen")) {
+        const json& c = r["config"]["xen"];
+        return guest_io_text(r, "Xen HVM domain, " + std::to_string(c["vcpus"].get<uint64_t>()) +
+                                    " vCPUs") +
+               xen_text(r) + storage_text(r) + "\nhost interrupt path\n" + host_text(r);
+    }
+    if (r.contains("per_vcpu"))
+        return guest_io_text(r, "KVM guest, " + std::to_string(r["per_vcpu"].size()) + " vCPU(s)") +
+               vcpu_text(r) + storage_text(r) + "\nhost interrupt path\n" + host_text(r);
+    return host_text(r) + storage_text(r);
 }
 
 }  // namespace cidsim

@@ -9,6 +9,7 @@ using nlohmann::json;
 namespace {
 
 const char* const kIpistorm = "ipistorm";
+const char* const kPerChip = "ipistorm.per_chip[]";
 
 const ReportMetric kRows[] = {
     {kIpistorm, "mint_per_s", "number", "1e6/s",
@@ -26,15 +27,31 @@ const ReportMetric kRows[] = {
     {kIpistorm, "desc_line_queued_share", "number", "fraction",
      "of those, queued behind an earlier transfer of the line"},
     {kIpistorm, "desc_line_stores", "integer", "count", "irq_count++ stores into the hot line"},
+    {kIpistorm, "desc_line_transfers", "integer", "count",
+     "misses and upgrades of the IPI descriptors' hot line, from any chip"},
+    {kIpistorm, "desc_line_transfers_per_s", "number", "1/s",
+     "desc_line_transfers over the measured time"},
     {kIpistorm, "cross_chip_ipi_share", "number", "fraction", "IPIs sent to another chip's CPU"},
     {kIpistorm, "xive_queued_share", "number", "fraction", "trigger stores that waited for a XIVE router"},
     {kIpistorm, "descs", "integer", "count", "IPI irq_descs: 1 (IPI/sys) or one per chip (IPI/chip)"},
+    {kPerChip, "chip", "integer", "index", "the chip (power.cores_per_chip[])"},
+    {kPerChip, "cpus", "integer", "count", "its CPUs (cores x threads_per_core)"},
+    {kPerChip, "ipis", "integer", "count", "IPIs taken by its CPUs"},
+    {kPerChip, "ipis_per_s", "number", "1/s", "ipis over the measured time"},
+    {kPerChip, "ipis_sent", "integer", "count", "IPIs its CPUs sent"},
+    {kPerChip, "cross_chip_sent", "integer", "count", "of those, to another chip's CPU"},
+    {kPerChip, "timer_interrupts", "integer", "count", "timer interrupts taken by its CPUs"},
+    {kPerChip, "iterations", "integer", "count", "ipistorm loop iterations of its CPUs"},
+    {kPerChip, "xive_triggers", "integer", "count", "trigger stores its XIVE routed"},
+    {kPerChip, "xive_cross_chip_triggers", "integer", "count",
+     "of those, stored by another chip's CPU"},
+    {kPerChip, "xive_queued", "integer", "count", "events that waited for its XIVE router"},
 };
 
 class PowerResults final : public ResultSection {
 public:
     const char* key() const override { return kIpistorm; }
-    std::vector<const char*> listing() const override { return {kIpistorm}; }
+    std::vector<const char*> listing() const override { return {kIpistorm, kPerChip}; }
     bool present(const System& sys) const override { return sys.power() != nullptr; }
     json write(const System& sys, double secs) const override {
         return ipistorm_results(*sys.power(), secs);
@@ -89,9 +106,46 @@ private:
                   {"desc_line_stores", stores},
                   {"cross_chip_ipi_share", ratio(double(total.cross_chip_sent), double(total.ipis_sent))},
                   {"xive_queued_share", ratio(double(xive.queued), double(xive.triggers))},
-                  {"descs", p.descs().size()}};
+                  {"descs", p.descs().size()},
+                  {"desc_line_transfers", transfers},
+                  {"desc_line_transfers_per_s", per_second(double(transfers), secs)},
+                  {"per_chip", per_chip(p, secs)}};
         write_block_stats(total, o);
         return o;
+    }
+
+    // Where the storm's IPIs went and came from, chip by chip (each chip's
+    // XIVE with it).
+    static json per_chip(const PowerPartition& p, double secs) {
+        const ChipLayout& layout = p.layout();
+        std::vector<PowerCpuStats> chips(layout.chips());
+        std::vector<unsigned> cpus(layout.chips(), 0);
+        for (unsigned c = 0; c < p.cpu_count(); ++c) {
+            const PowerCpuStats& s = p.cpu(c).stats();
+            PowerCpuStats& t = chips[layout.chip_of(c)];
+            ++cpus[layout.chip_of(c)];
+            t.ipis += s.ipis;
+            t.ipis_sent += s.ipis_sent;
+            t.cross_chip_sent += s.cross_chip_sent;
+            t.timer_interrupts += s.timer_interrupts;
+            t.iterations += s.iterations;
+        }
+        json list = json::array();
+        for (unsigned k = 0; k < layout.chips(); ++k) {
+            const XiveStats& x = p.xives()[k]->stats();
+            list.push_back({{"chip", k},
+                            {"cpus", cpus[k]},
+                            {"ipis", chips[k].ipis},
+                            {"ipis_per_s", per_second(double(chips[k].ipis), secs)},
+                            {"ipis_sent", chips[k].ipis_sent},
+                            {"cross_chip_sent", chips[k].cross_chip_sent},
+                            {"timer_interrupts", chips[k].timer_interrupts},
+                            {"iterations", chips[k].iterations},
+                            {"xive_triggers", x.triggers},
+                            {"xive_cross_chip_triggers", x.cross_chip_triggers},
+                            {"xive_queued", x.queued}});
+        }
+        return list;
     }
 };
 
