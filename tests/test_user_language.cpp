@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -469,4 +470,43 @@ TEST_CASE("each family's summary leads with its own figures: POWER chips and the
     REQUIRE(k.status == 0);
     CHECK(k.out.rfind("KVM guest, 1 vCPU(s)", 0) == 0);
     CHECK(k.out.find("vcpu0 (CPU1)") < k.out.find("\nhost interrupt path\n"));
+}
+
+TEST_CASE("a guest's exits read as perf kvm stat: every reason with samples and its times", "[cli][kvm]") {
+    Scratch s;
+    const std::string cfg = q(kRoot + "/configs/vm/host-and-guest.json");
+    const Run one = run_cidsim(s, "run " + cfg + " --set run.batches=1 --out " + q(s / "1.json"));
+    const Run three = run_cidsim(s, "run " + cfg + " --set run.batches=3 -q --out " + q(s / "3.json"));
+    REQUIRE(one.status == 0);
+    REQUIRE(three.status == 0);
+    const json a = read_json(s / "1.json"), b = read_json(s / "3.json");
+    std::set<std::string> reasons;
+    for (size_t i = 0; i < a["per_vcpu"].size(); ++i) {
+        const json& v = a["per_vcpu"][i];
+        double samples_pct = 0, time_pct = 0;
+        for (auto it = v["exits"].begin(); it != v["exits"].end(); ++it) {
+            const uint64_t n = it.value().get<uint64_t>();
+            CHECK(v["kvm_stat"].contains(it.key()) == (n > 0));
+            if (!n) continue;
+            reasons.insert(it.key());
+            const json& e = v["kvm_stat"][it.key()];
+            CHECK(e["samples"] == n);
+            samples_pct += e["samples_pct"].get<double>();
+            time_pct += e["time_pct"].get<double>();
+            CHECK(e["min_us"].get<double>() > 0);
+            CHECK(e["min_us"].get<double>() <= e["mean_us"].get<double>());
+            CHECK(e["mean_us"].get<double>() <= e["max_us"].get<double>());
+            CHECK(e["time_us"].get<double>() == Approx(e["mean_us"].get<double>() * double(n)));
+        }
+        CHECK(samples_pct == Approx(100));
+        CHECK(time_pct == Approx(100));
+        // Windows do not move it: counts, sums, minima and maxima over the run.
+        CHECK(b["per_vcpu"][i]["kvm_stat"] == v["kvm_stat"]);
+    }
+    // The config has a halting vCPU and one whose EOIs exit.
+    CHECK(reasons.count("HLT"));
+    CHECK(reasons.count("EXTERNAL_INTERRUPT"));
+    CHECK(reasons.count("MSR_WRITE"));
+    CHECK(one.out.find("VM-EXIT    Samples  Samples%     Time%    Min Time    Max Time    Avg time") !=
+          std::string::npos);
 }

@@ -42,6 +42,28 @@ void line(std::ostringstream& os, const std::string& name, const json& value,
     os << buf << " # " << meaning << "\n";
 }
 
+// An object's values, a line each (objects of objects too: kvm_stat's
+// reasons); an entry without one unit gives each field the unit its name
+// ends with.
+void object_lines(std::ostringstream& os, const std::string& name, const json& v,
+                  const std::string& unit, const std::string& meaning) {
+    static const std::pair<const char*, const char*> kSuffixUnits[] = {
+        {"_us", "us"}, {"_ns", "ns"}, {"_pct", "percent"}, {"_per_s", "1/s"}, {"samples", "count"}};
+    for (auto it = v.begin(); it != v.end(); ++it) {
+        if (it.value().is_object()) {
+            object_lines(os, name + "." + it.key(), it.value(), unit, meaning);
+            continue;
+        }
+        std::string u = unit;
+        for (const auto& [suffix, word] : kSuffixUnits) {
+            const std::string k = it.key(), sfx = suffix;
+            if (u.empty() && k.size() >= sfx.size() && k.compare(k.size() - sfx.size(), sfx.size(), sfx) == 0)
+                u = word;
+        }
+        line(os, name + "." + it.key(), it.value(), u, meaning);
+    }
+}
+
 // One entry of the metric table at `at` (a result object): a value, an
 // object of counts, or a histogram's summary, one line per field.
 void entry_lines(std::ostringstream& os, const std::string& prefix, const json& at,
@@ -63,8 +85,7 @@ void entry_lines(std::ostringstream& os, const std::string& prefix, const json& 
                  what + " of: " + meaning);
         }
     } else if (v.is_object()) {
-        for (auto it = v.begin(); it != v.end(); ++it)
-            line(os, name + "." + it.key(), it.value(), unit, meaning);
+        object_lines(os, name, v, unit, meaning);
     } else if (v.is_array()) {
         line(os, name, json(v.size()), unit, meaning + " (entries; records in the JSON result)");
     } else {

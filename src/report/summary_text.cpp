@@ -70,6 +70,23 @@ std::string storage_text(const json& r) {
     return out;
 }
 
+// perf kvm stat report's table of one vCPU.
+std::string kvm_stat_text(const json& stat) {
+    std::string out =
+        "               VM-EXIT    Samples  Samples%     Time%    Min Time    Max Time    Avg time\n";
+    char line[200];
+    for (auto it = stat.begin(); it != stat.end(); ++it) {
+        const json& e = it.value();
+        std::snprintf(line, sizeof line, "    %18s %10llu %8.2f%% %8.2f%% %9.2fus %9.2fus %9.2fus\n",
+                      it.key().c_str(), (unsigned long long)e["samples"].get<uint64_t>(),
+                      e["samples_pct"].get<double>(), e["time_pct"].get<double>(),
+                      e["min_us"].get<double>(), e["max_us"].get<double>(),
+                      e["mean_us"].get<double>());
+        out += line;
+    }
+    return out;
+}
+
 // What a KVM user reads first (perf kvm stat, /proc/interrupts): per vCPU
 // its exits, the exit handling time, the guest-visible latency and the
 // host's share.
@@ -109,6 +126,7 @@ std::string vcpu_text(const json& r) {
                       v["guest_fraction"].get<double>() * 100,
                       latency);
         out += line;
+        out += kvm_stat_text(v["kvm_stat"]);
     }
     return out;
 }

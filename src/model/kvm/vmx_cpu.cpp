@@ -175,7 +175,7 @@ void VmxCpu::run() {
     spend(m_notifier_cost);
     m_notifier_cost = SC_ZERO_TIME;
     prepare_entry();
-    enter(sim_now(), sim_now(), false);
+    enter(sim_now(), sim_now(), ExitReason::Count);
     for (;;) {
         const ExitReason r = guest();
         if (r == ExitReason::ExternalInterrupt) external_interrupt_exit();
@@ -252,7 +252,7 @@ void VmxCpu::eoi_exit(ExitReason reason) {
     m_vapic.end_of_interrupt();
     spend(m_params.eoi_exit);
     prepare_entry();
-    enter(trace, hw_exit, false);
+    enter(trace, hw_exit, reason);
 }
 
 void VmxCpu::external_interrupt_exit() {
@@ -272,7 +272,7 @@ void VmxCpu::external_interrupt_exit() {
     // vcpu_run's loop: cond_resched() before the next entry.
     if (m_sched.need_resched()) schedule_from_vcpu(true);
     prepare_entry();
-    enter(trace, hw_exit, true);
+    enter(trace, hw_exit, ExitReason::ExternalInterrupt);
 }
 
 void VmxCpu::hlt_exit() {
@@ -303,7 +303,7 @@ void VmxCpu::hlt_exit() {
         }
     }
     prepare_entry();
-    enter(trace, hw_exit, false);
+    enter(trace, hw_exit, ExitReason::Hlt);
 }
 
 void VmxCpu::host_irq() {
@@ -445,8 +445,16 @@ void VmxCpu::prepare_entry() {
     }
 }
 
-void VmxCpu::enter(const sc_time& exit_trace, const sc_time& hw_exit, bool timed) {
-    if (timed) m_stats.exit_handling_ns.record(whole_ns(sim_now() - exit_trace));  // kvm_entry
+void VmxCpu::enter(const sc_time& exit_trace, const sc_time& hw_exit, ExitReason reason) {
+    const bool timed = reason == ExitReason::ExternalInterrupt;
+    if (reason != ExitReason::Count) {  // kvm_entry: perf kvm stat's time of the exit
+        const uint64_t t = whole_ns(sim_now() - exit_trace);
+        const size_t r = size_t(reason);
+        m_stats.exit_ns[r] += t;
+        if (m_stats.exit_min_ns[r] == 0 || t < m_stats.exit_min_ns[r]) m_stats.exit_min_ns[r] = t;
+        if (t > m_stats.exit_max_ns[r]) m_stats.exit_max_ns[r] = t;
+    }
+    if (timed) m_stats.exit_handling_ns.record(whole_ns(sim_now() - exit_trace));
     if (timed)
         note("kvm_entry tracepoint: %.0f ns after kvm_exit; VM entry",
              ns_of(sim_now() - exit_trace));

@@ -101,6 +101,12 @@ struct VcpuConfig {
 
 struct VmxCpuStats {
     std::array<uint64_t, size_t(ExitReason::Count)> exits{};
+    // perf kvm stat's time per exit reason: kvm_exit to kvm_entry, in ns
+    // (a HLT exit's includes the time blocked); min and max are 0 until
+    // the first exit of the reason.
+    std::array<uint64_t, size_t(ExitReason::Count)> exit_ns{};
+    std::array<uint64_t, size_t(ExitReason::Count)> exit_min_ns{};
+    std::array<uint64_t, size_t(ExitReason::Count)> exit_max_ns{};
     Histogram exit_handling_ns;    // EXTERNAL_INTERRUPT: kvm_exit -> kvm_entry
     Histogram hw_exit_to_entry_ns; // EXTERNAL_INTERRUPT: hardware exit -> entry
     uint64_t posted_in_guest = 0;  // 0xF2 processed in guest mode, no exit
@@ -207,7 +213,8 @@ private:
     void idle_until_irq();
     // vcpu_enter_guest's last steps: PIR -> vIRR or event injection; then entry.
     void prepare_entry();
-    void enter(const sc_core::sc_time& exit_trace, const sc_core::sc_time& hw_exit, bool timed);
+    // VM entry after an exit of `reason` (ExitReason::Count: the first entry).
+    void enter(const sc_core::sc_time& exit_trace, const sc_core::sc_time& hw_exit, ExitReason reason);
     // Messages and posts due now, before this CPU looks at its LAPIC or PID.
     void settle_inputs() {
         if (Participant* poster = m_gpid.pid().poster()) poster->catch_up();

@@ -117,6 +117,13 @@ const char* exit_reason_name(size_t i) { return to_string(ExitReason(i)); }
 void VmxCpuStats::describe(StatVisitor& v) const {
     v.by_reason(in_block("exits"), exits.data(), exits.size(), exit_reason_name,
                 "VM exits by basic exit reason (exits_per_s divides them by the window)");
+    v.by_reason(unreported("exit_ns"), exit_ns.data(), exit_ns.size(), exit_reason_name,
+                "exit handling time by reason, kvm_exit to kvm_entry, summed (kvm_stat divides "
+                "it)");
+    v.by_reason(unreported("exit_min_ns"), exit_min_ns.data(), exit_min_ns.size(),
+                exit_reason_name, "the shortest exit of each reason, kvm_exit to kvm_entry");
+    v.by_reason(unreported("exit_max_ns"), exit_max_ns.data(), exit_max_ns.size(),
+                exit_reason_name, "the longest exit of each reason, kvm_exit to kvm_entry");
     v.histogram(in_block("exit_handling_ns"), exit_handling_ns, "ns",
                 "EXTERNAL_INTERRUPT exit handling time as perf kvm stat reports it: the "
                 "kvm_exit tracepoint (vm.kvm_exit_trace) to the next kvm_entry");

@@ -1,5 +1,7 @@
 // The KVM guest's part of a result (systems.md E, E3): per_vcpu, one entry
 // per vCPU.
+#include <algorithm>
+#include <array>
 #include <string>
 
 #include "report/metric_rows.h"
@@ -29,6 +31,43 @@ const ReportMetric kRows[] = {
     {kPerVcpu, "posted_notifications_suppressed", "integer", "count",
      "posts into the vCPU's PID that sent no notification (ON set, or SN)"},
     {kPerVcpu, "exits_per_s", "object", "1/s", "exits over the measured time, by exit reason"},
+    {kPerVcpu, "kvm_stat", "object", "",
+     "perf kvm stat report's table, by exit reason with samples: samples, samples_pct, "
+     "time_pct (of all exits' time), time_us (total), min_us, max_us, mean_us; time from "
+     "kvm_exit to kvm_entry (a HLT exit's includes the time blocked; EOI_INDUCED exits with VID "
+     "are counted, not timed)"},
+};
+
+constexpr size_t kReasons = size_t(ExitReason::Count);
+
+// One vCPU's exits by reason, summed over windows: what perf kvm stat reads.
+struct ExitTimes {
+    std::array<uint64_t, kReasons> samples{}, total_ns{}, min_ns{}, max_ns{};
+    void add(const VmxCpuStats& s) {
+        for (size_t r = 0; r < kReasons; ++r) {
+            samples[r] += s.exits[r];
+            total_ns[r] += s.exit_ns[r];
+            if (s.exit_min_ns[r] && (!min_ns[r] || s.exit_min_ns[r] < min_ns[r]))
+                min_ns[r] = s.exit_min_ns[r];
+            max_ns[r] = std::max(max_ns[r], s.exit_max_ns[r]);
+        }
+    }
+    json kvm_stat() const {
+        uint64_t all = 0, all_ns = 0;
+        for (size_t r = 0; r < kReasons; ++r) all += samples[r], all_ns += total_ns[r];
+        json o = json::object();
+        for (size_t r = 0; r < kReasons; ++r)
+            if (samples[r])
+                o[to_string(ExitReason(r))] = {
+                    {"samples", samples[r]},
+                    {"samples_pct", 100 * ratio(double(samples[r]), double(all))},
+                    {"time_pct", 100 * ratio(double(total_ns[r]), double(all_ns))},
+                    {"time_us", double(total_ns[r]) / 1e3},
+                    {"min_us", double(min_ns[r]) / 1e3},
+                    {"max_us", double(max_ns[r]) / 1e3},
+                    {"mean_us", ratio(double(total_ns[r]), double(samples[r])) / 1e3}};
+        return o;
+    }
 };
 
 // The guest-visible latency of the devices assigned to vCPU i (their
@@ -62,6 +101,9 @@ json vcpu_results(const System& sys, double secs) {
                    v.pid().posts() - v.pid().notifications()}};
         for (size_t r = 0; r < s.exits.size(); ++r)
             o["exits_per_s"][to_string(ExitReason(r))] = per_second(double(s.exits[r]), secs);
+        ExitTimes times;
+        times.add(s);
+        o["kvm_stat"] = times.kvm_stat();
         write_block_stats(s, o);
         list.push_back(o);
     }
@@ -86,23 +128,28 @@ public:
         // ratio of sums, so both sums are kept.
         m_root_ns.resize(sys.vcpu_count());
         m_msis.resize(sys.vcpu_count());
+        m_exits.resize(sys.vcpu_count());
         for (unsigned i = 0; i < sys.vcpu_count(); ++i) {
             const std::string at = "/per_vcpu/" + std::to_string(i);
             collect_histograms(sys.vmx_cpu(i).stats(), at, false, histograms);
             m_root_ns[i] += sys.vmx_cpu(i).root_time().to_seconds() * 1e9;
+            m_exits[i].add(sys.vmx_cpu(i).stats());
             auto& [latency, unit] = histograms[at + "/msi_to_guest_ns"];
             unit = "ns";
             m_msis[i] += assigned_devices(sys, i, latency);
         }
     }
     void write_totals(json& section, const std::vector<json>&) const override {
-        for (size_t i = 0; i < section.size() && i < m_msis.size(); ++i)
+        for (size_t i = 0; i < section.size() && i < m_msis.size(); ++i) {
             section[i]["host_cpu_ns_per_interrupt"] = ratio(m_root_ns[i], double(m_msis[i]));
+            section[i]["kvm_stat"] = m_exits[i].kvm_stat();
+        }
     }
 
 private:
     std::vector<double> m_root_ns;  // per vCPU, summed over windows
     std::vector<uint64_t> m_msis;
+    std::vector<ExitTimes> m_exits;
 };
 
 }  // namespace
