@@ -2,6 +2,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include "io/data_files.h"
 #include "version.h"
 #include <cstring>
 #include <unistd.h>
@@ -64,7 +65,9 @@ int sc_main(int argc, char* argv[]) {
         return argc < 2 ? cidsim::kExitBadInput : cidsim::kExitOk;
     }
     if (!std::strcmp(argv[1], "--version")) {
-        std::cout << "cidsim " << cidsim::version() << "\n";
+        std::cout << "cidsim " << cidsim::version() << "\n"
+                  << "shipped tables, profiles and scenarios: "
+                  << cidsim::data_file("configs") << "\n";
         return cidsim::kExitOk;
     }
     sc_core::sc_report_handler::set_handler(report_to_stderr);

@@ -16,6 +16,7 @@
 #include <boost/program_options.hpp>
 
 #include "cli/command_line.h"
+#include "io/data_files.h"
 #include "cli/commands.h"
 #include "report/progress.h"
 #include "cli/numeric_option.h"
@@ -33,9 +34,7 @@ using nlohmann::json;
 namespace {
 
 std::string default_config(const std::string& name) {
-    const std::string rel = "configs/bench/" + name + ".json";
-    if (fs::exists(rel)) return rel;
-    return std::string(CIDSIM_SOURCE_DIR) + "/" + rel;
+    return data_file("configs/bench/" + name + ".json");
 }
 
 struct Series {

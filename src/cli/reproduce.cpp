@@ -25,6 +25,7 @@
 #include <boost/program_options.hpp>
 
 #include "cli/command_line.h"
+#include "io/data_files.h"
 #include "cli/commands.h"
 #include "cli/numeric_option.h"
 #include "io/cleanup.h"
@@ -60,17 +61,11 @@ std::string platforms_line(const std::vector<json>& rows) {
     return line + "\n";
 }
 
-std::string default_tables() {
-    if (fs::exists("configs/rfc/tables.json")) return "configs/rfc/tables.json";
-    return std::string(CIDSIM_SOURCE_DIR) + "/configs/rfc/tables.json";
-}
+std::string default_tables() { return data_file("configs/rfc/tables.json"); }
 
 // The experiments of systems.md (E3 vfio-threading, E1 xen-eoi-lock): asked by name, or all
 // of them as `systems`; `all` stays the RFC's set.
-std::string default_systems_tables() {
-    if (fs::exists("configs/vm/tables.json")) return "configs/vm/tables.json";
-    return std::string(CIDSIM_SOURCE_DIR) + "/configs/vm/tables.json";
-}
+std::string default_systems_tables() { return data_file("configs/vm/tables.json"); }
 
 RunParams config_run(const TableRow& row) {
     json j = read_config_file(row.config);

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <set>
 
+#include "io/data_files.h"
 #include "config/config_loader.h"
 #include "config/platforms.h"
 #include "config/platforms_data.h"
@@ -141,9 +142,7 @@ std::vector<Provenance> platform_provenance(const std::string& platform) {
 }
 
 std::string default_devices_file() {
-    const char* rel = "configs/rfc/devices.json";
-    if (std::filesystem::exists(rel)) return rel;
-    return std::string(CIDSIM_SOURCE_DIR) + "/" + rel;
+    return data_file("configs/rfc/devices.json");
 }
 
 std::vector<Provenance> devices_provenance(const std::string& path) {

@@ -1,4 +1,5 @@
 #include "report/explain.h"
+#include "io/data_files.h"
 #include "report/machines/vm_tracks.h"
 #include "report/machines/power_explain.h"
 #include "report/machines/xen_explain.h"
@@ -32,21 +33,12 @@ bool is_file(const std::string& p) {
     return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
-// Where the built-in scenarios live: $CIDSIM_EXPLAIN_DIR, the source tree
-// this binary was built from, or configs/explain beside the binary's parent.
+// Where the built-in scenarios live: $CIDSIM_EXPLAIN_DIR, then the shipped
+// files' places (io/data_files.h).
 std::vector<std::string> scenario_dirs() {
     std::vector<std::string> dirs;
     if (const char* env = std::getenv("CIDSIM_EXPLAIN_DIR")) dirs.push_back(env);
-#ifdef CIDSIM_EXPLAIN_DIR
-    dirs.push_back(CIDSIM_EXPLAIN_DIR);
-#endif
-    char exe[4096];
-    const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        std::string p(exe, size_t(n));
-        p = p.substr(0, p.rfind('/'));
-        dirs.push_back(p.substr(0, p.rfind('/')) + "/configs/explain");
-    }
+    for (const std::string& d : data_candidates("configs/explain")) dirs.push_back(d);
     return dirs;
 }
 
