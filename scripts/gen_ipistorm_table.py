@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Writes the ipistorm table (experiment E2, ../shared/spec/systems.md D and
-E) into configs/vm/tables.json: both machines' rows with systems.md E's
-keys (machine, cpus, column), the seven calibration figures as the only
-published values, then sensitivity rows of P9 IPI/sys 0-127 over the line
-and XIVE costs' ranges (their sources: cidsim params power_line, xive), the
-loop's noise and the descriptor line's order.
+"""Writes the ipistorm table (experiment E2, systems.md D and E in
+docs/specification.md) into configs/vm/tables.json: both machines' rows
+with systems.md E's keys (machine, cpus, column), the seven calibration
+figures as the only published values, then sensitivity rows of P9 IPI/sys
+0-127 over the line and XIVE costs' ranges (their sources: cidsim params
+power_line, xive), the loop's noise and the descriptor line's order.
     scripts/gen_ipistorm_table.py"""
 import json
 import os

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Writes the experiment configs under configs/rfc/ from the device profiles
-in configs/rfc/devices.json and the setups of spec/experiments.md. The
-generated files are committed; rerun this after changing a profile (the
-calibration script does)."""
+in configs/rfc/devices.json and the setups of experiments.md (restated in
+docs/specification.md). The generated files are committed; rerun this after
+changing a profile (the calibration script does)."""
 import json
 import os
 
@@ -110,10 +110,10 @@ def p5(cpus=32, jobs_per_queue=4, iodepth=16):
 
 
 # Where each config's topology comes from (issue 22 item 5): the published
-# setup (spec/experiments.md) where it says so, a named real server's layout
-# where the setup is silent, else "unknown" with the assumption made. In the
-# model a root port is one IIO stack: the write path that inbound DMA and
-# interrupt messages share. On Sapphire Rapids every PCIe Gen5 x16 slot is
+# setup (experiments.md, docs/specification.md) where it says so, a named
+# real server's layout where the setup is silent, else "unknown" with the
+# assumption made. In the model a root port is one IIO stack: the write
+# path that inbound DMA and interrupt messages share. On Sapphire Rapids every PCIe Gen5 x16 slot is
 # its own IIO stack, which a bifurcated x4x4x4x4 slot splits into four PCIe
 # root ports that still share the stack; each DSA instance sits in an
 # accelerator stack of its own (four per socket). docs/predictions.md

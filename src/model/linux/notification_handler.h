@@ -7,13 +7,14 @@
 // passed, and the handler goes on from there when resumed, so that CpuCore
 // can be an SC_METHOD.
 //
-// Modelled (spec/mechanism.md section 4): the four harvest strategies
-// (`xchg_all`, `interleaved`, `read_then_xchg` with the 6.16 all-zero early
-// return, `no_copy`), the two loop variants (`rfc_v1`, `merged` as in 6.10),
-// the loop limit, and the harvest after clearing ON, which can be switched
-// off to exhibit the stranded-interrupt race. Device handlers are called for
-// set vectors from FIRST_EXTERNAL_VECTOR (0x20) up to below
-// FIRST_SYSTEM_VECTOR (0xEB), lowest first, as for_each_set_bit_from does.
+// Modelled (mechanism.md section 4, docs/specification.md): the four
+// harvest strategies (`xchg_all`, `interleaved`, `read_then_xchg` with the
+// 6.16 all-zero early return, `no_copy`), the two loop variants (`rfc_v1`,
+// `merged` as in 6.10), the loop limit, and the harvest after clearing ON,
+// which can be switched off to exhibit the stranded-interrupt race. Device
+// handlers are called for set vectors from FIRST_EXTERNAL_VECTOR (0x20) up
+// to below FIRST_SYSTEM_VECTOR (0xEB), lowest first, as
+// for_each_set_bit_from does.
 // Not modelled: irq_enter/irq_exit/EOI (CpuCore charges them around it).
 #include <cstdint>
 

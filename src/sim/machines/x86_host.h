@@ -1,10 +1,11 @@
 #pragma once
-// X86Host: the x86 machine every config has (spec/mechanism.md): its CPUs,
-// each with its LAPIC and posted-interrupt descriptor, the PCIe root ports,
-// the remapping unit, and the devices with their interrupt routing (an
-// IRTE per queue, remappable or posted to its CPU's PID, and the driver's
-// handler, or its IRQ thread, on that CPU's vector). A device assigned to a
-// guest is routed by Guests instead, where the device loop meets it.
+// X86Host: the x86 machine every config has (mechanism.md,
+// docs/specification.md): its CPUs, each with its LAPIC and
+// posted-interrupt descriptor, the PCIe root ports, the remapping unit, and
+// the devices with their interrupt routing (an IRTE per queue, remappable
+// or posted to its CPU's PID, and the driver's handler, or its IRQ thread,
+// on that CPU's vector). A device assigned to a guest is routed by Guests
+// instead, where the device loop meets it.
 #include <array>
 #include <memory>
 #include <vector>

@@ -1,5 +1,6 @@
 // SharedLine: the coherence cost of a hot line shared by CPUs and the
-// remapping hardware (spec/mechanism.md section 2's table of line states).
+// remapping hardware (mechanism.md section 2's table of line states,
+// docs/specification.md).
 #include <catch2/catch.hpp>
 
 #include "expect_abort.h"

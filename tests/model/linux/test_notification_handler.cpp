@@ -1,6 +1,6 @@
 // NotificationHandler without SystemC: a scripted PID records the order of
 // line accesses, so each strategy and loop variant is checked against the
-// sequence spec/mechanism.md section 4 describes.
+// sequence mechanism.md section 4 (docs/specification.md) describes.
 #include <catch2/catch.hpp>
 
 #include <functional>

@@ -1,5 +1,5 @@
-// IRTE layouts [9.10] [9.11] at the bit positions of spec/mechanism.md
-// section 1, and the remappable-format MSI address [5.1.2].
+// IRTE layouts [9.10] [9.11] at the bit positions of mechanism.md section 1
+// (docs/specification.md), and the remappable-format MSI address [5.1.2].
 #include <catch2/catch.hpp>
 
 #include "model/x86/irte.h"

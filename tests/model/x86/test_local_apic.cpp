@@ -1,7 +1,8 @@
 // LocalApic: IRR/ISR, priority classes, TPR/PPR, merging, EOI, the local
-// timer (Intel SDM vol. 3 ch. 11; spec/mechanism.md section 3). The tester
-// plays the core: it calls accept()/acknowledge()/eoi() directly, or runs as
-// a small SC_THREAD taking interrupts after a chosen delay.
+// timer (Intel SDM vol. 3 ch. 11; mechanism.md section 3,
+// docs/specification.md). The tester plays the core: it calls
+// accept()/acknowledge()/eoi() directly, or runs as a small SC_THREAD
+// taking interrupts after a chosen delay.
 #include <catch2/catch.hpp>
 
 #include <vector>
