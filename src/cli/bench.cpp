@@ -117,7 +117,11 @@ int cmd_bench(int argc, char** argv) {
             nlohmann::json j = read_config_file(c);
             apply_override(j, duration);  // first, as the child gets it
             for (const std::string& s : sets) apply_override(j, s);
-            platforms.push_back(load_config(j, c).platform);
+            try {
+                platforms.push_back(load_config(j, c).platform);
+            } catch (const ConfigError& e) {
+                rethrow_against_sets(e, c, sets);
+            }
         }
         if (!json_out.empty()) claim_output("--json", json_out);
     } catch (const BadInput& e) {

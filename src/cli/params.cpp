@@ -208,13 +208,18 @@ int cmd_params(int argc, char** argv) {
     }
     if (vm.count("block")) {
         const std::string block = vm["block"].as<std::string>();
-        if (!params.contains(block)) {
+        // "workloads" names every workloads[] section (one per type), "devices" devices[].
+        nlohmann::json chosen = nlohmann::json::object();
+        for (auto it = params.begin(); it != params.end(); ++it)
+            if (it.key() == block || it.key().rfind(block + "[]", 0) == 0)
+                chosen[it.key()] = it.value();
+        if (chosen.empty()) {
             std::cerr << "cidsim params: no block '" << block << "'; blocks:";
             for (auto it = params.begin(); it != params.end(); ++it) std::cerr << " " << it.key();
             std::cerr << "\n";
             return kExitBadInput;
         }
-        params = nlohmann::json{{block, params[block]}};
+        params = chosen;
     }
     const std::string format = vm["format"].as<std::string>();
     if (format == "json") {

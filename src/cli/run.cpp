@@ -77,7 +77,12 @@ int cmd_run(int argc, char** argv) {
             if (!j.is_object()) throw ConfigError(path + ": config: expected an object");
             j["run"]["run_ahead"] = false;
         }
-        config = load_config(j, path);
+        try {
+            config = load_config(j, path);
+        } catch (const ConfigError& e) {
+            if (!vm.count("set")) throw;
+            rethrow_against_sets(e, path, vm["set"].as<std::vector<std::string>>());
+        }
     } catch (const ConfigError& e) {
         std::cerr << "cidsim run: " << e.what() << "\n";
         return kExitBadInput;

@@ -185,6 +185,24 @@ json parse_config_text(const std::string& text, const std::string& source) {
     }
 }
 
+void rethrow_against_sets(const ConfigError& e, const std::string& source,
+                          const std::vector<std::string>& sets) {
+    const std::string what = e.what();
+    if (what.rfind(source + ": ", 0) != 0) throw e;
+    const std::string rest = what.substr(source.size() + 2);
+    // The key path, with the loader's [i] written as --set's .i.
+    std::string key;
+    for (char c : rest.substr(0, rest.find(": "))) {
+        if (c == '[') key += '.';
+        else if (c != ']') key += c;
+    }
+    for (auto s = sets.rbegin(); s != sets.rend(); ++s) {
+        const std::string path = s->substr(0, s->find('='));
+        if (key == path || key.rfind(path + ".", 0) == 0) throw ConfigError("--set " + *s + ": " + rest);
+    }
+    throw e;
+}
+
 void apply_override(json& config, const std::string& assignment) {
     const size_t eq = assignment.find('=');
     if (eq == std::string::npos || eq == 0)

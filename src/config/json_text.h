@@ -30,6 +30,11 @@ nlohmann::json merge_includes(nlohmann::json config, const std::string& dir,
 nlohmann::json parse_config_text(const std::string& text, const std::string& source);
 // "a.b.0.c=value": value is JSON if it parses as JSON, else a string.
 void apply_override(nlohmann::json& config, const std::string& assignment);
+// A ConfigError of the config `source` whose key a --set gave (the key or a
+// key inside it, the last such --set) is that --set's: "--set a.b=5: a.b:
+// ..."; any other is thrown as it is.
+[[noreturn]] void rethrow_against_sets(const ConfigError& e, const std::string& source,
+                                       const std::vector<std::string>& sets);
 
 // The words of every input error message, shared by the other JSON inputs
 // (sweep specs, explain scenarios): "a, b, c"; "a number", "an object", ...

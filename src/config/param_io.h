@@ -5,6 +5,7 @@
 // documentation (`cidsim params`).
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 
 #include "config/json_text.h"
 #include "model/base/param_visitor.h"
+#include "model/linux/cpulist.h"
 
 namespace cidsim {
 
@@ -64,8 +66,23 @@ public:
                   const char*) override {
         const nlohmann::json* j = find(key);
         if (!j) return;
+        // A kernel cpulist ("0-3,8") says the same list in a line.
+        if (j->is_string()) {
+            std::vector<unsigned> listed;
+            try {
+                listed = parse_cpulist(j->get<std::string>(), unsigned(std::min<uint64_t>(max, 65535)));
+            } catch (const std::invalid_argument& e) {
+                fail(key, e.what());
+            }
+            if (listed.front() < min)
+                fail(key, "expected integers " + std::to_string(min) + ".." + std::to_string(max) +
+                              ", found " + std::to_string(listed.front()));
+            value.assign(listed.begin(), listed.end());
+            return;
+        }
         if (!j->is_array() || j->empty())
-            fail(key, "expected a non-empty array of integers, found " + json_type_name(*j));
+            fail(key, "expected a non-empty array of integers or a cpulist such as \"0-3,8\", "
+                      "found " + json_type_name(*j));
         if (j->size() > kMaxListLength)
             fail(key, "expected at most " + std::to_string(kMaxListLength) + " elements, found " +
                           std::to_string(j->size()));

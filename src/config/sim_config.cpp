@@ -38,7 +38,9 @@ void RunParams::describe(ParamVisitor& v) {
 void DeviceConfig::describe(ParamVisitor& v) {
     v.text("name", name, "unique device name");
     v.integer("root_port", root_port, "", 0, 63, "root port the device sits behind");
-    v.integers("irq_cpus", irq_cpus, 0, kMaxCpus - 1, "CPU of each queue's interrupt, cycled over queues");
+    v.integers("irq_cpus", irq_cpus, 0, kMaxCpus - 1,
+               "CPU of each queue's interrupt, cycled over queues: an array ([0, 2]) or a "
+               "kernel cpulist (\"0-3,8\")");
     v.integer("first_vector", first_vector, "", 0x20, 0xEA,
               "first Linux vector allocated on each CPU for this device");
     params.describe(v);

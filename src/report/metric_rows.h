@@ -15,6 +15,9 @@ namespace cidsim {
 inline const char* const kMetricsSection = "metrics";
 inline const char* const kPerVectorSection = "per_vector[]";
 inline const char* const kUnreportedSection = "not in result files";
+// The unit of an object whose fields carry theirs in their names (_us, _pct,
+// samples): `run --stats` gives each field its own.
+inline const char* const kUnitInFieldNames = "in field names";
 
 // What the report layer computes (or takes from a block that has no Stats)
 // rather than copying a statistic.

@@ -23,7 +23,7 @@ struct Open {
 }  // namespace
 
 std::string perfetto_json(const std::vector<TraceRecord>& events, const TraceContext& ctx,
-                          const TimelineWindow& window, size_t max_events) {
+                          const TimelineWindow& window, size_t max_events, bool* cut) {
     json out = json::array();
     out.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", kPid},
                    {"args", {{"name", "cidsim"}}}});
@@ -179,6 +179,7 @@ std::string perfetto_json(const std::vector<TraceRecord>& events, const TraceCon
                 {"displayTimeUnit", "ns"},
                 {"metadata", {{"cidsim_version", version()}, {"truncated", truncated},
                               {"max_events", max_events}}}};
+    if (cut) *cut = truncated;
     return doc.dump() + "\n";
 }
 

@@ -15,7 +15,9 @@
 
 namespace cidsim {
 
+// `truncated`, when given, says whether max_events cut the trace short.
 std::string perfetto_json(const std::vector<TraceRecord>& events, const TraceContext& ctx,
-                          const TimelineWindow& window, size_t max_events);
+                          const TimelineWindow& window, size_t max_events,
+                          bool* truncated = nullptr);
 
 }  // namespace cidsim

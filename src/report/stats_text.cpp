@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "config/platforms.h"
+#include "report/metric_rows.h"
 #include "report/metric_table.h"
 #include "report/stat_json.h"
 
@@ -43,8 +44,8 @@ void line(std::ostringstream& os, const std::string& name, const json& value,
 }
 
 // An object's values, a line each (objects of objects too: kvm_stat's
-// reasons); an entry without one unit gives each field the unit its name
-// ends with.
+// reasons); an entry whose unit is kUnitInFieldNames gives each field the
+// unit its name ends with.
 void object_lines(std::ostringstream& os, const std::string& name, const json& v,
                   const std::string& unit, const std::string& meaning) {
     static const std::pair<const char*, const char*> kSuffixUnits[] = {
@@ -54,10 +55,11 @@ void object_lines(std::ostringstream& os, const std::string& name, const json& v
             object_lines(os, name + "." + it.key(), it.value(), unit, meaning);
             continue;
         }
-        std::string u = unit;
+        std::string u = unit == kUnitInFieldNames ? "" : unit;
         for (const auto& [suffix, word] : kSuffixUnits) {
             const std::string k = it.key(), sfx = suffix;
-            if (u.empty() && k.size() >= sfx.size() && k.compare(k.size() - sfx.size(), sfx.size(), sfx) == 0)
+            if (unit == kUnitInFieldNames && k.size() >= sfx.size() &&
+                k.compare(k.size() - sfx.size(), sfx.size(), sfx) == 0)
                 u = word;
         }
         line(os, name + "." + it.key(), it.value(), u, meaning);

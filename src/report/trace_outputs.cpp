@@ -1,5 +1,6 @@
 #include "report/trace_outputs.h"
 
+#include <iostream>
 #include <ostream>
 #include <stdexcept>
 #include <utility>
@@ -62,7 +63,13 @@ void TraceSession::finish(std::ostream& out, OutputBatch& files) {
                       vcd_text(events, ctx, whole,
                                m_vm ? m_vm->vcd_wires() : std::vector<VcdWire>{}));
         if (!m_options.perfetto_path.empty()) {
-            std::string text = perfetto_json(events, ctx, whole, m_options.perfetto_limit);
+            bool cut = false;
+            std::string text = perfetto_json(events, ctx, whole, m_options.perfetto_limit, &cut);
+            if (cut)
+                std::cerr << "note: --trace-perfetto " << m_options.perfetto_path
+                          << ": stopped at --trace-limit " << m_options.perfetto_limit
+                          << " events; later events are not in it (raise --trace-limit or narrow "
+                             "--window-ns)\n";
             if (m_vm) text = m_vm->with_perfetto_tracks(text, whole);
             files.add(m_options.perfetto_path, std::move(text));
         }

@@ -1,8 +1,6 @@
 #include "workloads/ipistorm.h"
 
-#include <algorithm>
-#include <sstream>
-#include <stdexcept>
+#include "model/linux/cpulist.h"
 
 namespace cidsim {
 
@@ -16,28 +14,6 @@ void IpistormParams::describe(ParamVisitor& v) {
               "timer interrupt per iteration)");
 }
 
-std::vector<unsigned> IpistormParams::cpus() const {
-    std::vector<unsigned> out;
-    std::stringstream in(cpulist);
-    std::string part;
-    while (std::getline(in, part, ',')) {
-        size_t used = 0, used2 = 0;
-        unsigned long lo = 0, hi = 0;
-        try {
-            lo = std::stoul(part, &used);
-            hi = lo;
-            if (used < part.size() && part[used] == '-') hi = std::stoul(part.substr(used + 1), &used2), used += 1 + used2;
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (part.empty() || used != part.size() || hi < lo || hi > 65535)
-            throw std::invalid_argument("\"" + cpulist + "\" is not a cpulist like \"0-15\" or \"0-7,16-23\"");
-        for (unsigned long c = lo; c <= hi; ++c) out.push_back(unsigned(c));
-    }
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    if (out.empty()) throw std::invalid_argument("an empty cpulist");
-    return out;
-}
+std::vector<unsigned> IpistormParams::cpus() const { return parse_cpulist(cpulist); }
 
 }  // namespace cidsim

@@ -320,13 +320,22 @@ SET_BAD = [("trailing-dot", "handler.loop_limit.=2", "empty key in the path", ["
            ("index-with-space", "devices. 0.irq_cpus=[0]", "digits only", ["--set devices. 0"]),
            ("index-with-plus", "devices.+0.irq_cpus=[0]", "digits only", ["--set devices.+0"]),
            ("index-negative", "devices.-1.irq_cpus=[0]", "digits only", ["--set devices.-1"]),
-           ("unknown-key", "handler.loop_limt=2", "unknown key", ["tiny.json", "handler.loop_limt"]),
-           ("wrong-type", "handler.loop_limit=\"many\"", "handler.loop_limit", ["tiny.json"]),
-           ("negative", "handler.loop_limit=-1", "handler.loop_limit", ["tiny.json"]),
-           ("nan", "run.duration_ns=NaN", "run.duration_ns", ["tiny.json"]),
-           ("devices-empty", "devices=[]", "devices: expected at least one device", ["tiny.json"]),
+           # A bad value a --set gave is reported against that --set, not the file.
+           ("unknown-key", "handler.loop_limt=2", "unknown key",
+            ["--set handler.loop_limt=2: handler.loop_limt"]),
+           ("wrong-type", "handler.loop_limit=\"many\"", "handler.loop_limit",
+            ["--set handler.loop_limit="]),
+           ("negative", "handler.loop_limit=-1", "handler.loop_limit",
+            ["--set handler.loop_limit=-1: "]),
+           ("nan", "run.duration_ns=NaN", "run.duration_ns", ["--set run.duration_ns=NaN: "]),
+           ("devices-empty", "devices=[]", "devices: expected at least one device",
+            ["--set devices=[]: "]),
            ("comment-number", "comment=12345", "comment: expected a string, found a number",
-            ["tiny.json"])]
+            ["--set comment=12345: "]),
+           ("irq-cpus-cpulist-past-cpus", "devices.0.irq_cpus=\"0-1\"", "CPU 1 does not exist",
+            ["--set devices.0.irq_cpus="]),
+           ("irq-cpus-bad-cpulist", "devices.0.irq_cpus=\"0-\"", "is not a cpulist",
+            ["--set devices.0.irq_cpus="])]
 for tag, s, msg, nm in SET_BAD:
     case(f"run-set-{tag}", ["run", "tiny.json", "--set", s], 2, msg, [TINY], names=nm)
     case(f"bench-set-{tag}", ["bench", "--reps", "1", "--no-floor", "--config", "tiny.json",
@@ -697,7 +706,7 @@ case("run-vm-platform-include-conflict", ["run", "v.json"], 2, None,
      [js("v.json", dict(VM, platform="generic", include="p.json")),
       js("p.json", {"platform": "spr"})], names=["v.json: ", "platform"])
 case("run-vm-set-vcpus-wrong", ["run", "vm.json", "--set", "vcpus.0.apicv=2"], 2, None,
-     [copy("vm.json")], names=["vm.json", "vcpus[0].apicv"])
+     [copy("vm.json")], names=["--set vcpus.0.apicv=2", "vcpus[0].apicv"])
 case("run-vm-stats-is-input", ["run", "vm.json", "--stats", "vm.json"], 2,
      "is an input of this command", [copy("vm.json")], names=["--stats vm.json"])
 case("run-vm-ok", ["run", "vm.json", "-q", "--stats", "s.txt", "--out", "r.json"], 0, None,

@@ -11,8 +11,9 @@ void IrqThreadParams::describe(ParamVisitor& v) {
            "vm.fifo_wakeup_ns; range 0.2-1 us");
     v.time("irq_thread_switch_ns", context_switch, 0, 1e6,
            "threaded IRQ: context switch into the IRQ thread (wake-up from sleep, or after "
-           "another thread's pass). Source: assumed, sched-pipe order of magnitude as "
-           "vm.context_switch_ns; range 0.5-3 us");
+           "another thread's pass): a switch between kernel threads, no switch_mm (lazy TLB) "
+           "and no user return. Source: assumed, below sched-pipe's ~1 us user-process "
+           "switch (vm.context_switch_ns); range 200-1500 ns (platform spr's provenance)");
     v.time("irq_thread_loop_ns", loop, 0, 1e6,
            "threaded IRQ: one pass of the irq_thread loop around the thread function "
            "(irq_wait_for_interrupt, irq_thread_fn, wake_threads_waitq; kernel/irq/manage.c). "

@@ -31,7 +31,7 @@ const ReportMetric kRows[] = {
     {kPerVcpu, "posted_notifications_suppressed", "integer", "count",
      "posts into the vCPU's PID that sent no notification (ON set, or SN)"},
     {kPerVcpu, "exits_per_s", "object", "1/s", "exits over the measured time, by exit reason"},
-    {kPerVcpu, "kvm_stat", "object", "",
+    {kPerVcpu, "kvm_stat", "object", kUnitInFieldNames,
      "perf kvm stat report's table, by exit reason with samples: samples, samples_pct, "
      "time_pct (of all exits' time), time_us (total), min_us, max_us, mean_us; time from "
      "kvm_exit to kvm_entry (a HLT exit's includes the time blocked; EOI_INDUCED exits with VID "
