@@ -510,3 +510,17 @@ TEST_CASE("a guest's exits read as perf kvm stat: every reason with samples and 
     CHECK(one.out.find("VM-EXIT    Samples  Samples%     Time%    Min Time    Max Time    Avg time") !=
           std::string::npos);
 }
+
+TEST_CASE("no output is written over the cidsim binary itself, directly or through a link", "[cli][outputs]") {
+    Scratch s;
+    const std::string binary = fs::canonical(CIDSIM_BINARY).string();
+    const auto size = fs::file_size(binary);
+    fs::create_symlink(binary, s / "link");
+    write(s / "tiny.json", read_json(kRoot + "/tests/hostile/fixtures/tiny.json"));
+    for (const std::string& target : {binary, s / "link"}) {
+        const Run r = run_cidsim(s, "run " + q(s / "tiny.json") + " -q --stats " + q(target));
+        CHECK(r.status == 2);
+        CHECK(r.err.find("is the cidsim binary itself") != std::string::npos);
+    }
+    CHECK(fs::file_size(binary) == size);
+}

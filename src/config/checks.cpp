@@ -133,6 +133,22 @@ void check_references(const SimConfig& c) {
     }
 }
 
+namespace {
+
+// What a Xen config states must be what the domain runs.
+void check_xen_domain(const SimConfig& c) {
+    if (c.xen.sockets > c.xen.vcpus)
+        throw ConfigError("xen.sockets: " + std::to_string(c.xen.sockets) +
+                          " sockets for " + std::to_string(c.xen.vcpus) +
+                          " vCPUs (xen.vcpus): a socket without a vCPU's pCPU");
+    if (std::none_of(c.devices.begin(), c.devices.end(),
+                     [&](const DeviceConfig& d) { return c.is_assigned(d); }))
+        throw ConfigError("devices: none is assigned to the Xen domain (assigned_to \"guest\" "
+                          "or \"vcpuN\"): the domain would see no interrupt");
+}
+
+}  // namespace
+
 void check_consistency(const SimConfig& c) {
     for (size_t i = 0; i < c.vcpus.size(); ++i)
         if (c.vcpus[i].vid && !c.vcpus[i].apicv)
@@ -146,6 +162,7 @@ void check_consistency(const SimConfig& c) {
                           std::to_string(c.topology.cpus) + "), exceed " + std::to_string(kMaxCpus) +
                           " CPUs");
     check_topology(c.topology);
+    if (c.xen_guest) check_xen_domain(c);
     // Each host CPU's lapic and cpu values: the base sections', or an override's.
     const std::vector<LocalApicParams> lapics = x86_lapic_params(c);
     const std::vector<CpuCoreParams> cpu_costs = x86_cpu_params(c);

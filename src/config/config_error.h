@@ -21,5 +21,6 @@ constexpr size_t kMaxVcpus = 8;                // entries of `vcpus` (each with 
 constexpr size_t kMaxTraceEvents = 1000000;    // events of one trace workload
 constexpr size_t kMaxListLength = 2048;        // any integer list (irq_cpus)
 constexpr size_t kMaxNameLength = 64;          // any string value (names)
+constexpr size_t kMaxIncludedFiles = 64;       // files included by one config, counted each time
 
 }  // namespace cidsim

@@ -296,6 +296,8 @@ json describe_parameters() {
     limit("trace events", kMaxTraceEvents, "events of one trace workload");
     limit("list length", kMaxListLength, "elements of an integer list (irq_cpus)");
     limit("name length", kMaxNameLength, "characters of a string value (device names)");
+    limit("included files", kMaxIncludedFiles,
+          "files one config includes, directly or not, each time counted");
     out["(limits)"] = limits;
     return out;
 }

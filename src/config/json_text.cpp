@@ -18,6 +18,10 @@ std::string join_keys(const std::vector<std::string>& keys) {
     return s;
 }
 
+std::string found_json(const json& j) {
+    return j.is_null() ? "null" : json_type_name(j) + " " + show_json(j);
+}
+
 std::string json_type_name(const json& j) {
     return j.is_null() ? "null" : j.is_boolean() ? "a boolean" : j.is_number() ? "a number"
          : j.is_string() ? "a string" : j.is_array() ? "an array" : "an object";
@@ -82,8 +86,21 @@ json read_json_file(const std::string& path) {
     return parse_config_text(text, path);
 }
 
+namespace {
+
+// Included files read for the config being read: a tree of includes (each
+// file naming ten others, eight deep) would otherwise be read 10^8 times.
+thread_local size_t g_included_files = 0;
+
+}  // namespace
+
 json read_config_file(const std::string& path, int depth) {
     if (depth > 8) throw ConfigError(path + ": includes nested too deeply (a cycle?)");
+    if (depth == 0) g_included_files = 0;
+    else if (++g_included_files > kMaxIncludedFiles)
+        throw ConfigError(path + ": more than " + std::to_string(kMaxIncludedFiles) +
+                          " included files in one config (counting each time a file is "
+                          "included)");
     json config = read_json_file(path);
     // Checked here, before any --set is applied to it, so that every
     // command's message names the file.
@@ -97,6 +114,7 @@ json read_config_file(const std::string& path, int depth) {
 
 json merge_includes(json config, const std::string& dir, const std::string& source, int depth) {
     if (!config.is_object() || !config.contains("include")) return config;
+    if (depth == 0) g_included_files = 0;
     const json includes = config["include"];
     config.erase("include");
     json merged = json::object();
@@ -104,6 +122,9 @@ json merge_includes(json config, const std::string& dir, const std::string& sour
         if (!inc.is_string() || inc.get<std::string>().empty())
             throw ConfigError(source + ": include: expected a file name or a list of them");
         const std::string file = inc.get<std::string>();
+        if (file.find('\0') != std::string::npos)
+            throw ConfigError(source + ": include: " + show_json(inc) +
+                              ": a file name with a NUL character");
         json included;
         try {
             included = read_config_file(file[0] == '/' ? file : dir + "/" + file, depth + 1);
@@ -179,7 +200,15 @@ json parse_config_text(const std::string& text, const std::string& source) {
         // e.g. 1e400: JSON has no infinity, and cidsim takes no non-finite numbers.
         std::string what = e.what();
         if (const size_t sp = what.find("] "); sp != std::string::npos) what = what.substr(sp + 2);
-        throw ConfigError(prefix + "non-finite number: " + what + " (JSON numbers must be finite)");
+        // Where: the number being read is the innermost container's next value.
+        std::string at;
+        for (size_t i = 0; i < stack.size(); ++i) {
+            const bool last = i + 1 == stack.size();
+            at += stack[i].object ? (at.empty() ? "" : ".") + stack[i].key
+                                  : "[" + std::to_string(stack[i].count - (last ? 0 : 1)) + "]";
+        }
+        throw ConfigError(prefix + (at.empty() ? "" : at + ": ") + "non-finite number: " + what +
+                          " (JSON numbers must be finite)");
     } catch (const json::exception& e) {
         throw ConfigError(prefix + "not valid JSON: " + e.what());
     }

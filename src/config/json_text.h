@@ -40,6 +40,8 @@ void apply_override(nlohmann::json& config, const std::string& assignment);
 // (sweep specs, explain scenarios): "a, b, c"; "a number", "an object", ...
 std::string join_keys(const std::vector<std::string>& keys);
 std::string json_type_name(const nlohmann::json& j);
+// A found value for a message: "null", or its type and text ("a string \"x\"").
+std::string found_json(const nlohmann::json& j);
 // A JSON value for a message: never throws, never longer than a line.
 std::string show_json(const nlohmann::json& j);
 // A number as a message writes it (6 significant digits), and 0x1F.

@@ -117,7 +117,7 @@ private:
         throw ConfigError(m_path + key + ": " + what);
     }
     double number(const char* key, const nlohmann::json& j, double min, double max) const {
-        if (!j.is_number()) fail(key, "expected a number, found " + json_type_name(j) + " " + show_json(j));
+        if (!j.is_number()) fail(key, "expected a number, found " + found_json(j));
         const double v = j.get<double>();
         if (!std::isfinite(v)) fail(key, "expected a finite number, found " + show_json(j));
         if (min > 0 && v <= 0)
@@ -131,7 +131,7 @@ private:
         const std::string range =
             "[" + std::to_string(min) + ", " + std::to_string(max) + "]";
         if (!j.is_number()) fail(key, "expected an integer in " + range + ", found " +
-                                          json_type_name(j) + " " + show_json(j));
+                                          found_json(j));
         uint64_t v = 0;
         if (j.is_number_unsigned()) {
             v = j.get<uint64_t>();

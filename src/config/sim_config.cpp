@@ -14,7 +14,9 @@ const std::string& WorkloadConfig::device() const {
 int SimConfig::assigned_vcpu(const DeviceConfig& d) const {
     if (d.assigned_to.size() < 5 || d.assigned_to.compare(0, 4, "vcpu") != 0) return -1;
     const std::string n = d.assigned_to.substr(4);
-    if (n.empty() || n.size() > 2 || n.find_first_not_of("0123456789") != std::string::npos)
+    // "vcpu3", not "vcpu03": one name per vCPU.
+    if (n.empty() || n.size() > 2 || n.find_first_not_of("0123456789") != std::string::npos ||
+        (n.size() > 1 && n[0] == '0'))
         return -1;
     const unsigned i = unsigned(std::stoul(n));
     return i < guest_vcpus() ? int(i) : -1;

@@ -66,6 +66,8 @@ void claim_output(const std::string& role, const std::string& path) {
     if (const std::string p = type_problem(id.resolved); !p.empty())
         throw BadInput(role + " " + path + ": " + p);
     refuse_inputs(role, path, id);
+    if (const FileId self = identify("/proc/self/exe"); self.exists && same_file(self, id))
+        throw BadInput(role + " " + path + ": is the cidsim binary itself");
     {
         std::lock_guard<std::mutex> lock(g_mutex);
         for (const Claimed& c : g_outputs)

@@ -128,6 +128,8 @@ void check_variants(const ExplainScenario& s) {
     }
 }
 
+void parse_scenario(ExplainScenario& s);
+
 ExplainScenario load_scenario_unnamed(const std::string& path) {
     ExplainScenario s;
     s.path = path;
@@ -136,7 +138,14 @@ ExplainScenario load_scenario_unnamed(const std::string& path) {
     if (s.name.size() > 5 && s.name.substr(s.name.size() - 5) == ".json")
         s.name = s.name.substr(0, s.name.size() - 5);
     s.document = read_config_file(path);  // include, comment: as `cidsim run` reads a config
-    if (!s.document.is_object()) throw ConfigError(path + ": expected a JSON object");
+    parse_scenario(s);
+    return s;
+}
+
+// The title, comment and variants of s.document, checked with every variant.
+void parse_scenario(ExplainScenario& s) {
+    if (!s.document.is_object()) throw ConfigError(s.path + ": expected a JSON object");
+    s.variants.clear();
     const json& ex = explain_section(s.document);
     check_keys(ex, "explain", {"title", "variants", "window_ns", "columns", "narration_lines",
                                "narration_window_ns", "affinity_move", "retrigger"});
@@ -171,7 +180,6 @@ ExplainScenario load_scenario_unnamed(const std::string& path) {
         s.variants.push_back({text(s.document, "mode", "", "posted"), json::object()});
     }
     check_variants(s);
-    return s;
 }
 
 }  // namespace
@@ -190,7 +198,7 @@ ExplainScenario load_scenario(const std::string& path) {
 void apply_sets(ExplainScenario& s, const std::vector<std::string>& sets) {
     for (const std::string& set : sets) apply_override(s.document, set);
     try {
-        check_variants(s);
+        parse_scenario(s);  // the explain section too: --set explain.variants=5 is bad input
     } catch (const ConfigError& e) {
         throw ConfigError(s.path + " with --set: " + e.what());
     }

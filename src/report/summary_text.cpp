@@ -154,7 +154,10 @@ std::string xen_text(const json& r) {
                   "    walk: %.1f pirqs per EOI, %.1f line misses per EOI\n",
                   (unsigned long long)c["vcpus"].get<uint64_t>(),
                   (unsigned long long)c["sockets"].get<uint64_t>(),
-                  c["variant"].get<std::string>().c_str(), c["eoi"].get<std::string>().c_str(),
+                  c["variant"].get<std::string>().c_str(),
+                  // intpost (VID) virtualises every EOI, whatever xen.eoi says.
+                  c["variant"] == "intpost" ? "virtualised (intpost)"
+                                            : c["eoi"].get<std::string>().c_str(),
                   (unsigned long long)c["pirqs"].get<uint64_t>(), secs > 0 ? ext / secs : 0.0,
                   secs > 0 ? eoi_exits / secs : 0.0, x["eois_per_s"].get<double>(),
                   x["host_cpu_us_per_io"].get<double>(), l["kind"].get<std::string>().c_str(),

@@ -847,6 +847,43 @@ case("collect-aggregate-seeds-null-metric", ["collect", "m", "--aggregate-seeds"
      "is null in", sweep_dir([js("m/points/p0.json", {"metrics": {"msi_rate_mps": None}, "seed": 1,
                                                      "config": {"handler": {"loop_limit": 1}}})]),
      names=["metrics.msi_rate_mps", "m/points/p0.json"])
+# --- the second round: includes, explain --set, the Xen domain, names ---------------
+# A tree of includes with no cycle: each file names ten others, eight deep.
+TREE = [js("c.json", {"include": "t1.json", "devices": [{"name": "d0"}]})]
+TREE += [js(f"t{i}.json", {"include": [f"t{i + 1}.json"] * 10}) for i in range(1, 8)]
+TREE += [js("t8.json", {"comment": "leaf"})]
+case("run-include-tree-too-many-files", ["run", "c.json"], 2, "more than 64 included files",
+     TREE, names=["c.json: include", "t1.json"])
+case("run-include-name-with-nul", ["run", "c.json"], 2, "NUL character",
+     [js("c.json", {"include": "tiny.json\u0000x", "devices": [{"name": "d0"}]}), TINY],
+     names=["c.json: include"])
+for tag, s_, key in [("unknown-key", "explain.bogus=1", "explain.bogus"),
+                     ("variants-number", "explain.variants=5", "explain.variants"),
+                     ("variants-empty", "explain.variants=[]", "explain.variants"),
+                     ("title-number", "explain.title=5", "explain.title"),
+                     ("section-number", "explain=5", "explain")]:
+    case(f"explain-set-{tag}", ["explain", "scenario.json", "--set", s_], 2, None, [SCEN],
+         names=["scenario.json with --set", key])
+XEN = {"path": "x.json", "repo": "configs/vm/e1-xen-eoi.json"}
+for tag, sets, msg, key in [
+        ("mode-posted", ["mode=posted"], "a Xen domain's devices are remapped by Xen", "mode"),
+        ("more-sockets-than-vcpus", ["xen.vcpus=1", "xen.sockets=8"], "a socket without",
+         "xen.sockets"),
+        ("no-device-assigned", [f"devices.{i}.assigned_to=\"\"" for i in range(4)],
+         "none is assigned to the Xen domain", "devices")]:
+    argv = ["run", "x.json", "-q"]
+    for s_ in sets:
+        argv += ["--set", s_]
+    case(f"run-xen-{tag}", argv, 2, msg, [XEN], names=[key])
+for tag, name in [("leading-zero", "vcpu00"), ("leading-zero-one", "vcpu01")]:
+    case(f"run-vm-assigned-to-{tag}", ["run", "vm.json", "-q", "--set",
+                                        f"devices.0.assigned_to={name}"], 2, "is not a vCPU",
+         [copy("vm.json")], names=["devices[0].assigned_to"])
+case("run-non-finite-names-key", ["run", "inf.json"], 2, "non-finite number",
+     [text("inf.json", '{"run": {"duration_ns": 1e400}}')], names=["inf.json", "run.duration_ns"])
+case("run-null-once", ["run", "tiny.json", "--set", "handler.loop_limit=null"], 2,
+     "found null", [TINY], names=["--set handler.loop_limit=null"])
+
 # One full disk among several outputs: none of them is written.
 case("run-outputs-with-full-trace-write-nothing",
      ["run", "tiny.json", "-q", "--out", "r.json", "--stats", "s.txt", "--trace-vcd", "full/x.vcd"],

@@ -64,6 +64,12 @@ std::vector<ConfigSection> xen_sections() {
             throw ConfigError("xen: a config runs a KVM guest (vm, vcpus) or a Xen one (xen), "
                               "not both");
         c.xen_guest = true;
+        // The host's mode does not reach the domain's devices: a stated
+        // "posted" would be printed but never taken.
+        if (const auto mode = config.find("mode"); mode != config.end() && *mode == "posted")
+            throw ConfigError("mode: \"posted\" is Linux's posted MSI on the host; a Xen "
+                              "domain's devices are remapped by Xen (xen.variant \"intpost\" "
+                              "posts them into the vCPUs): drop mode or set it to \"remappable\"");
     };
     ConfigSection line = object_section("xen_line", "xen", &SimConfig::xen_line);
     line.present = present;
