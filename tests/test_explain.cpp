@@ -265,6 +265,7 @@ TEST_CASE("run with interrupts: the table sums to the run's counters", "[trace]"
             for (auto& c : cols) ls >> c;
             if (label == "PMN:") pmn = cols;
             else if (label == "LOC:") loc = cols;
+            else if (label == "ERR:" || label == "MIS:") CHECK(cols[0] == 0);
             else if (label != "SPU:" && !label.empty() && label.back() == ':') {
                 const size_t route = std::stoul(label) - 24;
                 uint64_t sum = 0;
@@ -275,6 +276,9 @@ TEST_CASE("run with interrupts: the table sums to the run's counters", "[trace]"
             }
         }
         CHECK(device_rows == r["per_vector"].size());
+        // The file's own format: chip, hwirq, flow and name on each device line.
+        CHECK(out.find("IR-PCI-MSIX-0000:01:00.0   0-edge      ") != std::string::npos);
+        CHECK(out.rfind("MIS:          0\n") != std::string::npos);
         CHECK(device_total == r["metrics"]["handler_invocations"].get<uint64_t>());
         REQUIRE(pmn.size() == cpus);
         REQUIRE(loc.size() == cpus);

@@ -524,3 +524,30 @@ TEST_CASE("no output is written over the cidsim binary itself, directly or throu
     }
     CHECK(fs::file_size(binary) == size);
 }
+
+TEST_CASE("the interrupts option shows a POWER partition's XIVE IPIs and a guest's own file", "[cli][interrupts]") {
+    Scratch s;
+    const std::string shorter = " --set run.duration_ns=100000 --set run.warmup_ns=0 --set run.batches=1";
+    const Run p = run_cidsim(s, "run " + q(kRoot + "/configs/power/e2-p9.json") + shorter +
+                                    " --set power.ipi_descs=chip -q --interrupts --out " + q(s / "p.json"));
+    REQUIRE(p.status == 0);
+    const json r = read_json(s / "p.json");
+    // One IPI line per chip (IPI/chip), its counts summing to the chip's IPIs taken.
+    for (unsigned chip = 0; chip < 2; ++chip) {
+        const std::string tag = "  XIVE-IPI   " + std::to_string(chip) + " Edge      IPI-" + std::to_string(chip);
+        const size_t at = p.out.find(tag);
+        REQUIRE(at != std::string::npos);
+        const size_t start = p.out.rfind('\n', at) + 1;
+        std::istringstream line(p.out.substr(start, at - start));
+        std::string label;
+        line >> label;
+        uint64_t sum = 0;
+        for (uint64_t n; line >> n;) sum += n;
+        CHECK(sum == r["ipistorm"]["per_chip"][chip]["ipis"].get<uint64_t>());
+    }
+    const Run g = run_cidsim(s, "run " + q(kRoot + "/configs/vm/host-and-guest.json") + " -q --interrupts");
+    REQUIRE(g.status == 0);
+    CHECK(g.out.find("vfio-msix[0](0000:03:00.0)") != std::string::npos);
+    CHECK(g.out.find("\nthe guest's own /proc/interrupts:\n") != std::string::npos);
+    CHECK(g.out.find("\nPIW: ") != std::string::npos);
+}

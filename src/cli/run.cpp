@@ -37,7 +37,7 @@ int cmd_run(int argc, char** argv) {
         ("trace-perfetto", po::value<std::string>(), "write Chrome/Perfetto trace-event JSON here")
         ("trace-limit", po::value<std::string>()->default_value("1000000"),
          "most trace events in the Perfetto file")
-        ("interrupts", "print a /proc/interrupts-style table at the end");
+        ("interrupts", "print /proc/interrupts at the end (the host's, each guest's, a POWER partition's)");
     po::variables_map vm;
     if (const int status = parse_command_line("run", argc, argv, opts, "config", vm); status >= 0)
         return status;

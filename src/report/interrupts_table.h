@@ -1,13 +1,17 @@
 #pragma once
-// A /proc/interrupts-style table of a run (after the warm-up): one column
-// per CPU; one row per device queue's interrupt with its handler calls on
-// each CPU (what Linux counts per IRQ: IDT deliveries in remappable mode,
-// calls from the demux loop in posted mode; a moved interrupt counts on both
-// CPUs); PMN, posted-MSI notification events; LOC, local timer interrupts;
-// SPU, handler calls for a set vector with no handler (freed too early).
-// IRQ numbers are 24 + the route's index (Linux's are arbitrary too).
-// With vCPUs, the vCPUs' pCPUs follow (VFIO host interrupts, PIN, PIW,
-// PMN) and each guest's vectors with its own handler counts.
+// /proc/interrupts of a run (after the warm-up), in the file's own format
+// (kernel/irq/proc.c show_interrupts, arch_show_interrupts): one column per
+// CPU; one line per device queue's interrupt with its handler calls on each
+// CPU (what Linux counts per IRQ: IDT deliveries in remappable mode, calls
+// from the demux loop in posted mode; a moved interrupt counts on both
+// CPUs), its chip (IR-PCI-MSIX-<bdf>), hwirq (the queue) and flow ("edge");
+// then the architecture's rows in Linux's order: LOC, SPU, PIN, PIW, PMN,
+// ERR, MIS. Only what the model counts is shown (no NMI, RES, CAL, TLB...).
+// IRQ numbers start at 24 (Linux's are arbitrary too); PCI addresses are
+// one bus per device. With vCPUs, their pCPUs are columns after the host's
+// (VFIO's vfio-msix lines, PIN, PIW) and each guest's own file follows (its
+// vCPUs, the assigned devices' vectors). A POWER partition's file comes
+// first: XIVE's IPI line(s) (one per chip with IPI/chip) and LOC.
 // With run.batches > 1 the blocks' statistics restart each window: the
 // counts are added up window by window (InterruptCounts), so the table is
 // the whole measured time's, as the summary is.
@@ -29,8 +33,12 @@ struct InterruptCounts {
         uint64_t host_device_irqs = 0, pin = 0, piw = 0;
         std::array<uint64_t, 256> guest_handler_calls{};
     };
+    struct PowerCpu {
+        uint64_t ipis = 0, timer_interrupts = 0;
+    };
     std::vector<Cpu> cpus;
     std::vector<Vcpu> vcpus;
+    std::vector<PowerCpu> power;
 
     // Adds the system's counts since its last reset.
     void add(const System& system);
