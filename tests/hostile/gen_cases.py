@@ -5,7 +5,9 @@ Each family below crosses one kind of hostile input with every command or
 option it applies to. Every rejection (status 2) lists what its message must
 name (the file or option, and the key); the runner also checks of every case
 that no input changed, no temporary file is left and that a failed command
-left no file behind (hostile_runner.cpp). Run it after changing a family:
+left no file behind (hostile_runner.cpp). Run it after changing a family,
+with the binary built (the machine families' keys are the binary's own,
+from `cidsim params --format json`; CIDSIM=path names another binary):
     python3 tests/hostile/gen_cases.py > tests/hostile/cases.json
 """
 import json
@@ -883,6 +885,100 @@ case("run-non-finite-names-key", ["run", "inf.json"], 2, "non-finite number",
      [text("inf.json", '{"run": {"duration_ns": 1e400}}')], names=["inf.json", "run.duration_ns"])
 case("run-null-once", ["run", "tiny.json", "--set", "handler.loop_limit=null"], 2,
      "found null", [TINY], names=["--set handler.loop_limit=null"])
+
+# --- every key of every machine family's section, with values of the wrong kind ----
+# The keys, types and ranges are the binary's own (`cidsim params --format
+# json`, as docs/parameters.md lists them): run this script with the binary
+# built, or with CIDSIM=path/to/cidsim.
+import os
+import subprocess
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+PARAMS = json.loads(subprocess.run(
+    [os.environ.get("CIDSIM", os.path.join(ROOT, "build", "cidsim")), "params", "--format", "json"],
+    check=True, capture_output=True, text=True).stdout)
+
+
+def shipped(rel, **changes):
+    with open(os.path.join(ROOT, rel)) as f:
+        c = json.load(f)
+    c["run"] = {"duration_ns": 20000, "warmup_ns": 0, "batches": 1}
+    c.update(changes)
+    return c
+
+
+with open(__file__.replace("gen_cases.py", "fixtures/vm.json")) as f:
+    KVM = json.load(f)
+FAMILIES = {  # section: (base config, how a key is written into it)
+    "xen": shipped("configs/vm/e1-xen-eoi.json"), "xen_line": shipped("configs/vm/e1-xen-eoi.json"),
+    "vm": KVM, "vcpus[]": KVM,
+    "power": shipped("configs/explain/ipi-storm.json"), "xive": shipped("configs/explain/ipi-storm.json"),
+    "power_line": shipped("configs/explain/ipi-storm.json"),
+    "ipistorm": shipped("configs/explain/ipi-storm.json"),
+    "topology": None,
+}
+with open(__file__.replace("gen_cases.py", "fixtures/tiny.json")) as f:
+    FAMILIES["topology"] = json.load(f)
+FAMILIES["power"].pop("explain", None)
+for k in ("xive", "power_line", "ipistorm"):
+    FAMILIES[k].pop("explain", None)
+
+
+def bad_values(p):
+    """(tag, value) pairs no key of this description takes."""
+    t, lo, hi = p["type"], p.get("min"), p.get("max")
+    out = [("wrong-type-string" if t != "string" else "wrong-type-number", "x" if t != "string" else 5),
+           ("null", None), ("object", {"a": 1})]
+    if t in ("number", "integer", "integer list"):
+        out.append(("nan-text", "NaN"))
+        if lo is not None:
+            out.append(("below-min", lo - 1 if t != "number" else lo - 1e-3 * max(1, abs(lo)) - 1))
+        if hi is not None:
+            out.append(("above-max", hi * 2 + 1))
+        out.append(("huge", 1e300))
+    if t in ("integer",):
+        out.append(("fraction", (lo or 0) + 0.5))
+    if t == "integer list":
+        out.append(("empty-list", []))
+    if t == "choice":
+        out.append(("unknown-choice", "nonsense"))
+    if t == "boolean":
+        out.append(("yes-text", "yes"))
+    return out
+
+
+for section, base in FAMILIES.items():
+    name = section.rstrip("[]")
+    for p in PARAMS[section]:
+        for tag, value in bad_values(p):
+            c = json.loads(json.dumps(base))
+            if section == "vcpus[]":
+                c["vcpus"][0][p["key"]] = value
+                key = f"vcpus[0].{p['key']}"
+            else:
+                c.setdefault(name, {})[p["key"]] = value
+                key = f"{name}.{p['key']}"
+            case(f"run-key-{name}-{p['key']}-{tag}", ["run", "c.json", "-q"], 2, None,
+                 [text("c.json", json.dumps(c))], names=["c.json", key])
+    c = json.loads(json.dumps(base))
+    if section == "vcpus[]":
+        c["vcpus"][0]["bogus_key"] = 1
+        key = "vcpus[0].bogus_key"
+    else:
+        c.setdefault(name, {})["bogus_key"] = 1
+        key = f"{name}.bogus_key"
+    case(f"run-key-{name}-unknown", ["run", "c.json", "-q"], 2, "unknown key",
+         [text("c.json", json.dumps(c))], names=["c.json", key])
+# A key of another family's section beside this one's.
+for tag, base, other in [("kvm-with-xen", KVM, {"xen": {"vcpus": 2}}),
+                         ("xen-with-vm", FAMILIES["xen"], {"vm": {}}),
+                         ("xen-line-without-xen", FAMILIES["topology"], {"xen_line": {"miss_ns": 1}}),
+                         ("xive-without-power", FAMILIES["topology"], {"xive": {"trigger_ns": 1}}),
+                         ("power-line-without-power", FAMILIES["topology"],
+                          {"power_line": {"miss_ns": 1}})]:
+    c = json.loads(json.dumps(base))
+    c.update(other)
+    case(f"run-families-{tag}", ["run", "c.json", "-q"], 2, None, [text("c.json", json.dumps(c))],
+         names=["c.json", list(other)[0]])
 
 # One full disk among several outputs: none of them is written.
 case("run-outputs-with-full-trace-write-nothing",
