@@ -1,5 +1,7 @@
 #include "model/base/stats.h"
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 namespace cidsim {
@@ -24,7 +26,10 @@ void Histogram::merge(const Histogram& other) {
 
 double Histogram::percentile(double q) const {
     if (!m_count) return 0.0;
-    uint64_t rank = uint64_t(q * double(m_count - 1)) + 1;
+    // Nearest rank, as fio reads its histogram: the first sample at or above
+    // q of them (the 1e-9 keeps 0.99 * 100 from rounding up to rank 100).
+    const double wanted = std::ceil(q * double(m_count) - 1e-9);
+    const uint64_t rank = wanted < 1 ? 1 : uint64_t(wanted);
     uint64_t seen = 0;
     for (unsigned b = 0; b < m_bucket.size(); ++b) {  // every sample lies in one of them
         seen += m_bucket[b];
@@ -34,6 +39,29 @@ double Histogram::percentile(double q) const {
         }
     }
     return double(m_max);
+}
+
+double Histogram::min() const {
+    for (unsigned b = 0; b < m_bucket.size(); ++b)
+        if (m_bucket[b]) {
+            if (b < kLinear) return b;
+            const unsigned rel = b - kLinear, msb = rel / (1u << kSubBits) + kLinearBits;
+            const double width = double(uint64_t(1) << (msb - kSubBits));
+            return double(uint64_t(1) << msb) + (rel % (1u << kSubBits)) * width;
+        }
+    return 0.0;
+}
+
+double Histogram::stddev() const {
+    if (m_count < 2) return 0.0;
+    const double mu = mean();
+    double squares = 0;
+    for (unsigned b = 0; b < m_bucket.size(); ++b)
+        if (m_bucket[b]) {
+            const double d = std::min(bucket_mid(b), double(m_max)) - mu;
+            squares += double(m_bucket[b]) * d * d;
+        }
+    return std::sqrt(squares / double(m_count - 1));
 }
 
 nlohmann::json Histogram::summary(const std::string& unit) const {

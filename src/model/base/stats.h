@@ -38,8 +38,14 @@ public:
     uint64_t count() const { return m_count; }
     uint64_t max() const { return m_max; }
     double mean() const { return m_count ? double(m_sum) / double(m_count) : 0.0; }
-    // Value below which a fraction q (0..1) of the samples lie (bucket midpoint).
+    // The q-quantile (0..1) by nearest rank, fio's rule: the value of the
+    // ceil(q * count)-th smallest sample (exact below 256; above, its
+    // bucket's midpoint, within 1/256 of it, never above the maximum).
     double percentile(double q) const;
+    // The smallest sample (exact below 256, else its bucket's low end).
+    double min() const;
+    // The samples' standard deviation (n - 1), from the buckets' midpoints.
+    double stddev() const;
     // {"count", "mean", "p50", "p90", "p99", "max"} in the unit given.
     nlohmann::json summary(const std::string& unit) const;
 
