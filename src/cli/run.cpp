@@ -1,5 +1,5 @@
 // cidsim run CONFIG.json [--set key.path=value ...] [--seed N] [--stepwise] [--out RESULT.json]
-//   [--stats FILE] [--timeline [--window-ns A:B]] [--trace-vcd F] [--trace-perfetto F [--trace-limit N]] [--interrupts]
+//   [--stats FILE] [--fio-json FILE [--percentile-list 1:50:99]] [--timeline [--window-ns A:B]] [--trace-vcd F] [--trace-perfetto F [--trace-limit N]] [--interrupts]
 #include <iostream>
 #include <sstream>
 
@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/numeric_option.h"
 #include "config/config_loader.h"
+#include "report/fio_json.h"
 #include "report/results.h"
 #include "report/stats_text.h"
 #include "sim/invariants.h"
@@ -29,6 +30,11 @@ int cmd_run(int argc, char** argv) {
         ("out,o", po::value<std::string>(), "write the JSON result here (whole or not at all)")
         ("stats", po::value<std::string>(),
          "write a self-describing stats file here: name, value, unit, meaning per line")
+        ("fio-json", po::value<std::string>(),
+         "write the NVMe workloads' figures here as fio --output-format=json does, a job per "
+         "NVMe job")
+        ("percentile-list", po::value<std::string>(),
+         "--fio-json's clat percentiles, fio's syntax (1:5:50:99:99.9); fio's list by default")
         ("quiet,q", "print nothing on success")
         ("timeline", "print the text timeline (MSIs, interrupts/notifications per CPU)")
         ("window-ns", po::value<std::string>(), "time window A:B in ns for the timeline and traces")
@@ -47,7 +53,8 @@ int cmd_run(int argc, char** argv) {
     }
 
     const std::string path = vm["config"].as<std::string>();
-    std::string out, stats;
+    std::string out, stats, fio;
+    std::vector<double> percentiles = fio_default_percentiles();
     TraceOutputs trace;
     uint64_t seed = 0;
     try {
@@ -57,6 +64,15 @@ int cmd_run(int argc, char** argv) {
         trace.perfetto_limit = integer_option(vm, "trace-limit", 0, 1000000000);
         if (vm.count("out")) out = path_option(vm, "out");
         if (vm.count("stats")) stats = path_option(vm, "stats");
+        if (vm.count("fio-json")) fio = path_option(vm, "fio-json");
+        if (vm.count("percentile-list")) {
+            if (fio.empty()) throw BadInput("--percentile-list: it sets --fio-json's percentiles; give --fio-json FILE too");
+            try {
+                percentiles = parse_percentile_list(vm["percentile-list"].as<std::string>());
+            } catch (const std::invalid_argument& e) {
+                throw BadInput(e.what());
+            }
+        }
         if (vm.count("trace-vcd")) trace.vcd_path = path_option(vm, "trace-vcd");
         if (vm.count("trace-perfetto")) trace.perfetto_path = path_option(vm, "trace-perfetto");
     } catch (const BadInput& e) {
@@ -94,6 +110,7 @@ int cmd_run(int argc, char** argv) {
         if (vm.count("stats")) claim_output("--stats", stats);
         if (vm.count("trace-vcd")) claim_output("--trace-vcd", trace.vcd_path);
         if (vm.count("trace-perfetto")) claim_output("--trace-perfetto", trace.perfetto_path);
+        if (vm.count("fio-json")) claim_output("--fio-json", fio);
     } catch (const BadInput& e) {
         std::cerr << "cidsim run: " << e.what() << "\n";
         return kExitBadInput;
@@ -106,7 +123,9 @@ int cmd_run(int argc, char** argv) {
         System system(config);
         TraceSession session(trace, system);
         ProgressLine progress;  // on a terminal only
-        const nlohmann::json results = run_and_collect(system, &progress);
+        HistogramMap histograms;
+        const nlohmann::json results =
+            run_and_collect(system, &progress, fio.empty() ? nullptr : &histograms);
         const InvariantReport invariants = check_invariants(system);
         if (!invariants.ok()) {
             // A run that broke the model's own rules has no trustworthy
@@ -118,6 +137,7 @@ int cmd_run(int argc, char** argv) {
         OutputBatch files;
         if (!out.empty()) files.add(out, results.dump(2) + "\n");
         if (!stats.empty()) files.add(stats, stats_text(results, path));
+        if (!fio.empty()) files.add(fio, fio_json(results, histograms, percentiles).dump(2) + "\n");
         std::ostringstream printed;
         if (!vm.count("quiet")) printed << summary_text(results);
         session.finish(printed, files);

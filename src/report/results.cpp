@@ -226,7 +226,7 @@ void warm_up(System& system, ProgressLine* progress) {
 
 }  // namespace
 
-json run_and_collect(System& system, ProgressLine* progress) {
+json run_and_collect(System& system, ProgressLine* progress, HistogramMap* workload_histograms) {
     const uint64_t batches = system.config().run.batches;
     if (batches <= 1) {
         warm_up(system, progress);  // what system.run() does, with progress
@@ -234,6 +234,7 @@ json run_and_collect(System& system, ProgressLine* progress) {
                    sc_core::sc_time_stamp(), progress);
         if (progress) progress->clear();
         system.close_window();
+        if (workload_histograms) add_workload_histograms(system, *workload_histograms);
         return collect_results(system);
     }
     warm_up(system, progress);
@@ -263,6 +264,7 @@ json run_and_collect(System& system, ProgressLine* progress) {
     // The run's totals, not one window's nor a mean of windows: a reader
     // of `metrics` sees the whole measured time (report/run_totals.h).
     totals.write(result);
+    if (workload_histograms) *workload_histograms = totals.histograms();
     if (progress) progress->clear();
     result["ci95"] = ci95;
     result["batches"] = windows;

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/output_file.h"
+#include "report/histogram_collector.h"
 #include "report/progress.h"  // write_file_atomically, for every writer of results
 #include "sim/system.h"
 
@@ -22,7 +23,10 @@ nlohmann::json collect_results(const System& system);
 // degrees of freedom).
 // With `progress` (enabled on a terminal) the simulated and wall time are
 // shown as the run goes; the result is the same.
-nlohmann::json run_and_collect(System& system, ProgressLine* progress = nullptr);
+// `workload_histograms`, when given, gets the whole measured time's
+// histograms (each NVMe disk's and job's completion latency, run_totals.h).
+nlohmann::json run_and_collect(System& system, ProgressLine* progress = nullptr,
+                               HistogramMap* workload_histograms = nullptr);
 std::string summary_text(const nlohmann::json& results);
 
 

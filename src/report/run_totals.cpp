@@ -127,6 +127,23 @@ json combine(const std::vector<const json*>& parts, const std::string& key, cons
 
 }  // namespace
 
+void add_workload_histograms(const System& sys, HistogramMap& into) {
+    for (size_t w = 0; w < sys.workloads().size(); ++w) {
+        const auto* nvme = dynamic_cast<const NvmeDisk*>(sys.workloads()[w].get());
+        if (!nvme) continue;
+        const std::string at = "/workloads/" + std::to_string(w);
+        auto file = [&](const std::string& where, const Histogram& h) {
+            auto& [sum, unit] = into[where];
+            sum.merge(h);
+            unit = "us";
+        };
+        file(at + "/completion_latency_us", nvme->completion_latency());
+        for (unsigned j = 0; j < nvme->jobs(); ++j)
+            file(at + "/jobs/" + std::to_string(j) + "/completion_latency_us",
+                 nvme->completion_latency(j));
+    }
+}
+
 void RunTotals::add_window(const System& sys, const json& window) {
     m_windows.push_back(window);
     for (size_t d = 0; d < sys.host().view().devices.size(); ++d)
@@ -143,21 +160,7 @@ void RunTotals::add_window(const System& sys, const json& window) {
     collect_histograms(sys.host().iommu().stats(), "/metrics", false, m_histograms);
     for (const auto& section : m_sections)
         if (section->present(sys)) section->add_window(sys, m_histograms);
-    // The workloads' own histograms (NVMe completion latency).
-    for (size_t w = 0; w < sys.workloads().size(); ++w) {
-        const auto* nvme = dynamic_cast<const NvmeDisk*>(sys.workloads()[w].get());
-        if (!nvme) continue;
-        const std::string at = "/workloads/" + std::to_string(w);
-        auto file = [&](const std::string& where, const Histogram& h) {
-            auto& [sum, unit] = m_histograms[where];
-            sum.merge(h);
-            unit = "us";
-        };
-        file(at + "/completion_latency_us", nvme->completion_latency());
-        for (unsigned j = 0; j < nvme->jobs(); ++j)
-            file(at + "/jobs/" + std::to_string(j) + "/completion_latency_us",
-                 nvme->completion_latency(j));
-    }
+    add_workload_histograms(sys, m_histograms);
 }
 
 void RunTotals::write(json& result) const {

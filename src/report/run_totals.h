@@ -20,6 +20,10 @@
 
 namespace cidsim {
 
+// The workloads' own histograms of the current window (NVMe completion
+// latency, of each disk and job) merged into `into`.
+void add_workload_histograms(const System& system, HistogramMap& into);
+
 class RunTotals {
 public:
     // One window: its result (collect_results) and, from the system before
@@ -29,6 +33,8 @@ public:
     // per_device, root_ports, workloads and the machine families' sections
     // replaced by the run's totals.
     void write(nlohmann::json& result) const;
+    // Every histogram of the windows, merged (a place's whole measured time).
+    const HistogramMap& histograms() const { return m_histograms; }
 
 private:
     std::vector<nlohmann::json> m_windows;

@@ -60,7 +60,7 @@ def sweep_dir(extra=()):
 # cmd: (argv before the output option, setup files, input file it reads)
 COMMANDS = {
     "run": (["run", "tiny.json", "-q"], [TINY], "tiny.json",
-            ["--out", "--stats", "--trace-vcd", "--trace-perfetto"]),
+            ["--out", "--stats", "--trace-vcd", "--trace-perfetto", "--fio-json"]),
     "collect": (["collect", "m"], sweep_dir([TINY]), "m/sweep.json", ["--csv", "--json"]),
     "reproduce": (["reproduce", "tiny", "--tables", "tables.json"], [TINY, TABLES], "tables.json",
                   ["--out"]),
@@ -127,6 +127,7 @@ for cmd, (argv, files, inp, outs) in COMMANDS.items():
 
 # Writes that succeed go through symlinks and leave the link a link.
 for cmd, opt, extra in [("run", "--out", []), ("run", "--stats", []), ("run", "--trace-vcd", []),
+                        ("run", "--fio-json", []),
                         ("run", "--trace-perfetto", []), ("explain", "--out", []),
                         ("reproduce", "--out", []), ("bench", "--json", [])]:
     argv, files, inp, _ = COMMANDS[cmd]
@@ -841,6 +842,12 @@ for i, w in enumerate(["0:inf", "0:1e300", "1e9:2e9", "0x10:0x20", "0:nan", "-5:
                        "30000:"]):
     case(f"run-window-ns-bad{i}", ["run", "tiny.json", "-q", "--timeline", "--window-ns", w], 2,
          None, [TINY], names=["--window-ns " + w])
+for i, p in enumerate(["", "0", "101", "50:", ":50", "1e2", "nan", "50,99", "-1", "0x10"]):
+    case(f"run-percentile-list-bad{i}", ["run", "tiny.json", "-q", "--fio-json", "f.json",
+                                          "--percentile-list", p], 2, None, [TINY],
+         names=["--percentile-list"])
+case("run-percentile-list-without-fio-json", ["run", "tiny.json", "-q", "--percentile-list", "50"],
+     2, "give --fio-json FILE too", [TINY], names=["--percentile-list"])
 case("run-window-ns-whole-ok", ["run", "tiny.json", "-q", "--timeline", "--window-ns", "0:20000"], 0,
      None, [TINY])
 case("run-out-probe-name-taken", ["run", "tiny.json", "-q", "--out", "r.json"], 0, None,
