@@ -551,3 +551,29 @@ TEST_CASE("the interrupts option shows a POWER partition's XIVE IPIs and a guest
     CHECK(g.out.find("\nthe guest's own /proc/interrupts:\n") != std::string::npos);
     CHECK(g.out.find("\nPIW: ") != std::string::npos);
 }
+
+TEST_CASE("a key over every array element: --set and sweep vary workloads[*].iodepth", "[cli][sweep]") {
+    Scratch s;
+    const std::string cfg = kRoot + "/configs/rfc/c1-nvme-2disks.json";
+    const std::string shorter = " --set run.duration_ns=100000 --set run.warmup_ns=0 --set run.batches=1";
+    const Run r = run_cidsim(s, "run " + q(cfg) + shorter + " -q --set 'workloads[*].iodepth=8' --out " + q(s / "r.json"));
+    REQUIRE(r.status == 0);
+    const json result = read_json(s / "r.json");
+    REQUIRE(result["config"]["workloads"].size() == 2);
+    for (const json& w : result["config"]["workloads"]) CHECK(w["iodepth"] == 8);
+    // A bad value through * is that --set's.
+    const Run bad = run_cidsim(s, "run " + q(cfg) + " -q --set 'workloads.*.iodepth=0'");
+    CHECK(bad.status == 2);
+    CHECK(bad.err.find("--set workloads.*.iodepth=0: workloads[0].iodepth") != std::string::npos);
+    CHECK(run_cidsim(s, "run " + q(cfg) + " -q --set 'run.*=1'").err.find("* names every element of an array") !=
+          std::string::npos);
+    write(s / "spec.json", json{{"base", cfg},
+                                {"set", {{"run.duration_ns", 100000}, {"run.warmup_ns", 0}, {"run.batches", 1}}},
+                                {"vary", {{"workloads[*].iodepth", {8, 16}}}},
+                                {"metrics", {"metrics.msis"}}});
+    REQUIRE(run_cidsim(s, "sweep " + q(s / "spec.json") + " --out " + q(s / "sw")).status == 0);
+    REQUIRE(run_cidsim(s, "collect " + q(s / "sw") + " --csv " + q(s / "t.csv")).status == 0);
+    const std::string table = slurp(s / "t.csv");
+    CHECK(table.find("workloads[*].iodepth") != std::string::npos);
+    CHECK(table.find(",16,") != std::string::npos);
+}

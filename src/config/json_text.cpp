@@ -219,24 +219,76 @@ void rethrow_against_sets(const ConfigError& e, const std::string& source,
     const std::string what = e.what();
     if (what.rfind(source + ": ", 0) != 0) throw e;
     const std::string rest = what.substr(source.size() + 2);
-    // The key path, with the loader's [i] written as --set's .i.
-    std::string key;
-    for (char c : rest.substr(0, rest.find(": "))) {
-        if (c == '[') key += '.';
-        else if (c != ']') key += c;
-    }
+    // Key paths as segments, [i] written as .i: the loader's key, each --set's path.
+    const auto segments = [](const std::string& dotted) {
+        std::string flat;
+        for (char c : dotted) {
+            if (c == '[') flat += '.';
+            else if (c != ']') flat += c;
+        }
+        std::vector<std::string> out;
+        std::stringstream in(flat);
+        for (std::string part; std::getline(in, part, '.');) out.push_back(part);
+        return out;
+    };
+    const std::vector<std::string> key = segments(rest.substr(0, rest.find(": ")));
     for (auto s = sets.rbegin(); s != sets.rend(); ++s) {
-        const std::string path = s->substr(0, s->find('='));
-        if (key == path || key.rfind(path + ".", 0) == 0) throw ConfigError("--set " + *s + ": " + rest);
+        const std::vector<std::string> path = segments(s->substr(0, s->find('=')));
+        bool covers = path.size() <= key.size();
+        for (size_t i = 0; covers && i < path.size(); ++i)
+            covers = path[i] == "*" || path[i] == key[i];
+        if (covers) throw ConfigError("--set " + *s + ": " + rest);
     }
     throw e;
 }
+
+namespace {
+
+// Sets `value` at keys[i..] below `node`; "*" in an array is every element.
+void set_at(json& node, const std::vector<std::string>& keys, size_t i, const json& value,
+            const std::string& walked_before) {
+    if (i == keys.size()) {
+        node = value;
+        return;
+    }
+    const std::string& k = keys[i];
+    const std::string walked = walked_before + (walked_before.empty() ? "" : ".") + k;
+    if (node.is_array()) {
+        if (k == "*") {
+            if (node.empty()) throw ConfigError("--set " + walked + ": an empty array has no elements");
+            for (json& element : node) set_at(element, keys, i + 1, value, walked);
+            return;
+        }
+        // Digits only: strtoul would also take " 0", "+0" and wrap "-1".
+        const bool digits = k.size() <= 9 && k.find_first_not_of("0123456789") == std::string::npos;
+        const unsigned long idx = digits ? std::strtoul(k.c_str(), nullptr, 10) : 0;
+        if (!digits || idx >= node.size())
+            throw ConfigError("--set " + walked + ": no element " + k + " in an array of " +
+                              std::to_string(node.size()) +
+                              (digits ? "" : " (an index is written in digits only, or * for every one)"));
+        set_at(node[idx], keys, i + 1, value, walked);
+    } else if (k == "*") {
+        throw ConfigError("--set " + walked + ": * names every element of an array, found " +
+                          json_type_name(node));
+    } else if (node.is_object() || node.is_null()) {
+        set_at(node[k], keys, i + 1, value, walked);
+    } else {
+        throw ConfigError("--set " + walked + ": " + json_type_name(node) + " has no keys");
+    }
+}
+
+}  // namespace
 
 void apply_override(json& config, const std::string& assignment) {
     const size_t eq = assignment.find('=');
     if (eq == std::string::npos || eq == 0)
         throw ConfigError("--set " + assignment + ": expected key.path=value");
-    const std::string path = assignment.substr(0, eq);
+    // workloads[*].iodepth and workloads[0].iodepth are workloads.*.iodepth and workloads.0.iodepth.
+    std::string path;
+    for (char c : assignment.substr(0, eq)) {
+        if (c == '[') path += '.';
+        else if (c != ']') path += c;
+    }
     const std::string text = assignment.substr(eq + 1);
     json value = json::parse(text, nullptr, false);
     if (value.is_discarded()) value = text;
@@ -245,35 +297,14 @@ void apply_override(json& config, const std::string& assignment) {
     } catch (const json::exception&) {
         throw ConfigError("--set " + path + ": the value is not valid UTF-8");
     }
-
-    json* node = &config;
-    std::stringstream parts(path);
-    std::string part, walked;
-    std::vector<std::string> keys;
-    while (std::getline(parts, part, '.')) keys.push_back(part);
     // "a..b", ".a", "a." name no key: a typo, not a key called "".
-    if (path.front() == '.' || path.back() == '.' || path.find("..") != std::string::npos)
+    if (path.empty() || path.front() == '.' || path.back() == '.' || path.find("..") != std::string::npos)
         throw ConfigError("--set " + assignment + ": empty key in the path " + path +
                           " (expected key.path=value, e.g. handler.loop_limit=5)");
-    for (size_t i = 0; i < keys.size(); ++i) {
-        const std::string& k = keys[i];
-        walked += (walked.empty() ? "" : ".") + k;
-        if (node->is_array()) {
-            // Digits only: strtoul would also take " 0", "+0" and wrap "-1".
-            const bool digits = k.size() <= 9 && k.find_first_not_of("0123456789") == std::string::npos;
-            const unsigned long idx = digits ? std::strtoul(k.c_str(), nullptr, 10) : 0;
-            if (!digits || idx >= node->size())
-                throw ConfigError("--set " + walked + ": no element " + k + " in an array of " +
-                                  std::to_string(node->size()) +
-                                  (digits ? "" : " (an index is written in digits only)"));
-            node = &(*node)[idx];
-        } else if (node->is_object() || node->is_null()) {
-            node = &(*node)[k];
-        } else {
-            throw ConfigError("--set " + walked + ": " + json_type_name(*node) + " has no keys");
-        }
-    }
-    *node = value;
+    std::stringstream parts(path);
+    std::vector<std::string> keys;
+    for (std::string part; std::getline(parts, part, '.');) keys.push_back(part);
+    set_at(config, keys, 0, value, "");
 }
 
 }  // namespace cidsim

@@ -99,6 +99,36 @@ const json* json_at_path(const json& j, const std::string& path) {
 }
 
 
+namespace {
+
+// Whether `config` has `value` at a varied path (workloads[*].iodepth: at
+// every element; [i] is .i).
+bool holds_at(const json& node, const std::vector<std::string>& keys, size_t i, const json& value) {
+    if (i == keys.size()) return node == value;
+    if (node.is_array() && keys[i] == "*") {
+        if (node.empty()) return false;
+        for (const json& e : node)
+            if (!holds_at(e, keys, i + 1, value)) return false;
+        return true;
+    }
+    const json* next = json_at_path(node, keys[i]);
+    return next && holds_at(*next, keys, i + 1, value);
+}
+
+bool config_holds(const json& config, const std::string& path, const json& value) {
+    std::string flat;
+    for (char c : path) {
+        if (c == '[') flat += '.';
+        else if (c != ']') flat += c;
+    }
+    std::vector<std::string> keys;
+    std::stringstream in(flat);
+    for (std::string k; std::getline(in, k, '.');) keys.push_back(k);
+    return holds_at(config, keys, 0, value);
+}
+
+}  // namespace
+
 SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metrics,
                          bool aggregate_seeds) {
     const std::string manifest_path = dir + "/sweep.json";
@@ -160,10 +190,8 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
         // A result left by an earlier, different spec must not pass for this point.
         bool matches = result.value("seed", json()) == seed;
         if (!result.contains("config") || !result["config"].is_object()) matches = false;
-        for (auto it = pparams.begin(); it != pparams.end() && matches; ++it) {
-            const json* v = json_at_path(result["config"], it.key());
-            matches = v && *v == it.value();
-        }
+        for (auto it = pparams.begin(); it != pparams.end() && matches; ++it)
+            matches = config_holds(result["config"], it.key(), it.value());
         // The point's whole config (manifests written before the digest lack it).
         if (const auto digest = pt.find("config_digest"); matches && digest != pt.end())
             matches = *digest == config_digest(result["config"]);
