@@ -577,3 +577,22 @@ TEST_CASE("a key over every array element: --set and sweep vary workloads[*].iod
     CHECK(table.find("workloads[*].iodepth") != std::string::npos);
     CHECK(table.find(",16,") != std::string::npos);
 }
+
+TEST_CASE("a device names a profile of devices.json: its values under the config's own", "[cli][config]") {
+    Scratch s;
+    write(s / "p.json", json::parse(R"({"run": {"duration_ns": 100000}, "topology": {"cpus": 2},
+        "devices": [{"name": "nvme0", "profile": "optane_gen2", "vectors": 2, "irq_cpus": "0-1"}],
+        "workloads": [{"type": "nvme", "device": "nvme0", "jobs": 2, "iodepth": 32}]})"));
+    REQUIRE(run_cidsim(s, "run " + q(s / "p.json") + " -q --out " + q(s / "r.json")).status == 0);
+    const json profiles = read_json(kRoot + "/configs/rfc/devices.json");
+    const json c = read_json(s / "r.json")["config"];
+    CHECK(c["devices"][0]["msi_until_doorbell"] == true);
+    CHECK(c["devices"][0]["per_completion_ns"] == profiles["optane_gen2"]["device"]["per_completion_ns"]);
+    CHECK(c["devices"][0]["irq_cpus"] == json::array({0, 1}));
+    CHECK(c["workloads"][0]["engine"] == "io_uring");
+    CHECK(c["workloads"][0]["block_bytes"] == profiles["optane_gen2"]["workload"]["block_bytes"]);
+    CHECK(c["workloads"][0]["iodepth"] == 32);  // the config's own value wins
+    const Run bad = run_cidsim(s, "run " + q(s / "p.json") + " -q --set devices.0.profile=pm9999");
+    CHECK(bad.status == 2);
+    CHECK(bad.err.find("devices[0].profile: a string \"pm9999\" is not a device profile") != std::string::npos);
+}

@@ -5,6 +5,7 @@
 #include "config/checks.h"
 #include "config/param_io.h"
 #include "config/platforms.h"
+#include "config/provenance.h"
 #include "config/sections.h"
 
 namespace cidsim {
@@ -159,11 +160,48 @@ json with_platform(const json& config) {
     return merged;
 }
 
+// A device naming a profile of configs/rfc/devices.json ("profile":
+// "nvme_pm174x") gets the profile's device values, and the NVMe or DSA
+// workloads that drive it the profile's workload values, under their own keys.
+json with_profiles(json config) {
+    if (!config.is_object() || !config.contains("devices") || !config["devices"].is_array())
+        return config;  // load_unprefixed names the problem
+    json profiles;
+    for (size_t i = 0; i < config["devices"].size(); ++i) {
+        json& d = config["devices"][i];
+        if (!d.is_object() || !d.contains("profile")) continue;
+        const std::string at = "devices[" + std::to_string(i) + "].profile";
+        if (profiles.is_null()) profiles = read_json_file(default_devices_file());
+        std::vector<std::string> names;
+        for (auto it = profiles.begin(); it != profiles.end(); ++it)
+            if (it.value().is_object() && it.value().contains("device")) names.push_back(it.key());
+        const json& name = d["profile"];
+        if (!name.is_string() || std::find(names.begin(), names.end(), name.get<std::string>()) == names.end())
+            throw ConfigError(at + ": " + found_json(name) + " is not a device profile (" +
+                              default_devices_file() + ": " + join_keys(names) + ")");
+        const json& profile = profiles[name.get<std::string>()];
+        json device = profile["device"];
+        d.erase("profile");
+        device.merge_patch(d);
+        d = device;
+        if (!config.contains("workloads") || !config["workloads"].is_array() || !d.contains("name"))
+            continue;
+        for (json& w : config["workloads"])
+            if (w.is_object() && w.value("device", json()) == d["name"] &&
+                (w.value("type", json()) == "nvme" || w.value("type", json()) == "dsa")) {
+                json workload = profile["workload"];
+                workload.merge_patch(w);
+                w = workload;
+            }
+    }
+    return config;
+}
+
 }  // namespace
 
 SimConfig load_config(const json& config, const std::string& source) {
     try {
-        return load_unprefixed(with_platform(config));
+        return load_unprefixed(with_platform(with_profiles(config)));
     } catch (const ConfigError& e) {
         if (source.empty()) throw;
         throw ConfigError(source + ": " + e.what());
