@@ -219,21 +219,9 @@ void rethrow_against_sets(const ConfigError& e, const std::string& source,
     const std::string what = e.what();
     if (what.rfind(source + ": ", 0) != 0) throw e;
     const std::string rest = what.substr(source.size() + 2);
-    // Key paths as segments, [i] written as .i: the loader's key, each --set's path.
-    const auto segments = [](const std::string& dotted) {
-        std::string flat;
-        for (char c : dotted) {
-            if (c == '[') flat += '.';
-            else if (c != ']') flat += c;
-        }
-        std::vector<std::string> out;
-        std::stringstream in(flat);
-        for (std::string part; std::getline(in, part, '.');) out.push_back(part);
-        return out;
-    };
-    const std::vector<std::string> key = segments(rest.substr(0, rest.find(": ")));
+    const std::vector<std::string> key = key_segments(rest.substr(0, rest.find(": ")));
     for (auto s = sets.rbegin(); s != sets.rend(); ++s) {
-        const std::vector<std::string> path = segments(s->substr(0, s->find('=')));
+        const std::vector<std::string> path = key_segments(s->substr(0, s->find('=')));
         bool covers = path.size() <= key.size();
         for (size_t i = 0; covers && i < path.size(); ++i)
             covers = path[i] == "*" || path[i] == key[i];
@@ -279,11 +267,23 @@ void set_at(json& node, const std::vector<std::string>& keys, size_t i, const js
 
 }  // namespace
 
+std::vector<std::string> key_segments(const std::string& path) {
+    std::string flat;
+    for (char c : path) {
+        if (c == '[') flat += '.';
+        else if (c != ']') flat += c;
+    }
+    std::vector<std::string> out;
+    std::stringstream in(flat);
+    for (std::string part; std::getline(in, part, '.');) out.push_back(part);
+    return out;
+}
+
 void apply_override(json& config, const std::string& assignment) {
     const size_t eq = assignment.find('=');
     if (eq == std::string::npos || eq == 0)
         throw ConfigError("--set " + assignment + ": expected key.path=value");
-    // workloads[*].iodepth and workloads[0].iodepth are workloads.*.iodepth and workloads.0.iodepth.
+    // workloads[*].iodepth is workloads.*.iodepth, as key_segments reads it.
     std::string path;
     for (char c : assignment.substr(0, eq)) {
         if (c == '[') path += '.';
@@ -301,10 +301,7 @@ void apply_override(json& config, const std::string& assignment) {
     if (path.empty() || path.front() == '.' || path.back() == '.' || path.find("..") != std::string::npos)
         throw ConfigError("--set " + assignment + ": empty key in the path " + path +
                           " (expected key.path=value, e.g. handler.loop_limit=5)");
-    std::stringstream parts(path);
-    std::vector<std::string> keys;
-    for (std::string part; std::getline(parts, part, '.');) keys.push_back(part);
-    set_at(config, keys, 0, value, "");
+    set_at(config, key_segments(path), 0, value, "");
 }
 
 }  // namespace cidsim

@@ -28,8 +28,13 @@ nlohmann::json merge_includes(nlohmann::json config, const std::string& dir,
 // Parses config text; duplicate keys in an object and nesting deeper than
 // kMaxJsonDepth are errors too. `source` names the text in messages.
 nlohmann::json parse_config_text(const std::string& text, const std::string& source);
-// "a.b.0.c=value": value is JSON if it parses as JSON, else a string.
+// "a.b.0.c=value": value is JSON if it parses as JSON, else a string; "*"
+// for an index is every element of the array.
 void apply_override(nlohmann::json& config, const std::string& assignment);
+// A key path's keys: "workloads[0].iodepth" and "workloads.0.iodepth" are
+// {"workloads", "0", "iodepth"} (the loader's messages write the first,
+// --set and sweeps either).
+std::vector<std::string> key_segments(const std::string& path);
 // A ConfigError of the config `source` whose key a --set gave (the key or a
 // key inside it, the last such --set) is that --set's: "--set a.b=5: a.b:
 // ..."; any other is thrown as it is.

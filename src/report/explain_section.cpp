@@ -1,8 +1,6 @@
 #include "report/explain_section.h"
 
 #include <algorithm>
-#include <iomanip>
-#include <sstream>
 
 #include "config/config_loader.h"
 
@@ -119,12 +117,8 @@ ExplainView explain_view(const json& ex) {
 
 namespace {
 
-std::string ns_text(double t) {
-    std::ostringstream os;
-    os << std::setprecision(15) << t;
-    return os.str();
-}
-std::string ns_text(const sc_core::sc_time& t) { return ns_text(ns_of(t)); }
+std::string ns_text(double t) { return format_number(t); }
+std::string ns_text(const sc_core::sc_time& t) { return format_number(ns_of(t)); }
 
 // A time the scenario names must fall inside the run, or nothing it asks for happens.
 void check_in_run(const sc_core::sc_time& t, const std::string& key, const SimConfig& config) {

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <iomanip>
-#include <sstream>
 #include <stdexcept>
+
+#include "config/json_text.h"
 
 namespace cidsim {
 
@@ -58,12 +58,6 @@ struct CpuState {
     bool handler_open = false;  // a handler call without a driver handler so far
 };
 
-std::string time_text(const sc_time& t) {
-    std::ostringstream os;
-    os << std::setprecision(15) << ns_of(t);
-    return os.str();
-}
-
 std::string plural(uint64_t n, const char* word) {
     return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
@@ -92,7 +86,7 @@ TimelineWindow parse_window(const std::string& spec, const sc_time& end) {
                                         "' is not a decimal time in ns >= 0");
         if (v > ns_of(end))
             throw std::invalid_argument("--window-ns " + spec + ": " + s +
-                                        " ns is past the run's end (" + time_text(end) +
+                                        " ns is past the run's end (" + format_number(ns_of(end)) +
                                         " ns: run.warmup_ns + run.duration_ns)");
         return ns(v);
     };

@@ -116,15 +116,7 @@ bool holds_at(const json& node, const std::vector<std::string>& keys, size_t i, 
 }
 
 bool config_holds(const json& config, const std::string& path, const json& value) {
-    std::string flat;
-    for (char c : path) {
-        if (c == '[') flat += '.';
-        else if (c != ']') flat += c;
-    }
-    std::vector<std::string> keys;
-    std::stringstream in(flat);
-    for (std::string k; std::getline(in, k, '.');) keys.push_back(k);
-    return holds_at(config, keys, 0, value);
+    return holds_at(config, key_segments(path), 0, value);
 }
 
 }  // namespace
