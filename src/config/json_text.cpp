@@ -267,14 +267,23 @@ void set_at(json& node, const std::vector<std::string>& keys, size_t i, const js
 
 }  // namespace
 
-std::vector<std::string> key_segments(const std::string& path) {
+namespace {
+
+// "workloads[*].iodepth" as "workloads.*.iodepth".
+std::string dotted(const std::string& path) {
     std::string flat;
     for (char c : path) {
         if (c == '[') flat += '.';
         else if (c != ']') flat += c;
     }
+    return flat;
+}
+
+}  // namespace
+
+std::vector<std::string> key_segments(const std::string& path) {
     std::vector<std::string> out;
-    std::stringstream in(flat);
+    std::stringstream in(dotted(path));
     for (std::string part; std::getline(in, part, '.');) out.push_back(part);
     return out;
 }
@@ -283,12 +292,7 @@ void apply_override(json& config, const std::string& assignment) {
     const size_t eq = assignment.find('=');
     if (eq == std::string::npos || eq == 0)
         throw ConfigError("--set " + assignment + ": expected key.path=value");
-    // workloads[*].iodepth is workloads.*.iodepth, as key_segments reads it.
-    std::string path;
-    for (char c : assignment.substr(0, eq)) {
-        if (c == '[') path += '.';
-        else if (c != ']') path += c;
-    }
+    const std::string path = dotted(assignment.substr(0, eq));
     const std::string text = assignment.substr(eq + 1);
     json value = json::parse(text, nullptr, false);
     if (value.is_discarded()) value = text;

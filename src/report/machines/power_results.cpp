@@ -48,6 +48,17 @@ const ReportMetric kRows[] = {
     {kPerChip, "xive_queued", "integer", "count", "events that waited for its XIVE router"},
 };
 
+// CPUs' statistics summed (the partition's, or a chip's).
+void add(PowerCpuStats& into, const PowerCpuStats& s) {
+    into.ipis += s.ipis;
+    into.timer_interrupts += s.timer_interrupts;
+    into.ipis_sent += s.ipis_sent;
+    into.polled += s.polled;
+    into.iterations += s.iterations;
+    into.cross_chip_sent += s.cross_chip_sent;
+    into.spin += s.spin;
+}
+
 class PowerResults final : public ResultSection {
 public:
     const char* key() const override { return kIpistorm; }
@@ -69,16 +80,7 @@ private:
     // their cross-chip share.
     static json ipistorm_results(const PowerPartition& p, double secs) {
         PowerCpuStats total;
-        for (unsigned c = 0; c < p.cpu_count(); ++c) {
-            const PowerCpuStats& s = p.cpu(c).stats();
-            total.ipis += s.ipis;
-            total.timer_interrupts += s.timer_interrupts;
-            total.ipis_sent += s.ipis_sent;
-            total.polled += s.polled;
-            total.iterations += s.iterations;
-            total.cross_chip_sent += s.cross_chip_sent;
-            total.spin += s.spin;
-        }
+        for (unsigned c = 0; c < p.cpu_count(); ++c) add(total, p.cpu(c).stats());
         uint64_t transfers = 0, remote = 0, queued = 0, stores = 0;
         for (const auto& d : p.descs()) {
             const SharedLineStats& h = d->hot_line().stats();
@@ -121,14 +123,8 @@ private:
         std::vector<PowerCpuStats> chips(layout.chips());
         std::vector<unsigned> cpus(layout.chips(), 0);
         for (unsigned c = 0; c < p.cpu_count(); ++c) {
-            const PowerCpuStats& s = p.cpu(c).stats();
-            PowerCpuStats& t = chips[layout.chip_of(c)];
+            add(chips[layout.chip_of(c)], p.cpu(c).stats());
             ++cpus[layout.chip_of(c)];
-            t.ipis += s.ipis;
-            t.ipis_sent += s.ipis_sent;
-            t.cross_chip_sent += s.cross_chip_sent;
-            t.timer_interrupts += s.timer_interrupts;
-            t.iterations += s.iterations;
         }
         json list = json::array();
         for (unsigned k = 0; k < layout.chips(); ++k) {
