@@ -95,11 +95,18 @@ TEST_CASE("Xen: each variant of the EOI path does what its code does", "[xen]") 
 
 TEST_CASE("Xen: how the guest's EOI reaches Xen decides its exits", "[xen]") {
     Scratch s;
+    // One EOI per EOI exit, but for the exits still under way when the run
+    // ends (at most one per vCPU: counted at the exit, the EOI later).
+    const auto one_eoi_per_exit = [](const json& x, const char* reason) {
+        const double e = exits(x, reason), eois = x["eois"].get<double>();
+        CHECK(eois <= e);
+        CHECK(e <= eois + double(x["per_vcpu"].size()));
+    };
     json x = result_of(s, "--set xen.eoi=trap_msr")["xen"];
     CHECK(exits(x, "MSR_WRITE") > 0);
-    CHECK(exits(x, "MSR_WRITE") == x["eois"].get<double>());
+    one_eoi_per_exit(x, "MSR_WRITE");
     x = result_of(s, "--set xen.eoi=trap_mmio")["xen"];
-    CHECK(exits(x, "APIC_ACCESS") == x["eois"].get<double>());
+    one_eoi_per_exit(x, "APIC_ACCESS");
     CHECK(exits(x, "MSR_WRITE") == 0);
     // APIC assist: no EOI exit; each avoided EOI is completed at the next
     // pending interrupt (so by the end, all but at most one per vCPU).

@@ -50,7 +50,9 @@ const json& xen(const json& w) {
                               {"ios", 0},
                               {"host_cpu_us_per_io", 0.0},
                               {"event_lock",
-                               {{"acquisitions_per_s", 0.0}, {"wait_ns", {{"mean", 0.0}, {"count", 0}}}}}};
+                               {{"acquisitions_per_s", 0.0},
+                                {"held_fraction", 0.0},
+                                {"wait_ns", {{"mean", 0.0}, {"count", 0}}}}}};
     return w.contains("xen") ? w["xen"] : none;
 }
 
@@ -100,6 +102,16 @@ const std::vector<std::pair<std::string, MetricFn>>& table_metrics() {
          [](const json& w) { return xen(w)["event_lock"]["acquisitions_per_s"].get<double>(); }},
         {"lock_wait_us_mean",
          [](const json& w) { return xen(w)["event_lock"]["wait_ns"]["mean"].get<double>() / 1e3; }},
+        // How busy event_lock is: the share of time an owner holds it, and how
+        // many pCPUs on average spin for it (Little's law: arrivals x wait),
+        // the hand-offs' line traffic being what the hold leaves out.
+        {"lock_held_fraction",
+         [](const json& w) { return xen(w)["event_lock"]["held_fraction"].get<double>(); }},
+        {"lock_spinning_pcpus",
+         [](const json& w) {
+             const json& l = xen(w)["event_lock"];
+             return l["acquisitions_per_s"].get<double>() * l["wait_ns"]["mean"].get<double>() * 1e-9;
+         }},
         {"host_cpu_us_per_io",
          [](const json& w) { return xen(w)["host_cpu_us_per_io"].get<double>(); }},
         // Experiment E2 (systems.md D, E): vmstat's interrupt rate.

@@ -29,7 +29,7 @@ XenDomain::XenDomain(const XenParams& params, const SharedLineParams& line,
       m_lock(params.variant == XenVariant::RwLock ? LockKind::Rw : LockKind::Ticket, line,
              node_of_pcpu, seed),
       m_pirq_line(params.pirqs, SharedLine(line, node_of_pcpu)),
-      m_bitmap_line(line, node_of_pcpu), m_line(line), m_node(std::move(node_of_pcpu)) {
+      m_bitmap_line(line, node_of_pcpu), m_refcnt_line(line, node_of_pcpu), m_line(line), m_node(std::move(node_of_pcpu)) {
     m_desc_line.reserve(params.pirqs);
 }
 
@@ -40,8 +40,12 @@ int XenDomain::bind(unsigned vcpu, unsigned guest_vector) {
     return int(m_binding.size() - 1);
 }
 
-void XenDomain::spend(const sc_time& t) {
-    if (t > SC_ZERO_TIME) sc_core::wait(t);
+void XenDomain::spend(AgentId who, const sc_time& t) {
+    const sc_time unit = sc_core::sc_get_time_resolution();
+    const uint64_t at = (sim_now() + t).value();
+    const uint64_t slot = who % kActSlots;
+    const uint64_t act = at + (slot + kActSlots - at % kActSlots) % kActSlots;
+    if (act > sim_now().value()) sc_core::wait(unit * double(act - sim_now().value()));
 }
 
 sc_time XenDomain::load(SharedLine& line, AgentId who, LineAccess kind) const {
@@ -49,9 +53,11 @@ sc_time XenDomain::load(SharedLine& line, AgentId who, LineAccess kind) const {
 }
 
 void XenDomain::dpci_irq(AgentId pcpu, unsigned pirq) {
-    // do_IRQ's spin_lock(&desc->lock), then hvm_do_IRQ_dpci's set_bit()s.
-    spend(load(m_desc_line[pirq], pcpu, LineAccess::LockedRmw));
-    spend(load(m_pirq_line[pirq], pcpu, LineAccess::LockedRmw));
+    // do_IRQ's spin_lock(&desc->lock), then hvm_do_IRQ_dpci's set_bit()s and
+    // raise_softirq_for's get_knownalive_domain.
+    spend(pcpu, load(m_desc_line[pirq], pcpu, LineAccess::LockedRmw));
+    spend(pcpu, load(m_pirq_line[pirq], pcpu, LineAccess::LockedRmw));
+    spend(pcpu, load(m_refcnt_line, pcpu, LineAccess::LockedRmw));
 }
 
 void XenDomain::lock_for_delivery(AgentId pcpu, unsigned pirq) {
@@ -66,8 +72,9 @@ void XenDomain::lock_for_delivery(AgentId pcpu, unsigned pirq) {
         u.asked = asked;
         u.owned = sim_now();
     }
+    spend(pcpu, SC_ZERO_TIME);
     // test_and_clear_bool(masked), then vmsi_deliver's walk of the vCPUs.
-    spend(load(m_pirq_line[pirq], pcpu, LineAccess::LockedRmw) + m_params.deliver +
+    spend(pcpu, load(m_pirq_line[pirq], pcpu, LineAccess::LockedRmw) + m_params.deliver +
           m_params.dest_check * double(m_vcpus));
 }
 
@@ -77,6 +84,7 @@ void XenDomain::unlock_after_delivery(AgentId pcpu) {
         m_open[pcpu].released = sim_now();
         record(m_open[pcpu]);
     }
+    spend(pcpu, load(m_refcnt_line, pcpu, LineAccess::LockedRmw));  // dpci_softirq's put_domain
 }
 
 void XenDomain::record_lock_into(std::vector<XenLockUse>* uses, std::vector<LockHandoff>* handoffs) {
@@ -94,7 +102,7 @@ void XenDomain::msi_eoi(AgentId pcpu, unsigned guest_vector) {
     u.asked = sim_now();
     if (m_params.variant == XenVariant::Bitmap) {
         // No maskable MSI's vector is in the bitmap: return before the lock.
-        spend(load(m_bitmap_line, pcpu, LineAccess::Load) + m_params.bitmap_check);
+        spend(pcpu, load(m_bitmap_line, pcpu, LineAccess::Load) + m_params.bitmap_check);
         u.locked = false;
         u.owned = u.released = sim_now();
         record(u);
@@ -102,6 +110,7 @@ void XenDomain::msi_eoi(AgentId pcpu, unsigned guest_vector) {
     }
     m_lock.acquire_shared(pcpu);  // spin_lock, or read_lock with the rw kind
     u.owned = sim_now();
+    spend(pcpu, SC_ZERO_TIME);
     if (m_params.walks()) {
         const Walked w = walk(pcpu, guest_vector);
         u.walked = w.entries;
@@ -140,7 +149,7 @@ XenDomain::Walked XenDomain::walk(AgentId pcpu, unsigned guest_vector) {
                 work += load(m_desc_line[i], pcpu, LineAccess::LockedRmw);
             }
         }
-        spend(slowest + work);
+        spend(pcpu, slowest + work);
         if (rc || (matched && m_params.walk_stops_at_match)) break;
     }
     m_stats.walk_length.record(out.entries);

@@ -11,13 +11,18 @@
 //    from every pCPU;
 //  - the host irq_desc line of each bound pirq (do_IRQ's and
 //    __msi_pirq_eoi's desc lock);
-//  - the bitmap fix's per-domain 256-bit vector bitmap (one read-mostly line).
+//  - the bitmap fix's per-domain 256-bit vector bitmap (one read-mostly line);
+//  - d->refcnt, which every delivery increments (raise_softirq_for's
+//    get_knownalive_domain) and decrements (dpci_softirq's put_domain) with
+//    a locked RMW from its pCPU (xen/drivers/passthrough/io.c).
 // The walk: pt_pirq_iterate looks up 8 pirqs at a time and calls back on
 // each; the loads of one batch overlap (only the slowest is waited for),
 // the batches do not.
 // Not modelled: the radix tree's own lines (read-mostly, cached), the
 // vlapic pages of other vCPUs beyond a per-vCPU check cost, level-triggered
-// and non-MSI pirqs, the domain's other users of event_lock.
+// and non-MSI pirqs, the domain's other users of event_lock (the guest's
+// timer and IPI EOIs, which also walk every pirq), whatever else shares
+// event_lock's line in struct domain, HLT and the block/wake of idle vCPUs.
 // Called from the pCPUs' SC_THREADs at the kernel's time; the costs are
 // waited for here.
 #include <cstdint>
@@ -83,12 +88,22 @@ public:
     // (nullptr stops): nothing is kept, and nothing costs, unless asked.
     void record_lock_into(std::vector<XenLockUse>* uses, std::vector<LockHandoff>* handoffs);
 
+    // Two pCPUs never act at one picosecond: pCPU `who` touches the domain's
+    // lines, its lock and its devices only at times whose count of the
+    // kernel's time unit is who modulo kActSlots. Otherwise which of two
+    // pCPU threads due at one time runs first (SystemC's timed-event queue
+    // decides it, and orders equal times differently in a stepwise and a
+    // run-ahead run) would decide which is served first. It costs each wait
+    // under kActSlots time units (picoseconds).
+    static constexpr unsigned kActSlots = 64;  // above the most vCPUs (xen.vcpus)
+    // Waits `t`, then on to `who`'s next act time.
+    static void spend(AgentId who, const sc_core::sc_time& t);
+
 private:
     struct Binding {
         unsigned vcpu;
         unsigned guest_vector;
     };
-    static void spend(const sc_core::sc_time& t);
     sc_core::sc_time load(SharedLine& line, AgentId who, LineAccess kind) const;
     struct Walked {
         unsigned entries = 0, misses = 0;
@@ -104,6 +119,7 @@ private:
     std::vector<SharedLine> m_pirq_line;  // per pirq
     std::vector<SharedLine> m_desc_line;  // per bound pirq: its host irq_desc
     SharedLine m_bitmap_line;
+    SharedLine m_refcnt_line;  // d->refcnt
     SharedLineParams m_line;       // for the desc lines bound later
     std::vector<uint8_t> m_node;
     std::vector<Binding> m_binding;       // per bound pirq, the first ones

@@ -47,7 +47,7 @@ struct XenParams {
     sc_core::sc_time vlapic_eoi = ns(60);
     sc_core::sc_time radix_batch = ns(40);
     sc_core::sc_time walk_entry = ns(10);
-    sc_core::sc_time indirect_call = ns(25);
+    sc_core::sc_time indirect_call = ns(12);
     sc_core::sc_time msi_pirq_eoi = ns(60);
     sc_core::sc_time bitmap_check = ns(5);
     sc_core::sc_time guest_irq_entry = ns(150);

@@ -94,6 +94,7 @@ void XenPcpu::note(const char* fmt, ...) {
 }
 
 void XenPcpu::run() {
+    spend(SC_ZERO_TIME);  // to this pCPU's first act time (XenDomain::kActSlots)
     m_mode_since = sim_now();
     if (posting()) {
         sc_time c;
@@ -120,6 +121,7 @@ void XenPcpu::run() {
         } else {
             set_mode(Mode::Idle);  // the guest's idle loop: no HLT exit modelled
             wait(m_apic.irq_event() | m_task_queued);
+            spend(SC_ZERO_TIME);
             set_mode(Mode::Guest);
         }
     }
@@ -129,6 +131,7 @@ void XenPcpu::run_guest_task() {
     const sc_time start = sim_now();
     wait(m_task_left, m_apic.irq_event());
     m_task_left -= sim_now() - start;
+    spend(SC_ZERO_TIME);
     if (m_task_left > SC_ZERO_TIME) return;  // an interrupt first; the rest after it
     const Work w = m_tasks.front();
     m_tasks.pop_front();

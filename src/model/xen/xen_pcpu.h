@@ -109,9 +109,7 @@ private:
     };
 
     void run();  // the SC_THREAD: the vCPU in guest mode, and its exits
-    void spend(const sc_core::sc_time& t) {
-        if (t > sc_core::SC_ZERO_TIME) wait(t);
-    }
+    void spend(const sc_core::sc_time& t) { XenDomain::spend(m_agent, t); }
     void set_mode(Mode m);
     void settle_inputs() {
         if (Participant* poster = m_gpid.pid().poster()) poster->catch_up();

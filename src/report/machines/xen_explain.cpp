@@ -121,7 +121,7 @@ json XenExplainLogs::explain(const TimelineWindow& w, const TimelineWindow& told
         std::string note = "(socket " + std::to_string(m_socket[i]) + ": " +
                            std::to_string(deliveries) + " D, " + std::to_string(eois) + " E";
         if (bypassed) note += ", " + std::to_string(bypassed) + " b";
-        note += ", spun " + format_ns(spun) + " ns)";
+        note += ", spun " + std::to_string(whole_ns(spun)) + " ns)";
         rows.push_back({{"label", label + " vcpu" + std::to_string(i)},
                         {"cells", cells}, {"note", note}, {"xen", true}});
     }
