@@ -105,7 +105,8 @@ std::string vcpu_text(const json& r) {
         const json& e = v["exits"];
         const json& eh = v["exit_handling_ns"];
         std::snprintf(line, sizeof line,
-                      "  vcpu%llu (CPU%llu): exits EXTERNAL_INTERRUPT %llu (%.0f/s), HLT %llu, "
+                      "  vcpu%llu (CPU%llu): exits EXTERNAL_INTERRUPT %llu (%.0f/s: host tick "
+                      "%llu, guest timer %llu), HLT %llu, "
                       "EOI %llu; posted in guest mode %llu; PIN %llu, PIW %llu\n"
                       "    exit handling (kvm_exit -> kvm_entry) us  mean %.3f  max %.3f;  "
                       "context switches %.0f/s;  host CPU per MSI %.3f us;  in guest %.1f %%\n"
@@ -114,6 +115,8 @@ std::string vcpu_text(const json& r) {
                       (unsigned long long)v["pcpu_apic_id"].get<uint64_t>(),
                       (unsigned long long)e["EXTERNAL_INTERRUPT"].get<uint64_t>(),
                       v["exits_per_s"]["EXTERNAL_INTERRUPT"].get<double>(),
+                      (unsigned long long)v["host_tick_exits"].get<uint64_t>(),
+                      (unsigned long long)v["guest_timer_exits"].get<uint64_t>(),
                       (unsigned long long)e["HLT"].get<uint64_t>(),
                       (unsigned long long)(e["APIC_WRITE"].get<uint64_t>() +
                                            e["MSR_WRITE"].get<uint64_t>() +

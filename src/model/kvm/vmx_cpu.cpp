@@ -166,7 +166,19 @@ void VmxCpu::sched_in() {
     m_loaded = true;
 }
 
+// The timers' first expiries lie between the device's periodic MSIs of the
+// E3 configs (phase 1 us of a 1 ms period) so that no exit overlaps another:
+// half a period in for the tick, 0.37 of one for the guest timer.
+namespace {
+sc_time first_expiry(double hz, double phase) {
+    return hz > 0 ? sc_time(phase / hz, sc_core::SC_SEC) : never();
+}
+sc_time period_of(double hz) { return sc_time(1.0 / hz, sc_core::SC_SEC); }
+}  // namespace
+
 void VmxCpu::run() {
+    m_next_host_tick = first_expiry(m_params.host_tick_hz, 0.5);
+    m_next_guest_timer = first_expiry(m_params.guest_timer_hz, 0.37);
     // The vCPU thread is running and loaded; it enters the guest.
     m_mode_since = sim_now();
     wake(m_vcpu_thread);
@@ -185,6 +197,7 @@ void VmxCpu::run() {
 }
 
 ExitReason VmxCpu::guest() {
+    skip_missed_timers();
     for (;;) {
         settle_inputs();
         const int v = m_apic.deliverable();
@@ -196,6 +209,11 @@ ExitReason VmxCpu::guest() {
             note("vector 0x%02X pending in guest mode: VM exit EXTERNAL_INTERRUPT", v);
             return ExitReason::ExternalInterrupt;  // pin-based external-interrupt exiting
         }
+        if (due_timer() != Timer::None) {
+            note("local timer interrupt (%s) in guest mode: VM exit EXTERNAL_INTERRUPT",
+                 due_timer() == Timer::HostTick ? "the host tick" : "the guest timer's hrtimer");
+            return ExitReason::ExternalInterrupt;
+        }
         if (m_vapic.deliverable() >= 0) {
             guest_interrupt();
             if (!m_vcpu.vid) return m_vcpu.apicv ? ExitReason::ApicWrite : ExitReason::MsrWrite;
@@ -205,8 +223,37 @@ ExitReason VmxCpu::guest() {
             note("guest idle: HLT, VM exit HLT");
             return ExitReason::Hlt;
         }
-        wait(m_apic.irq_event());
+        if (next_timer() == never()) wait(m_apic.irq_event());
+        else wait(next_timer() - sim_now(), m_apic.irq_event());
     }
+}
+
+VmxCpu::Timer VmxCpu::due_timer() const {
+    if (m_next_host_tick <= sim_now()) return Timer::HostTick;
+    if (m_next_guest_timer <= sim_now()) return Timer::GuestTimer;
+    return Timer::None;
+}
+
+void VmxCpu::skip_missed_timers() {
+    while (m_next_host_tick < sim_now()) m_next_host_tick += period_of(m_params.host_tick_hz);
+    while (m_next_guest_timer < sim_now()) m_next_guest_timer += period_of(m_params.guest_timer_hz);
+}
+
+void VmxCpu::timer_irq(Timer t) {
+    spend(m_params.host_irq_entry);
+    if (t == Timer::HostTick) {
+        ++m_stats.host_tick_exits;
+        note("host IDT: local timer: tick_sched_timer (the pCPU is isolated, not nohz_full)");
+        m_next_host_tick += period_of(m_params.host_tick_hz);
+        spend(m_params.host_tick);
+    } else {
+        ++m_stats.guest_timer_exits;
+        note("host IDT: local timer: apic_timer_fn, the guest's TSC deadline passed "
+             "(KVM_REQ_PENDING_TIMER)");
+        m_next_guest_timer += period_of(m_params.guest_timer_hz);
+        spend(m_params.guest_timer);
+    }
+    spend(m_params.host_eoi + m_params.host_irq_exit);
 }
 
 void VmxCpu::posted_interrupt_processing() {
@@ -250,7 +297,7 @@ void VmxCpu::eoi_exit(ExitReason reason) {
     spend(m_params.vmexit_hw);
     const sc_time trace = sim_now();
     m_vapic.end_of_interrupt();
-    spend(m_params.eoi_exit);
+    spend(m_params.eoi_exit + m_params.trace_overhead);
     prepare_entry();
     enter(trace, hw_exit, reason);
 }
@@ -261,14 +308,21 @@ void VmxCpu::external_interrupt_exit() {
     set_mode(Mode::Root);
     spend(m_params.vmexit_hw);
     sc_time trace = sim_now();  // 5.12: trace_kvm_exit in vmx_vcpu_run
-    host_irq();                 // IRQs off, in vcpu_enter_guest
+    settle_inputs();
+    const Timer timer = m_apic.deliverable() >= 0 ? Timer::None : due_timer();
+    if (timer == Timer::None) host_irq();  // IRQs off, in vcpu_enter_guest
+    else timer_irq(timer);
     // local_irq_enable(); preempt_enable(): with full preemption a woken
     // IRQ thread runs here, before 4.x's kvm_exit.
     if (m_params.preempt_full && m_sched.need_resched()) schedule_from_vcpu(true);
     if (m_params.kvm_exit_trace == KvmExitTrace::AfterIrq) trace = sim_now();
     note("kvm_exit tracepoint (%s); vmx_handle_exit, the vcpu_run loop",
          m_params.kvm_exit_trace == KvmExitTrace::AfterIrq ? "4.x: after the host IRQ" : "5.12: at the exit");
-    spend(m_params.exit_dispatch);
+    spend(m_params.exit_dispatch + m_params.trace_overhead);
+    if (timer == Timer::GuestTimer) {
+        note("kvm_inject_pending_timer_irqs: the guest's timer vector into its vAPIC");
+        spend(m_params.msi_inject);
+    }
     // vcpu_run's loop: cond_resched() before the next entry.
     if (m_sched.need_resched()) schedule_from_vcpu(true);
     prepare_entry();
@@ -281,7 +335,7 @@ void VmxCpu::hlt_exit() {
     set_mode(Mode::Root);
     spend(m_params.vmexit_hw);
     const sc_time trace = sim_now();
-    spend(m_params.hlt_exit);
+    spend(m_params.hlt_exit + m_params.trace_overhead);
     // kvm_vcpu_block: pi_pre_block refuses when ON is set; a pending vIRR
     // vector (no APICv) keeps the vCPU runnable too.
     settle_inputs();

@@ -28,10 +28,19 @@
 //  - the perf kvm stat measurement: kvm_exit -> kvm_entry with kvm_exit
 //    after the host IRQ handler (4.x, default) or at the exit (5.12), and
 //    the hardware exit -> entry span.
+//  - the other EXTERNAL_INTERRUPT exits perf kvm stat averages in: the host
+//    tick on a pCPU that is isolated but not nohz_full (vm.host_tick_hz),
+//    and the hrtimer that emulates a busy guest's TSC-deadline timer
+//    (vm.guest_timer_hz), whose interrupt KVM injects after kvm_exit; and
+//    perf's own tracepoints inside every measured exit
+//    (vm.trace_overhead_ns).
 // Not modelled: halt polling (halt_poll_ns = 0), other pCPUs' IPIs to this
-// vCPU (one vCPU per pCPU and every injection runs here), the local timer
-// on this pCPU (nohz_full: off), a host interrupt arriving while the guest
-// handler runs is taken when it ends, the guest's own scheduler.
+// vCPU (one vCPU per pCPU and every injection runs here), a timer due
+// while the pCPU is in root mode or idle (skipped: the tick stops in idle,
+// and root mode is under 1% of the time here), the guest's side of its
+// timer interrupt, timer jitter; a host interrupt arriving while the guest
+// handler runs is taken when it ends; the guest's own scheduler.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -61,7 +70,12 @@ const char* to_string(ExitReason r);
 struct VmxCpuParams {
     sc_core::sc_time vmexit_hw = ns(120);
     sc_core::sc_time vmentry_hw = ns(100);
-    sc_core::sc_time exit_dispatch = ns(2132);  // fitted: scripts/calibrate_vm.sh
+    sc_core::sc_time exit_dispatch = ns(400);
+    sc_core::sc_time trace_overhead = ns(1748);  // fitted: scripts/calibrate_vm.sh
+    double host_tick_hz = 1000;
+    sc_core::sc_time host_tick = ns(1000);
+    double guest_timer_hz = 250;
+    sc_core::sc_time guest_timer = ns(300);
     sc_core::sc_time host_irq_entry = ns(120);
     sc_core::sc_time edge_irq = ns(60);
     sc_core::sc_time host_eoi = ns(40);
@@ -113,6 +127,8 @@ struct VmxCpuStats {
     uint64_t pin = 0;              // 0xF2 taken by the host (root mode)
     uint64_t piw = 0;              // 0xF1 wake-up notifications
     uint64_t host_device_irqs = 0; // device interrupts taken by the host
+    uint64_t host_tick_exits = 0;  // EXTERNAL_INTERRUPT exits for the host tick
+    uint64_t guest_timer_exits = 0;  // ... for the guest timer's hrtimer
     uint64_t guest_interrupts = 0; // virtual interrupts delivered to the guest
     std::array<uint64_t, 256> guest_handler_calls{};
     uint64_t context_switches = 0;
@@ -205,6 +221,15 @@ private:
     void eoi_exit(ExitReason reason);
     // The host takes the LAPIC's deliverable vector (IRQs off throughout).
     void host_irq();
+    // The local timer interrupts this pCPU takes besides the device's: the
+    // host tick and the guest timer's hrtimer, each at its own period.
+    enum class Timer : uint8_t { None, HostTick, GuestTimer };
+    Timer due_timer() const;
+    // The local timer interrupt of `t` inside an exit (before kvm_exit in 4.x).
+    void timer_irq(Timer t);
+    // Timers that came due outside guest mode are skipped (see above).
+    void skip_missed_timers();
+    sc_core::sc_time next_timer() const { return std::min(m_next_host_tick, m_next_guest_timer); }
     void inject(Vector guest_vector);
     // schedule() called by the vCPU thread; returns once it runs again.
     void schedule_from_vcpu(bool preempted);
@@ -250,6 +275,7 @@ private:
     bool m_req_event = false;
     bool m_irq_from_idle = false;  // host_irq() called from the idle loop  // KVM_REQ_EVENT: inject at the next entry (no APICv)
     sc_core::sc_time m_notifier_cost;  // put/load of the switch being made
+    sc_core::sc_time m_next_host_tick, m_next_guest_timer;  // never() when off
     VmxCpuStats m_stats;
     std::vector<VmStep>* m_log = nullptr;
     std::vector<VmStep>* m_states = nullptr;

@@ -13,10 +13,36 @@ void VmxCpuParams::describe(ParamVisitor& v) {
            "hardware VM entry (VMRESUME, state load). Source: assumed as vmexit_hw_ns; "
            "range 50-300 ns");
     v.time("exit_dispatch_ns", exit_dispatch, 0, 1e6,
-           "vmx_handle_exit dispatch, the vcpu_run loop and re-entry preparation between the "
-           "kvm_exit and kvm_entry tracepoints (tracepoints included). Source: FITTED to E3's "
-           "calibration figure, non-threaded EXTERNAL_INTERRUPT exit handling 2.2 us "
-           "(systems.md B)");
+           "vmx_handle_exit's dispatch (handle_external_interrupt returns 1), the vcpu_run "
+           "loop and vcpu_enter_guest's checks before the entry, tracepoints apart. Source: "
+           "guess, about a thousand instructions of arch/x86/kvm/x86.c and vmx.c (4.x) with "
+           "the SRCU read lock and request checks; range 200-800 ns");
+    v.time("trace_overhead_ns", trace_overhead, 0, 1e6,
+           "what perf kvm stat's own tracepoints add inside every exit it measures: "
+           "kvm_exit's record (its VMCS reads: exit qualification, interruption info, RIP) "
+           "and kvm_entry's, each written into perf's ring buffer. Source: FITTED to E3's "
+           "calibration figure, the EXTERNAL_INTERRUPT exits' mean kvm_exit -> kvm_entry "
+           "time with the non-threaded handler, 2.2 us (systems.md B; "
+           "scripts/calibrate_vm.sh)");
+    v.real("host_tick_hz", host_tick_hz, "Hz", 0, 10000,
+             "the scheduler tick on the vCPU's pCPU while the vCPU thread runs (isolated but "
+             "not nohz_full; 0: nohz_full, no tick): each one an EXTERNAL_INTERRUPT exit. "
+             "Source: assumed CONFIG_HZ=1000 (RHEL and Fedora kernels; 250 in Debian's); "
+             "range 0-1000");
+    v.time("host_tick_ns", host_tick, 0, 1e6,
+           "the tick's handler in the exit: hrtimer_interrupt -> tick_sched_timer -> "
+           "update_process_times (accounting, run_local_timers, the RCU check, "
+           "scheduler_tick). Source: guess; range 0.5-3 us");
+    v.real("guest_timer_hz", guest_timer_hz, "Hz", 0, 10000,
+             "the guest's own tick through its TSC-deadline timer, which KVM emulates with a "
+             "host hrtimer on this pCPU (no VMX preemption timer): each expiry an "
+             "EXTERNAL_INTERRUPT exit whose timer interrupt KVM injects after kvm_exit "
+             "(kvm_inject_pending_timer_irqs, as an MSI's injection: vm.msi_inject_ns). 0: a "
+             "tickless guest. Source: assumed, a busy Linux guest with CONFIG_HZ=250; range "
+             "0-1000");
+    v.time("guest_timer_ns", guest_timer, 0, 1e6,
+           "the host side of a guest timer expiry in the exit: hrtimer_interrupt -> "
+           "apic_timer_fn (KVM_REQ_PENDING_TIMER, kick). Source: guess; range 0.1-1 us");
     v.time("host_irq_entry_ns", host_irq_entry, 0, 1e5,
            "KVM's call of the host IDT handler (handle_external_intr) and irq_enter. Source: "
            "guess, as cpu.irq_entry_ns; range 50-300 ns");
@@ -137,6 +163,10 @@ void VmxCpuStats::describe(StatVisitor& v) const {
             "PIW: posted-interrupt wake-up notifications (0xF1) taken by the host");
     v.count(in_block("host_device_irqs"), host_device_irqs, "count",
             "device interrupts of assigned devices taken by the host (remapped IRTE)");
+    v.count(in_block("host_tick_exits"), host_tick_exits, "count",
+            "EXTERNAL_INTERRUPT exits for the host tick (vm.host_tick_hz)");
+    v.count(in_block("guest_timer_exits"), guest_timer_exits, "count",
+            "EXTERNAL_INTERRUPT exits for the guest timer's hrtimer (vm.guest_timer_hz)");
     v.count(in_block("guest_interrupts"), guest_interrupts, "count",
             "virtual interrupts delivered to the guest's handlers");
     v.per_vector(unreported("guest_handler_calls"), guest_handler_calls,

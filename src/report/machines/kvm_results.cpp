@@ -31,6 +31,10 @@ const ReportMetric kRows[] = {
     {kPerVcpu, "posted_notifications_suppressed", "integer", "count",
      "posts into the vCPU's PID that sent no notification (ON set, or SN)"},
     {kPerVcpu, "exits_per_s", "object", "1/s", "exits over the measured time, by exit reason"},
+    {kPerVcpu, "external_interrupt_exits_per_s", "object", "1/s",
+     "the EXTERNAL_INTERRUPT exits by what raised them: device (an assigned device's MSI or a "
+     "posting notification), host_tick (vm.host_tick_hz), guest_timer (vm.guest_timer_hz); "
+     "perf kvm stat's EXTERNAL_INTERRUPT row averages all three"},
     {kPerVcpu, "kvm_stat", "object", kUnitInFieldNames,
      "perf kvm stat report's table, by exit reason with samples: samples, samples_pct, "
      "time_pct (of all exits' time), time_us (total), min_us, max_us, mean_us; time from "
@@ -101,6 +105,12 @@ json vcpu_results(const System& sys, double secs) {
                    v.pid().posts() - v.pid().notifications()}};
         for (size_t r = 0; r < s.exits.size(); ++r)
             o["exits_per_s"][to_string(ExitReason(r))] = per_second(double(s.exits[r]), secs);
+        const uint64_t timers = s.host_tick_exits + s.guest_timer_exits;
+        o["external_interrupt_exits_per_s"] = {
+            {"device",
+             per_second(double(s.exits[size_t(ExitReason::ExternalInterrupt)] - timers), secs)},
+            {"host_tick", per_second(double(s.host_tick_exits), secs)},
+            {"guest_timer", per_second(double(s.guest_timer_exits), secs)}};
         ExitTimes times;
         times.add(s);
         o["kvm_stat"] = times.kvm_stat();

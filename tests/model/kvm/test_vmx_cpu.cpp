@@ -167,7 +167,7 @@ TEST_CASE("SN set while preempted: a post meanwhile sends nothing and is taken a
     const VmxCpuParams d;
     const sc_time inside = ns(10000) + d.vmexit_hw + d.host_irq_entry + d.edge_irq +
                            d.fifo_wakeup + d.host_eoi + d.host_irq_exit + d.exit_dispatch +
-                           d.vcpu_put + d.context_switch + ns(50);
+                           d.trace_overhead + d.vcpu_put + d.context_switch + ns(50);
     At post("post", {inside}, [&] {
         seen_sn = p.pid.sn();
         p.posted_msi();
