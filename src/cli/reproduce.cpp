@@ -171,7 +171,8 @@ int cmd_reproduce(int argc, char** argv) {
         return status;
     const std::string format = vm["format"].as<std::string>();
     if (format != "text" && format != "json" && format != "csv") {
-        std::cerr << "cidsim reproduce: --format must be text, json or csv\n";
+        std::cerr << "cidsim reproduce: --format must be text, json or csv, found '" << format
+                  << "'\n";
         return kExitBadInput;
     }
 
@@ -190,6 +191,12 @@ int cmd_reproduce(int argc, char** argv) {
         lhs_points = unsigned(integer_option(vm, "lhs", 0, 1000));
         top = unsigned(integer_option(vm, "top", 1, 1000));
         variant_length = number_option(vm, "sensitivity-length", 0.01, 1);
+        // Options that only shape the sensitivity runs would be ignored without them.
+        if (!sensitivity)
+            for (const char* o : {"lhs", "sensitivity-length", "top", "devices"})
+                if (!vm[o].defaulted())
+                    throw BadInput(std::string("--") + o + " shapes the sensitivity runs: add "
+                                   "--sensitivity, or drop it");
         if (vm.count("out")) out = path_option(vm, "out");
         if (vm.count("keep")) {
             keep = path_option(vm, "keep");

@@ -86,6 +86,18 @@ SimConfig load_unprefixed(const json& config) {
             JsonReader r(object_at((*it)[i], at), at + ".");
             d.describe(r);
             r.check_unknown();
+            // host_handler is how KVM's host runs VFIO's handler for a device
+            // assigned to a vCPU; anywhere else it would be read and ignored.
+            if ((*it)[i].contains("host_handler")) {
+                if (c.xen_guest)
+                    throw ConfigError(at + ".host_handler: a KVM host's setting; a Xen domain's "
+                                      "device interrupts go through Xen's do_IRQ and softirq "
+                                      "(xen.variant): drop it");
+                if (d.assigned_to.empty())
+                    throw ConfigError(at + ".host_handler: only a device assigned to a vCPU "
+                                      "(assigned_to) has its handler run by the KVM host: drop "
+                                      "it or assign the device");
+            }
             c.devices.push_back(d);
         }
     }

@@ -177,6 +177,16 @@ void load_overrides(const json& list, SimConfig& c) {
         r.integers("chips", o.chips, 0, 255, "");
         r.integers("sockets", o.sockets, 0, 255, "");
         r.integers("cores", o.cores, 0, 4095, "");
+        for (const auto& [key, list] : {std::pair<const char*, const std::vector<uint64_t>*>{
+                                            "chips", &o.chips},
+                                        {"sockets", &o.sockets},
+                                        {"cores", &o.cores}}) {
+            std::vector<uint64_t> sorted = *list;
+            std::sort(sorted.begin(), sorted.end());
+            const auto twice = std::adjacent_find(sorted.begin(), sorted.end());
+            if (twice != sorted.end())
+                throw ConfigError(at + key + ": " + std::to_string(*twice) + " is listed twice");
+        }
         r.text("cpus", o.cpus, "");
         for (const char* section : {"power", "xive", "cpu", "lapic"}) r.allow(section);
         r.check_unknown();
@@ -198,7 +208,7 @@ void load_overrides(const json& list, SimConfig& c) {
             if (it == e.end()) return false;
             apply_section_keys(object_at(*it, at + key), at + key + ".", check);
             keep = *it;
-            return true;
+            return !it->empty();  // an empty section sets nothing
         };
         bool sets = false;
         if (power) {

@@ -884,6 +884,23 @@ for tag, sets, msg, key in [
     for s_ in sets:
         argv += ["--set", s_]
     case(f"run-xen-{tag}", argv, 2, msg, [XEN], names=[key])
+case("run-xen-device-host-handler", ["run", "x.json", "-q", "--set", "devices.0.host_handler=threaded"],
+     2, "a Xen domain's device interrupts go through Xen", [XEN], names=["devices[0].host_handler"])
+case("run-vm-host-device-host-handler",
+     ["run", "hg.json", "-q", "--set", "devices.0.host_handler=threaded"], 2,
+     "only a device assigned to a vCPU", [{"path": "hg.json", "repo": "configs/vm/host-and-guest.json"}],
+     names=["devices[0].host_handler"])
+case("run-override-empty-cpu", ["run", "ov.json", "-q"], 2, "an override needs the costs it sets",
+     [TINY, text("ov.json", '{"include": "tiny.json", "overrides": [{"cpus": "0", "cpu": {}}]}')],
+     names=["ov.json", "overrides[0]"])
+case("run-override-socket-twice", ["run", "ov.json", "-q"], 2, "0 is listed twice",
+     [TINY, text("ov.json", '{"include": "tiny.json", "overrides": [{"sockets": [0, 0], "cpu": {"eoi_ns": 50}}]}')],
+     names=["ov.json", "overrides[0].sockets"])
+case("explain-run-too-long", ["explain", "scenario.json", "--set", "run.duration_ns=1e13"], 2,
+     "explain records every step", [SCEN], names=["scenario.json with --set", "run.duration_ns"])
+for opt, val in [("--lhs", "3"), ("--top", "2"), ("--sensitivity-length", "0.2")]:
+    case(f"reproduce{opt}-without-sensitivity", RP + [opt, val], 2, "shapes the sensitivity runs",
+         RPF, names=[opt])
 for tag, name in [("leading-zero", "vcpu00"), ("leading-zero-one", "vcpu01")]:
     case(f"run-vm-assigned-to-{tag}", ["run", "vm.json", "-q", "--set",
                                         f"devices.0.assigned_to={name}"], 2, "is not a vCPU",
