@@ -79,9 +79,11 @@ std::vector<unsigned> cpulist_cpus(const std::string& text, unsigned n, const ch
     } catch (const std::invalid_argument& e) {
         throw ConfigError(at + "cpus: " + e.what());
     }
-    if (cpus.back() >= n)
-        throw ConfigError(at + "cpus: CPU " + std::to_string(cpus.back()) + " is not in the " +
-                          whose + "'s " + std::to_string(n) + " CPUs");
+    if (cpus.back() >= n)  // ascending: name the first CPU past the end
+        throw ConfigError(at + "cpus: CPU " +
+                          std::to_string(*std::lower_bound(cpus.begin(), cpus.end(), n)) +
+                          " is not in the " + whose + "'s " + std::to_string(n) + " CPUs (0-" +
+                          std::to_string(n - 1) + ")");
     return cpus;
 }
 

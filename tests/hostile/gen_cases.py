@@ -898,6 +898,20 @@ case("run-override-socket-twice", ["run", "ov.json", "-q"], 2, "0 is listed twic
      names=["ov.json", "overrides[0].sockets"])
 case("explain-run-too-long", ["explain", "scenario.json", "--set", "run.duration_ns=1e13"], 2,
      "explain records every step", [SCEN], names=["scenario.json with --set", "run.duration_ns"])
+P9 = {"path": "p9.json", "repo": "configs/power/e2-p9.json"}
+for tag, sets, msg, key in [
+        ("seventeen-chips", ["power.cores_per_chip=[" + ",".join(["1"] * 17) + "]"], "found 17",
+         "power.cores_per_chip"),
+        ("too-many-cpus", ["power.cores_per_chip=[" + ",".join(["40"] * 16) + "]",
+                           "power.threads_per_core=8"], "found 5120", "power.cores_per_chip"),
+        ("cpulist-newline", ["ipistorm.cpulist=0-3\n4"], "\\x0A", "ipistorm.cpulist")]:
+    argv = ["run", "p9.json", "-q"]
+    for s_ in sets:
+        argv += ["--set", s_]
+    case(f"run-power-{tag}", argv, 2, msg, [P9], names=[key])
+case("run-override-cpus-first-missing", ["run", "ov.json", "-q"], 2, "CPU 1 is not in the host's 1 CPUs",
+     [TINY, text("ov.json", '{"include": "tiny.json", "overrides": [{"cpus": "0-32", "cpu": {"eoi_ns": 50}}]}')],
+     names=["ov.json", "overrides[0].cpus"])
 for opt, val in [("--lhs", "3"), ("--top", "2"), ("--sensitivity-length", "0.2")]:
     case(f"reproduce{opt}-without-sensitivity", RP + [opt, val], 2, "shapes the sensitivity runs",
          RPF, names=[opt])

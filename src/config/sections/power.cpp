@@ -50,7 +50,10 @@ const char* power_line_source(const std::string& key) {
 unsigned partition_cpus(const PowerParams& p) {
     try {
         const ChipLayout layout(p.cores_per_chip, unsigned(p.threads_per_core));
-        if (layout.cpus() > 4096) throw std::invalid_argument("at most 4096 CPUs");
+        if (layout.cpus() > 4096)
+            throw std::invalid_argument("expected at most 4096 CPUs (chips x cores x "
+                                        "threads_per_core), found " +
+                                        std::to_string(layout.cpus()));
         return layout.cpus();
     } catch (const std::invalid_argument& e) {
         throw ConfigError(std::string("power.cores_per_chip: ") + e.what());

@@ -1,6 +1,7 @@
 #include "model/linux/cpulist.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <sstream>
 #include <stdexcept>
 
@@ -16,11 +17,27 @@ bool cpu_number(const std::string& s, unsigned long& out) {
     return true;
 }
 
+// The text in quotes, a control character as \xNN (a newline in it would
+// split the message's line).
+std::string quoted(const std::string& text) {
+    std::string q = "\"";
+    for (const char c : text) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+            char hex[8];
+            std::snprintf(hex, sizeof hex, "\\x%02X", unsigned(static_cast<unsigned char>(c)));
+            q += hex;
+        } else {
+            q += c;
+        }
+    }
+    return q + "\"";
+}
+
 }  // namespace
 
 std::vector<unsigned> parse_cpulist(const std::string& text, unsigned max_cpu) {
     const auto bad = [&]() {
-        return std::invalid_argument("\"" + text + "\" is not a cpulist like \"0-15\" or \"0-7,16-23\"");
+        return std::invalid_argument(quoted(text) + " is not a cpulist like \"0-15\" or \"0-7,16-23\"");
     };
     std::vector<unsigned> out;
     std::stringstream in(text);
@@ -33,7 +50,7 @@ std::vector<unsigned> parse_cpulist(const std::string& text, unsigned max_cpu) {
         if (dash != std::string::npos && !cpu_number(part.substr(dash + 1), hi)) throw bad();
         if (hi < lo) throw bad();
         if (hi > max_cpu)
-            throw std::invalid_argument("\"" + text + "\": CPU " + std::to_string(hi) +
+            throw std::invalid_argument(quoted(text) + ": CPU " + std::to_string(hi) +
                                         " is beyond the largest, " + std::to_string(max_cpu));
         for (unsigned long c = lo; c <= hi; ++c) out.push_back(unsigned(c));
     }

@@ -1,13 +1,15 @@
 #include "model/power/chip_layout.h"
 
 #include <stdexcept>
+#include <string>
 
 namespace cidsim {
 
 ChipLayout::ChipLayout(std::vector<uint64_t> cores_per_chip, unsigned threads_per_core)
     : m_threads(threads_per_core) {
     if (cores_per_chip.empty() || cores_per_chip.size() > 16)
-        throw std::invalid_argument("1 to 16 chips");
+        throw std::invalid_argument("expected 1 to 16 chips, found " +
+                                    std::to_string(cores_per_chip.size()));
     if (threads_per_core == 0) throw std::invalid_argument("threads_per_core must be positive");
     for (size_t k = 0; k < cores_per_chip.size(); ++k) {
         m_first_cpu.push_back(unsigned(m_chip_of.size()));
