@@ -184,6 +184,12 @@ int cmd_reproduce(int argc, char** argv) {
     const bool sensitivity = vm.count("sensitivity") > 0;
     std::string out, keep;
     try {
+        // Options that only shape the sensitivity runs would be ignored without them.
+        if (!sensitivity)
+            for (const char* o : {"lhs", "sensitivity-length", "top", "devices"})
+                if (!vm[o].defaulted())
+                    throw BadInput(std::string("--") + o + " shapes the sensitivity runs: add "
+                                   "--sensitivity, or drop it");
         jobs_width = unsigned(integer_option(vm, "jobs", 1, 4096));
         max_reruns = unsigned(integer_option(vm, "max-reruns", 0, 16));
         precision = number_option(vm, "precision", 0.001, 1);
@@ -191,12 +197,7 @@ int cmd_reproduce(int argc, char** argv) {
         lhs_points = unsigned(integer_option(vm, "lhs", 0, 1000));
         top = unsigned(integer_option(vm, "top", 1, 1000));
         variant_length = number_option(vm, "sensitivity-length", 0.01, 1);
-        // Options that only shape the sensitivity runs would be ignored without them.
-        if (!sensitivity)
-            for (const char* o : {"lhs", "sensitivity-length", "top", "devices"})
-                if (!vm[o].defaulted())
-                    throw BadInput(std::string("--") + o + " shapes the sensitivity runs: add "
-                                   "--sensitivity, or drop it");
+
         if (vm.count("out")) out = path_option(vm, "out");
         if (vm.count("keep")) {
             keep = path_option(vm, "keep");

@@ -89,7 +89,7 @@ SimConfig load_unprefixed(const json& config) {
             // host_handler is how KVM's host runs VFIO's handler for a device
             // assigned to a vCPU; anywhere else it would be read and ignored.
             if ((*it)[i].contains("host_handler")) {
-                if (c.xen_guest)
+                if (c.xen_guest && d.assigned_to == "guest")
                     throw ConfigError(at + ".host_handler: a KVM host's setting; a Xen domain's "
                                       "device interrupts go through Xen's do_IRQ and softirq "
                                       "(xen.variant): drop it");

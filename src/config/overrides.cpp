@@ -179,11 +179,11 @@ void load_overrides(const json& list, SimConfig& c) {
         r.integers("chips", o.chips, 0, 255, "");
         r.integers("sockets", o.sockets, 0, 255, "");
         r.integers("cores", o.cores, 0, 4095, "");
-        for (const auto& [key, list] : {std::pair<const char*, const std::vector<uint64_t>*>{
-                                            "chips", &o.chips},
-                                        {"sockets", &o.sockets},
-                                        {"cores", &o.cores}}) {
-            std::vector<uint64_t> sorted = *list;
+        for (const auto& [key, ids] : {std::pair<const char*, const std::vector<uint64_t>*>{
+                                           "chips", &o.chips},
+                                       {"sockets", &o.sockets},
+                                       {"cores", &o.cores}}) {
+            std::vector<uint64_t> sorted = *ids;
             std::sort(sorted.begin(), sorted.end());
             const auto twice = std::adjacent_find(sorted.begin(), sorted.end());
             if (twice != sorted.end())
@@ -218,7 +218,7 @@ void load_overrides(const json& list, SimConfig& c) {
                 PowerParams check = c.power;
                 apply_power_keys(object_at(*it, at + "power"), at + "power.", check);
                 o.power = *it;
-                sets = true;
+                sets = !it->empty();
             }
             if (e.contains("xive") && o.chips.empty())
                 throw ConfigError(at + "xive: a XIVE is per chip, so an override of it selects "

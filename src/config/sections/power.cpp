@@ -51,8 +51,8 @@ unsigned partition_cpus(const PowerParams& p) {
     try {
         const ChipLayout layout(p.cores_per_chip, unsigned(p.threads_per_core));
         if (layout.cpus() > 4096)
-            throw std::invalid_argument("expected at most 4096 CPUs (chips x cores x "
-                                        "threads_per_core), found " +
+            throw std::invalid_argument("expected at most 4096 CPUs (the cores of every "
+                                        "chip times threads_per_core), found " +
                                         std::to_string(layout.cpus()));
         return layout.cpus();
     } catch (const std::invalid_argument& e) {

@@ -166,12 +166,12 @@ void VmxCpu::sched_in() {
     m_loaded = true;
 }
 
-// The timers' first expiries lie between the device's periodic MSIs of the
-// E3 configs (phase 1 us of a 1 ms period) so that no exit overlaps another:
-// half a period in for the tick, 0.37 of one for the guest timer.
+// The timers' first expiries fall between the device's periodic MSIs of the
+// E3 configs (1 us into each 1 ms) so that no exit overlaps another: the
+// tick 0.5 ms in, the guest timer 0.37 ms in, whatever their periods.
 namespace {
-sc_time first_expiry(double hz, double phase) {
-    return hz > 0 ? sc_time(phase / hz, sc_core::SC_SEC) : never();
+sc_time first_expiry(double hz, double offset_ms) {
+    return hz > 0 ? sc_time(offset_ms, sc_core::SC_MS) : never();
 }
 sc_time period_of(double hz) { return sc_time(1.0 / hz, sc_core::SC_SEC); }
 }  // namespace
@@ -235,8 +235,13 @@ VmxCpu::Timer VmxCpu::due_timer() const {
 }
 
 void VmxCpu::skip_missed_timers() {
-    while (m_next_host_tick < sim_now()) m_next_host_tick += period_of(m_params.host_tick_hz);
-    while (m_next_guest_timer < sim_now()) m_next_guest_timer += period_of(m_params.guest_timer_hz);
+    const auto fold = [&](sc_time& next, double hz) {
+        if (next == never()) return;
+        const sc_time period = period_of(hz);
+        while (next + period <= sim_now()) next += period;
+    };
+    fold(m_next_host_tick, m_params.host_tick_hz);
+    fold(m_next_guest_timer, m_params.guest_timer_hz);
 }
 
 void VmxCpu::timer_irq(Timer t) {

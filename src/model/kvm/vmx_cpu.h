@@ -35,10 +35,10 @@
 //    perf's own tracepoints inside every measured exit
 //    (vm.trace_overhead_ns).
 // Not modelled: halt polling (halt_poll_ns = 0), other pCPUs' IPIs to this
-// vCPU (one vCPU per pCPU and every injection runs here), a timer due
-// while the pCPU is in root mode or idle (skipped: the tick stops in idle,
-// and root mode is under 1% of the time here), the guest's side of its
-// timer interrupt, timer jitter; a host interrupt arriving while the guest
+// vCPU (one vCPU per pCPU and every injection runs here), a timer taken
+// in root mode or idle (one that comes due there exits at the next entry,
+// however many of its periods passed), the guest's side of its timer
+// interrupt, timer jitter; a host interrupt arriving while the guest
 // handler runs is taken when it ends; the guest's own scheduler.
 #include <algorithm>
 #include <array>
@@ -227,7 +227,8 @@ private:
     Timer due_timer() const;
     // The local timer interrupt of `t` inside an exit (before kvm_exit in 4.x).
     void timer_irq(Timer t);
-    // Timers that came due outside guest mode are skipped (see above).
+    // A timer that came due outside guest mode stays due once, its missed
+    // periods dropped.
     void skip_missed_timers();
     sc_core::sc_time next_timer() const { return std::min(m_next_host_tick, m_next_guest_timer); }
     void inject(Vector guest_vector);
