@@ -150,6 +150,14 @@ void check_xen_domain(const SimConfig& c) {
 }  // namespace
 
 void check_consistency(const SimConfig& c) {
+    // A timer slower than 1 Hz would have a period past the kernel's time
+    // (picoseconds in 64 bits: about 213 days); 0 turns it off.
+    using Rate = std::pair<const char*, double>;
+    for (const auto& [key, hz] : {Rate{"vm.host_tick_hz", c.vm.host_tick_hz},
+                                  Rate{"vm.guest_timer_hz", c.vm.guest_timer_hz}})
+        if (hz > 0 && hz < 1)
+            throw ConfigError(std::string(key) + ": expected 0 (off) or 1 to 10000 Hz, found " +
+                              format_number(hz));
     for (size_t i = 0; i < c.vcpus.size(); ++i)
         if (c.vcpus[i].vid && !c.vcpus[i].apicv)
             throw ConfigError("vcpus[" + std::to_string(i) +

@@ -912,7 +912,10 @@ for tag, sets, msg, key in [
 case("run-override-cpus-first-missing", ["run", "ov.json", "-q"], 2, "CPU 1 is not in the host's 1 CPUs",
      [TINY, text("ov.json", '{"include": "tiny.json", "overrides": [{"cpus": "0-32", "cpu": {"eoi_ns": 50}}]}')],
      names=["ov.json", "overrides[0].cpus"])
-for opt, val in [("--lhs", "3"), ("--top", "2"), ("--sensitivity-length", "0.2")]:
+for key in ["vm.host_tick_hz", "vm.guest_timer_hz"]:
+    case(f"run-vm-{key.split('.')[1]}-below-1hz", ["run", "vm.json", "-q", "--set", f"{key}=1e-9"], 2,
+         "expected 0 (off) or 1 to 10000 Hz", [copy("vm.json")], names=[f"--set {key}=1e-9", key])
+for opt, val in [("--lhs", "3"), ("--top", "2"), ("--sensitivity-length", "0.2"), ("--devices", "x.json")]:
     case(f"reproduce{opt}-without-sensitivity", RP + [opt, val], 2, "shapes the sensitivity runs",
          RPF, names=[opt])
 for tag, name in [("leading-zero", "vcpu00"), ("leading-zero-one", "vcpu01")]:
