@@ -909,6 +909,13 @@ for tag, sets, msg, key in [
     for s_ in sets:
         argv += ["--set", s_]
     case(f"run-power-{tag}", argv, 2, msg, [P9], names=[key])
+for tag, fname in [("posted", "posted-bursty.json")]:
+    case(f"run-x86-config-with-power-{tag}", ["run", "x.json", "-q", "--set", "power.loop_ns=1"], 2,
+         "a POWER partition (power) has none",
+         [{"path": "x.json", "repo": "configs/examples/" + fname}], names=["x.json", "mode"])
+case("run-power-with-workloads", ["run", "w.json", "-q"], 2, "runs ipistorm, its own section",
+     [P9, text("w.json", '{"include": "p9.json", "workloads": [{"type": "periodic", "device": "idle0", '
+                         '"period_ns": 1000}]}')], names=["w.json", "workloads"])
 case("run-override-cpus-first-missing", ["run", "ov.json", "-q"], 2, "CPU 1 is not in the host's 1 CPUs",
      [TINY, text("ov.json", '{"include": "tiny.json", "overrides": [{"cpus": "0-32", "cpu": {"eoi_ns": 50}}]}')],
      names=["ov.json", "overrides[0].cpus"])

@@ -79,10 +79,18 @@ std::vector<ConfigSection> power_sections() {
     const auto present = [](const SimConfig& c) { return c.power_machine; };
     ConfigSection power = object_section("power", "power", &SimConfig::power);
     power.present = present;
-    power.admit = [](const nlohmann::json&, SimConfig& c) {
+    power.admit = [](const nlohmann::json& config, SimConfig& c) {
         if (c.has_vm() || c.xen_guest)
             throw ConfigError("power: a config runs a POWER partition or a guest, not both");
         c.power_machine = true;
+        // An x86 host's settings would be read and never used by the partition.
+        if (config.contains("mode"))
+            throw ConfigError("mode: the x86 host's interrupt mode; a POWER partition (power) "
+                              "has none: drop it");
+        if (const auto w = config.find("workloads"); w != config.end() && w->is_array() &&
+                                                     !w->empty())
+            throw ConfigError("workloads: a POWER partition (power) runs ipistorm, its own "
+                              "section, and no device workload: drop them");
     };
     power.settle = [](const nlohmann::json&, SimConfig& c) {
         if (c.power_machine) partition_cpus(c.power);
