@@ -6,11 +6,9 @@ figures as the only published values, then sensitivity rows of P9 IPI/sys
 0-127 over the line and XIVE costs' ranges (their sources: cidsim params
 power_line, xive), the loop's noise and the descriptor line's order.
     scripts/gen_ipistorm_table.py"""
-import json
-import os
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-TABLES = os.path.join(ROOT, "configs", "vm", "tables.json")
+import systems_tables
+
 COLUMNS = {  # column: (power.ipi_descs, power.irqdebug)
     "ipi_sys": ("system", "on"), "ipi_chip": ("chip", "on"),
     "noirqdebug_ipi_chip": ("chip", "off"), "noirqdebug_ipi_sys": ("system", "off"),
@@ -64,11 +62,6 @@ table = {
             "iteration's noise, and the line served in request order (fifo) instead of random. "
             "Written by scripts/gen_ipistorm_table.py.",
 }
-with open(TABLES) as f:
-    tables = json.load(f)
+tables = systems_tables.load()
 tables["tables"] = [t for t in tables["tables"] if t["name"] != "ipistorm"] + [table]
-tmp = TABLES + ".tmp"
-with open(tmp, "w") as f:
-    json.dump(tables, f, indent=2)
-    f.write("\n")
-os.replace(tmp, TABLES)
+systems_tables.save(tables)

@@ -14,8 +14,9 @@ import subprocess
 import sys
 import tempfile
 
+import systems_tables
+
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-TABLES = os.path.join(ROOT, "configs", "vm", "tables.json")
 CONFIG = os.path.join(ROOT, "configs", "vm", "e3-vfio.json")
 PUBLISHED_US = 2.2
 ASSUMPTIONS = [("host_tick_hz", 0), ("host_tick_hz", 250), ("guest_timer_hz", 0),
@@ -38,7 +39,7 @@ def trace_overhead(binary, sets):
 
 def main(argv):
     binary = argv[0] if argv else os.path.join(ROOT, "build", "cidsim")
-    doc = json.load(open(TABLES))
+    doc = systems_tables.load()
     table = next(t for t in doc["tables"] if t["name"] == "vfio-threading")
     names = {name for name, _ in ASSUMPTIONS}
     rows = [r for r in table["rows"] if not names & set(r["key"])]
@@ -49,10 +50,7 @@ def main(argv):
             rows.append({"key": {"handler": handler, name: value}, "config": "e3-vfio.json",
                          "set": [f"devices.0.host_handler={handler}"] + fitted, "metrics": METRICS})
     table["rows"] = rows
-    with open(TABLES + ".tmp", "w") as f:
-        json.dump(doc, f, indent=2)
-        f.write("\n")
-    os.replace(TABLES + ".tmp", TABLES)
+    systems_tables.save(doc)
 
 
 if __name__ == "__main__":

@@ -13,15 +13,14 @@ the prediction moves with the assumption when the data still hold, not
 how far a mis-calibrated model drifts. An assumption under which a figure
 cannot be reached is kept, its key saying so.
     scripts/gen_xen_table.py [BINARY]"""
-import json
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
+import systems_tables
 import xen_fit
 
 ROOT = xen_fit.ROOT
-TABLES = os.path.join(ROOT, "configs", "vm", "tables.json")
 VARIANTS = ["no_eoi_work", "lock_only", "lock_inline_walk", "full", "bitmap", "rwlock", "intpost"]
 PUBLISHED = {"no_eoi_work": xen_fit.NO_EOI_WORK, "lock_inline_walk": xen_fit.INLINE_WALK}
 PREDICTIONS = ["lock_only", "full"]
@@ -66,7 +65,7 @@ def main(argv):
                 key["calibration"] = "missed"
             rows.append({"key": key, "config": "e1-xen-eoi.json",
                          "set": [f"xen.variant={v}"] + sets + fitted, "metrics": SENSITIVITY_METRICS})
-    doc = json.load(open(TABLES))
+    doc = systems_tables.load()
     table = next(t for t in doc["tables"] if t["name"] == "xen-eoi-lock")
     table["rows"] = rows
     table["note"] = (
@@ -82,10 +81,7 @@ def main(argv):
         "values under it "
         "(the row's last two assignments, scripts/gen_xen_table.py); calibration=missed marks "
         "an assumption under which a calibration figure cannot be reached.")
-    with open(TABLES + ".tmp", "w") as f:
-        json.dump(doc, f, indent=2)
-        f.write("\n")
-    os.replace(TABLES + ".tmp", TABLES)
+    systems_tables.save(doc)
 
 
 if __name__ == "__main__":
