@@ -288,6 +288,7 @@ TEST_CASE("every described Xen parameter is accepted by the loader under its key
 TEST_CASE("every described POWER parameter is accepted by the loader under its key", "[config][ipistorm]") {
     const json d = describe_parameters();
     json base = minimal();
+    base.erase("workloads");  // a partition's x86 device is idle
     base["power"] = json::object();
     json c = base;
     for (const char* section : {"power", "xive", "power_line", "ipistorm"})
