@@ -213,7 +213,8 @@ int cmd_reproduce(int argc, char** argv) {
         tables = load_tables(path_option(vm, "tables"));
         if (vm["tables"].defaulted()) systems = load_tables(default_systems_tables());
     } catch (const BadInput& e) {
-        std::cerr << "cidsim reproduce: " << e.what() << "\n";
+        std::cerr << "cidsim reproduce: " << (vm["tables"].defaulted() ? "" : "--tables: ")
+                  << e.what() << "\n";
         return kExitBadInput;
     }
     const std::string which = vm.count("table") ? vm["table"].as<std::string>() : "";

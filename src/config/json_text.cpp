@@ -76,10 +76,10 @@ std::string format_hex(uint64_t v) {
     return buf;
 }
 
-json read_json_file(const std::string& path) {
+json read_json_file(const std::string& path, const std::string& what) {
     std::string text;
     try {
-        text = read_input_file(path, "a JSON config file", kMaxConfigBytes);
+        text = read_input_file(path, what, kMaxConfigBytes);
     } catch (const BadInput& e) {
         throw ConfigError(e.what());
     }

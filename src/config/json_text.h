@@ -15,7 +15,8 @@ namespace cidsim {
 // Reads and parses a config file: a missing file, a directory, an oversized
 // file and text that is not JSON (with line and column) are ConfigErrors
 // naming the file.
-nlohmann::json read_json_file(const std::string& path);
+nlohmann::json read_json_file(const std::string& path,
+                              const std::string& what = "a JSON config file");
 // A config file with its "include" (a path or list of paths, relative to the
 // including file) merged underneath it: included files first, in order, then
 // the file's own keys on top (JSON merge patch).

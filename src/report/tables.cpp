@@ -302,7 +302,7 @@ TableRow load_row(const json& r, const std::string& dir, const std::string& at) 
 }  // namespace
 
 std::vector<Table> load_tables(const std::string& path) {
-    const json doc = read_json_file(path);
+    const json doc = read_json_file(path, "a JSON tables file");
     const std::string dir = path.find('/') == std::string::npos
                                 ? "."
                                 : path.substr(0, path.find_last_of('/'));

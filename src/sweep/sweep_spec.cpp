@@ -286,7 +286,7 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
 }
 
 SweepSpec read_sweep_spec(const std::string& path) {
-    const json j = read_json_file(path);
+    const json j = read_json_file(path, "a JSON sweep spec");
     try {
         return parse_sweep_spec(j, fs::absolute(path).parent_path().string());
     } catch (const ConfigError& e) {
