@@ -26,12 +26,14 @@ const char* power_line_source(const std::string& key) {
          "Source (power_line): assumed, an ownership claim on a line shared in the chip, an "
          "L3/fabric round trip; range 20-80 ns"},
         {"miss_ns",
-         "Source (power_line): FITTED per machine to E2's IPI/sys figure at the end of the "
-         "first chip (the in-chip hand-off; scripts/calibrate_ipistorm.sh); range 40-200 ns"},
+         "Source (power_line): FITTED per machine (scripts/ipistorm_fit.py): P9's to its E2 "
+         "IPI/sys figure at the end of the first chip (the in-chip hand-off), P10's to its "
+         "cross-chip IPI/sys figure with hop_ns in P9's fitted ratio to it; range 30-190 ns "
+         "(half P9's to twice P10's)"},
         {"snoop_modified_ns", "Source (power_line): guess, intervention from a modified copy; range 0-40 ns"},
         {"hop_ns",
          "Source (power_line): FITTED per machine to E2's cross-chip IPI/sys figure "
-         "(scripts/calibrate_ipistorm.sh); range 50-500 ns"},
+         "(scripts/ipistorm_fit.py); range 50-500 ns"},
         {"same_core_ns", "Source (power_line): guess, an L2 hit shared by the SMT threads; range 2-10 ns"},
         {"invalidate_per_sharer_ns",
          "Source (power_line): assumed, one invalidation and acknowledgement per copy; range "
