@@ -7,7 +7,7 @@ figures as the only published values, then sensitivity rows of P9 IPI/sys
 power_line, xive), the loop's noise and the descriptor line's order, and
 P10's line band: P10 IPI/sys in one chip and in all four with P10's hop per
 in-chip transfer at half and twice P9's fitted ratio, both refitted to P10
-IPI/sys 0-111 each time (about 2 minutes).
+IPI/sys 0-111 each time (about a minute).
     scripts/gen_ipistorm_table.py [BINARY]"""
 import json
 import os
@@ -22,12 +22,7 @@ COLUMNS = {  # column: (power.ipi_descs, power.irqdebug)
     "piggin_ipi_sys": ("system", "piggin"), "piggin_ipi_chip": ("chip", "piggin"),
 }
 MACHINES = {"p9": 128, "p10": 352}
-CALIBRATION = {
-    ("p9", 16, "noirqdebug_ipi_sys"): 5.048892, ("p9", 64, "noirqdebug_ipi_sys"): 17.874511,
-    ("p9", 64, "ipi_sys"): 17.064907, ("p9", 80, "ipi_sys"): 11.768764,
-    ("p10", 16, "noirqdebug_ipi_sys"): 2.395091, ("p10", 80, "noirqdebug_ipi_sys"): 14.973073,
-    ("p10", 112, "ipi_sys"): 9.767753,
-}
+CALIBRATION = ipistorm_fit.PUBLISHED  # the seven figures of systems.md D
 SENSITIVITY = [  # key, the ends of its range
     ("power_line.miss_ns", [27, 107]), ("power_line.hop_ns", [117, 467]),
     ("power_line.invalidate_per_sharer_ns", [0, 10]), ("power_line.home_occupancy_ns", [2, 30]),
@@ -35,9 +30,7 @@ SENSITIVITY = [  # key, the ends of its range
     ("power.loop_jitter_ns", [0, 1000]), ("power.desc_line_order", ["fifo"]),
 ]
 METRICS = ["mint_per_s"]
-
-
-P10_INCHIP_ROWS = [96, 352]  # IPI/sys CPUs: the first chip full, all four chips
+P10_BAND_CPUS = [96, 352]  # P10 IPI/sys rows of the line band: one chip full, all four
 
 
 def row(machine, cpus, column, key_extra=None, sets_extra=()):
@@ -55,7 +48,6 @@ rows = [row(m, n, c) for m, top in MACHINES.items() for n in range(16, top + 1, 
 rows += [row("p9", 128, "ipi_sys", {k.split(".")[-1]: v}, [f"{k}={v}"])
          for k, ends in SENSITIVITY for v in ends]
 
-
 BINARY = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ipistorm_fit.ROOT, "build", "cidsim")
 P9_RATIO = ipistorm_fit.p9_hop_per_miss(ipistorm_fit.p9_config())
 for ratio in (round(P9_RATIO / 2, 3), round(P9_RATIO * 2, 3)):
@@ -65,7 +57,7 @@ for ratio in (round(P9_RATIO / 2, 3), round(P9_RATIO * 2, 3)):
     ipistorm_fit.bisect(BINARY, "p10", 112, "ipi_sys", "power_line.miss_ns", line, 0, 1000,
                         tied=("power_line.hop_ns", ratio))
     rows += [row("p10", n, "ipi_sys", {"hop_per_miss": ratio},
-                 [f"{k}={v}" for k, v in sorted(line.items())]) for n in P10_INCHIP_ROWS]
+                 [f"{k}={v}" for k, v in sorted(line.items())]) for n in P10_BAND_CPUS]
 table = {
     "name": "ipistorm",
     "title": "POWER XIVE IPI storms: vmstat Mint/s against CPUs, one IPI descriptor or one per chip (E2)",
