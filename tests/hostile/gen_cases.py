@@ -145,8 +145,9 @@ case("collect-csv-and-json-ok", ["collect", "m", "--csv", "t.csv", "--json", "t.
 # --- Inputs: every file argument against every kind of bad file -------------------
 INPUTS = {
     "run-config": (lambda p: ["run", p], "a JSON config file"),
-    "sweep-spec": (lambda p: ["sweep", p, "--out", "sw"], "a JSON config file"),
-    "reproduce-tables": (lambda p: ["reproduce", "tiny", "--tables", p], "a JSON config file"),
+    "sweep-spec": (lambda p: ["sweep", p, "--out", "sw"], "a JSON sweep spec"),
+    "reproduce-tables": (lambda p: ["reproduce", "tiny", "--tables", p],
+                         "a JSON tables file"),
     "explain-scenario": (lambda p: ["explain", p], "a JSON config file"),
     "bench-config": (lambda p: ["bench", "--reps", "1", "--no-floor", "--config", p],
                      "a JSON config file"),
@@ -159,7 +160,7 @@ for name, (mk, what) in INPUTS.items():
              text("dup.json", '{"run": {}, "run": {}}')]
     for tag, path, status, msg in [
         ("missing", "nope.json", 2, "nope.json: no such file"),
-        ("directory", "d", 2, "is a directory"),
+        ("directory", "d", 2, "d: is a directory; expected " + what),
         ("fifo", "ff", 2, "ff: is a FIFO, not a regular file"),
         ("symlink-to-fifo", "flink", 2, "is a FIFO, not a regular file"),
         ("dev-null", "/dev/null", 2, "is a device, not a regular file"),
@@ -172,7 +173,8 @@ for name, (mk, what) in INPUTS.items():
         ("top-level-array", "array.json", 2, "array.json"),
         ("duplicate-key", "dup.json", 2, "duplicate key"),
     ]:
-        case(f"{name}-{tag}", mk(path), status, msg, files, names=[path or "empty"])
+        option = ["--tables"] if name == "reproduce-tables" else []
+        case(f"{name}-{tag}", mk(path), status, msg, files, names=[path or "empty"] + option)
 
 # Includes, the sweep's base, a reproduce row's config, a collect manifest and
 # result can be hostile files too.
