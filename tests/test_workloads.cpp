@@ -3,6 +3,8 @@
 // completes exactly once, none is lost, the closed loop keeps its depth.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "config/config_loader.h"
 #include "report/results.h"
 #include "sim/system.h"
@@ -89,4 +91,36 @@ TEST_CASE("DSA memfill: conservation and one MSI per completed descriptor", "[ds
     // The fill bandwidth is the completion rate times 512 bytes.
     CHECK(r["workloads"][0]["fill_mbps"].get<double>() ==
           Approx(r["workloads"][0]["descriptor_rate_m"].get<double>() * 512 * 8));
+}
+
+TEST_CASE("NVMe rate_iops: an open loop under the disk's limit issues jobs x rate", "[nvme]") {
+    json cfg = nvme_config("posted", "libaio", 16);
+    cfg["workloads"][0]["rate_iops"] = 100000;  // per job, 0.2 M/s in all against 1.5 M/s
+    cfg["run"]["duration_ns"] = 2e6;  // no warm-up: every I/O submitted is counted
+    System sys(load_config(cfg));
+    sys.run();
+    const json r = collect_results(sys);
+    const json& w = r["workloads"][0];
+    CHECK(std::abs(w["iops_m"].get<double>() - 0.2) < 0.2 * 0.01);
+    // A 5-8 us media latency at 100 k/s per job: an I/O or two outstanding,
+    // where the closed loop would keep 16.
+    CHECK(w["max_outstanding_per_job"].get<uint64_t>() <= 4);
+    CHECK(w["submitted"].get<uint64_t>() ==
+          w["reaped"].get<uint64_t>() + w["outstanding_at_end"].get<uint64_t>());
+}
+
+TEST_CASE("NVMe rate_iops: arrivals past iodepth wait for a reap as fio's do", "[nvme]") {
+    json cfg = nvme_config("posted", "libaio", 1);
+    cfg["workloads"][0]["rate_iops"] = 1e6;  // one every us, against 5-8 us per I/O at depth 1
+    cfg["run"]["duration_ns"] = 2e6;  // no warm-up: every I/O submitted is counted
+    System sys(load_config(cfg));
+    sys.run();
+    const json r = collect_results(sys);
+    const json& w = r["workloads"][0];
+    CHECK(w["max_outstanding_per_job"].get<uint64_t>() == 1);
+    // Each job completes at most one I/O per media latency (5 us) plus its CPU.
+    CHECK(w["iops_m"].get<double>() < 2 * 0.2);
+    CHECK(w["iops_m"].get<double>() > 2 * 0.05);
+    CHECK(w["submitted"].get<uint64_t>() ==
+          w["reaped"].get<uint64_t>() + w["outstanding_at_end"].get<uint64_t>());
 }

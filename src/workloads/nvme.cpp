@@ -19,10 +19,15 @@ void NvmeParams::describe(ParamVisitor& v) {
               "fio jobs; job j uses queue first_queue + j, on the CPU that queue interrupts");
     v.integer("first_queue", first_queue, "", 0, 2047,
               "the queue of job 0 (the disk's vectors may cover more CPUs than its jobs run on)");
-    v.integer("iodepth", iodepth, "I/Os", 1, 65536, "outstanding I/Os per job");
+    v.integer("iodepth", iodepth, "I/Os", 1, 65536,
+              "outstanding I/Os per job (with rate_iops, the most outstanding)");
     visit_choice(v, "engine", engine, kIoEngineNames,
                  "libaio (reap one, submit one per completion) | io_uring (batches)");
     v.integer("batch", batch, "I/Os", 1, 4096, "io_uring: most I/Os reaped/submitted per call");
+    v.real("rate_iops", rate_iops, "1/s", 0, 1e9,
+           "per job: I/Os issued at this fixed rate (fio's rate_iops, rate_process=linear: an "
+           "open loop, each arrival a submission call; one finding iodepth outstanding waits "
+           "for the next reap); 0: a closed loop keeping iodepth outstanding");
     v.integer("block_bytes", block_bytes, "B", 1, 1 << 24, "read size, DMA'd per completion");
     v.real("max_iops_m", max_iops_m, "M/s", 1e-6, 1e3, "controller command rate limit per disk");
     v.time("media_latency_ns", media_latency, 0, 1e10, "fixed part of the device latency");
@@ -40,6 +45,7 @@ NvmeDisk::NvmeDisk(sc_core::sc_module_name name, const NvmeParams& params, Devic
       m_jobs(job_cpus.size()),
       m_rng(seed),
       m_per_command(ns(1e3 / params.max_iops_m)),
+      m_arrival_interval(params.rate_iops > 0 ? ns(1e9 / params.rate_iops) : sc_core::SC_ZERO_TIME),
       m_jitter(params.media_jitter > sc_core::SC_ZERO_TIME ? 1.0 / ns_of(params.media_jitter)
                                                             : 1.0) {
     m_device.set_sink(this);
@@ -52,14 +58,26 @@ NvmeDisk::NvmeDisk(sc_core::sc_module_name name, const NvmeParams& params, Devic
         m_jobs[j].done_submitted.assign(ring, 0);
         m_jobs[j].clat_us.assign(kClatLinearUs, 0);
         m_one_cpu = m_one_cpu && job_cpus[j] == job_cpus[0];
+        if (open_loop()) {
+            // The jobs' arrivals spread evenly over one interval.
+            m_arrivals.push(m_arrival_interval * (double(j) / double(job_cpus.size())), unsigned(j));
+            continue;
+        }
         // fio starts by filling the queue: one submission call per batch.
         m_jobs[j].cpu->queue_task(
             Work{m_params.syscall_cpu + m_params.per_io_cpu * double(m_params.iodepth),
                  &NvmeDisk::submit_initial, this, j});
     }
+    // Arrivals come at the kernel's time, so no job may act ahead of it.
+    if (open_loop()) m_one_cpu = false;
     SC_METHOD(on_media_done);
     sensitive << m_in_media.event();
     dont_initialize();
+    if (open_loop()) {
+        SC_METHOD(on_arrival);
+        sensitive << m_arrivals.event();
+        dont_initialize();
+    }
     if (!m_one_cpu) {
         SC_METHOD(on_submitted_now);
         sensitive << m_submitted_event;
@@ -72,7 +90,33 @@ void NvmeDisk::submit_initial(void* self, uint64_t job, const sc_time& at) {
     d->submit(unsigned(job), d->m_params.iodepth, at);
 }
 
+void NvmeDisk::on_arrival() {
+    count_timed_event();
+    m_arrivals.take_due([this](unsigned job) {
+        Job& j = m_jobs[job];
+        if (j.outstanding + j.arrivals_queued < m_params.iodepth) {
+            ++j.arrivals_queued;
+            j.cpu->queue_task(Work{m_params.syscall_cpu + m_params.per_io_cpu,
+                                   &NvmeDisk::submit_arrival, this, job});
+        } else {
+            ++j.backlog;
+        }
+        m_arrivals.push(sim_now() + m_arrival_interval, job);
+    });
+}
+
+void NvmeDisk::submit_arrival(void* self, uint64_t job, const sc_time& at) {
+    auto* d = static_cast<NvmeDisk*>(self);
+    --d->m_jobs[job].arrivals_queued;
+    d->submit(unsigned(job), 1, at);
+}
+
 void NvmeDisk::submit(unsigned job, uint64_t count, const sc_time& at) {
+    if (count == 0) return;
+    Job& j = m_jobs[job];
+    j.outstanding += count;
+    m_submitted += count;
+    m_max_outstanding = std::max(m_max_outstanding, j.outstanding);
     if (m_one_cpu) return start_commands(job, count, at);
     sc_assert(at == sim_now());  // nothing runs ahead on a disk several CPUs submit to
     if (m_submitted_now.empty()) {
@@ -90,7 +134,6 @@ void NvmeDisk::on_submitted_now() {
 }
 
 void NvmeDisk::start_commands(unsigned job, uint64_t count, const sc_time& at) {
-    Job& j = m_jobs[job];
     for (uint64_t i = 0; i < count; ++i) {
         const sc_time start = std::max(at, m_controller_free);
         m_controller_free = start + m_per_command;
@@ -100,9 +143,6 @@ void NvmeDisk::start_commands(unsigned job, uint64_t count, const sc_time& at) {
         // device hands it back untouched and nothing orders by it.
         m_in_media.push(start + latency, Command{job, at.value()});
     }
-    j.outstanding += count;
-    m_submitted += count;
-    m_max_outstanding = std::max(m_max_outstanding, j.outstanding);
 }
 
 void NvmeDisk::on_media_done() {
@@ -117,7 +157,10 @@ void NvmeDisk::catch_up() {
 }
 
 sc_time NvmeDisk::earliest_completion() const {
-    return m_in_media.next_at_min(sim_now() + m_params.media_latency);  // or one submitted now
+    const sc_time media = m_in_media.next_at_min(sim_now() + m_params.media_latency);  // or one submitted now
+    // Open loop: an arrival queues its submission on a job's CPU at the
+    // kernel's time; no handler may run ahead of it and queue a reap first.
+    return open_loop() ? m_arrivals.next_at_min(media) : media;
 }
 
 bool NvmeDisk::reacts_only_on(unsigned queue, unsigned cpu) const {
@@ -143,7 +186,9 @@ void NvmeDisk::queue_reap(unsigned job) {
     j.reap_queued = true;
     // Reaping and resubmitting touch the job and the disk: the core may do
     // it in its local time when no other CPU submits to the disk.
-    j.cpu->queue_task(Work{m_params.syscall_cpu * (libaio ? 2.0 : 1.0) +
+    // In the open loop the submissions are the arrivals' own calls.
+    const double calls = libaio && !open_loop() ? 2.0 : 1.0;
+    j.cpu->queue_task(Work{m_params.syscall_cpu * calls +
                                m_params.per_io_cpu * double(n),
                            &NvmeDisk::reap, this, uint64_t(job) | n << 32, m_one_cpu});
 }
@@ -170,7 +215,13 @@ void NvmeDisk::reap(void* self, uint64_t job_and_count, const sc_time& at) {
     }
     j.done_count -= n;  // the disk's histogram is the jobs' merged, when reported
     j.reap_queued = false;
-    d->submit(job, n, at);
+    if (d->open_loop()) {
+        const uint64_t waiting = std::min(j.backlog, n);  // arrivals that waited for a slot
+        j.backlog -= waiting;
+        d->submit(job, waiting, at);
+    } else {
+        d->submit(job, n, at);
+    }
     if (j.to_reap) d->queue_reap(job);
 }
 

@@ -8,8 +8,11 @@
 // raises the queue's MSI (Device). fio jobs, one per I/O queue pair: job j
 // submits to queue first_queue + j and runs on the CPU that queue interrupts
 // (Linux's managed affinity gives every CPU one queue of every disk, so a job
-// uses the queue of the CPU it runs on), keeping `iodepth` I/Os outstanding.
-// Two engines:
+// uses the queue of the CPU it runs on), keeping `iodepth` I/Os outstanding
+// (a closed loop), or, with `rate_iops`, issuing I/Os at that fixed rate
+// (fio's rate_iops with rate_process=linear, an open loop: each arrival is a
+// submission call on the job's CPU; one that finds `iodepth` I/Os outstanding
+// waits, as fio does, and goes with the next reap). Two engines:
 //  - libaio: every completion is reaped on its own (io_getevents) and one
 //    new I/O submitted (io_submit): two system calls per I/O;
 //  - io_uring: completions are reaped and resubmitted in batches of up to
@@ -38,6 +41,7 @@ struct NvmeParams {
     uint64_t iodepth = 32;                           // outstanding I/Os per job
     IoEngine engine = IoEngine::Libaio;
     uint64_t batch = 32;                             // io_uring: most I/Os per submit/reap
+    double rate_iops = 0;                            // per job, open loop; 0: closed loop
     uint64_t block_bytes = 4096;                     // read size
     double max_iops_m = 2.0;                         // controller command rate, M/s
     sc_core::sc_time media_latency = ns(60000);      // fixed part of the latency
@@ -70,6 +74,7 @@ public:
     Histogram completion_latency() const;
     Histogram completion_latency(unsigned job) const;
     size_t jobs() const { return m_jobs.size(); }
+    bool open_loop() const { return m_params.rate_iops > 0; }
 
 private:
     struct Job {
@@ -83,6 +88,10 @@ private:
         std::vector<uint64_t> done_submitted;
         size_t done_head = 0, done_count = 0;
         uint64_t reaped = 0;
+        // rate_iops: arrivals whose submission task is queued, and those
+        // that found iodepth outstanding and wait for a reap.
+        uint64_t arrivals_queued = 0;
+        uint64_t backlog = 0;
         // Completion latency in whole us: a plain count per us below
         // kClatLinearUs (one increment per I/O on the reap path), the rare
         // longer ones in a Histogram; completion_latency() merges them.
@@ -96,6 +105,8 @@ private:
     };
 
     static void submit_initial(void* self, uint64_t job, const sc_core::sc_time& at);
+    static void submit_arrival(void* self, uint64_t job, const sc_core::sc_time& at);
+    void on_arrival();
     void queue_reap(unsigned job);
     static void reap(void* self, uint64_t job_and_count, const sc_core::sc_time& at);
     void submit(unsigned job, uint64_t count, const sc_core::sc_time& at);
@@ -108,12 +119,14 @@ private:
     std::vector<Job> m_jobs;
     std::mt19937_64 m_rng;
     sc_core::sc_time m_per_command;  // 1 / max_iops, converted once
+    sc_core::sc_time m_arrival_interval;  // 1 / rate_iops (open loop)
     // The exponential part of the latency, in ns (what exponential() draws,
     // with its mean converted once).
     std::exponential_distribution<double> m_jitter;
     sc_core::sc_time m_controller_free;
     bool m_one_cpu = true;  // every job on the same CPU: it alone submits
     TimedQueue<Command> m_in_media;
+    TimedQueue<unsigned> m_arrivals;  // rate_iops: each job's next arrival
     struct Submission {
         unsigned job;
         uint64_t count;
