@@ -57,12 +57,16 @@ def bisect(binary, machine, cpus, column, key, sets, lo, hi, tied=None):
 
     def at(v):
         return {**sets, key: v, **({tied[0]: round(tied[1] * v, 1)} if tied else {})}
+    ends = (lo, hi)
     for _ in range(STEPS):
         mid = (lo + hi) / 2
         if mint(binary, machine, cpus, column, at(mid)) > target:
             lo = mid
         else:
             hi = mid
+    if hi == ends[1] or lo == ends[0]:  # never crossed the figure: it is outside the range
+        raise SystemExit(f"ipistorm_fit: {machine} {cpus} CPUs {column}: {target} Mint/s is not "
+                         f"reached with {key} in [{ends[0]}, {ends[1]}]")
     sets.update(at(round((lo + hi) / 2, 1)))
 
 

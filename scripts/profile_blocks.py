@@ -49,7 +49,7 @@ def classify(path, function, obj):
         return "systemc", "systemc"
     if obj and not obj.endswith("/cidsim"):
         return "runtime", os.path.basename(obj).split(".so")[0]
-    if path.startswith("src/") or "/src/" in path:
+    if path.startswith("src/") or path.startswith(os.path.join(ROOT, "src") + "/"):
         stem = os.path.splitext(os.path.basename(path))[0]
     else:  # a library header inlined: the cidsim class it works for
         owner = re.search(r"cidsim::([A-Z]\w*)", function)

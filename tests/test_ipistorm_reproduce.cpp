@@ -2,11 +2,11 @@
 // E's keys, values and metric name; the seven calibration rows (at a 2%
 // half-width, to keep this test in minutes under the sanitizers; the table
 // itself runs at 1%): the six fitted ones within 10% of the published
-// figure, and P10's 16-CPU row above it (the model's per-CPU rate falls
-// from 16 CPUs to a chip's worth where the router gets busy, while P10's
-// published one rises 25%; if the model gains a mechanism for that,
-// docs/calibration.md's paragraph on it must change); P10's in-chip band
-// rows each refit P10's cross-chip figure.
+// figure, and P10's 16-CPU row above it (the model's per-CPU rate on P10 is
+// flat from 16 CPUs to 80, its router 84% busy there, while the published
+// one rises 25%; if the model gains a mechanism for that,
+// docs/calibration.md's paragraph on it must change); P10's line band rows
+// each refit P10's cross-chip figure.
 #include <catch2/catch.hpp>
 
 #include <cmath>

@@ -213,8 +213,9 @@ int cmd_reproduce(int argc, char** argv) {
         tables = load_tables(path_option(vm, "tables"));
         if (vm["tables"].defaulted()) systems = load_tables(default_systems_tables());
     } catch (const BadInput& e) {
-        std::cerr << "cidsim reproduce: " << (vm["tables"].defaulted() ? "" : "--tables: ")
-                  << e.what() << "\n";
+        const std::string what = e.what();
+        const bool named = vm["tables"].defaulted() || what.rfind("--tables", 0) == 0;
+        std::cerr << "cidsim reproduce: " << (named ? "" : "--tables: ") << what << "\n";
         return kExitBadInput;
     }
     const std::string which = vm.count("table") ? vm["table"].as<std::string>() : "";

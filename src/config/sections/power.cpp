@@ -28,8 +28,8 @@ const char* power_line_source(const std::string& key) {
         {"miss_ns",
          "Source (power_line): FITTED per machine (scripts/ipistorm_fit.py): P9's to its E2 "
          "IPI/sys figure at the end of the first chip (the in-chip hand-off), P10's to its "
-         "cross-chip IPI/sys figure with hop_ns in P9's fitted ratio to it; range 30-190 ns "
-         "(half P9's to twice P10's)"},
+         "cross-chip IPI/sys figure with hop_ns in P9's fitted ratio to it; range 34-188 ns "
+         "(half P9's fit to twice P10's)"},
         {"snoop_modified_ns", "Source (power_line): guess, intervention from a modified copy; range 0-40 ns"},
         {"hop_ns",
          "Source (power_line): FITTED per machine to E2's cross-chip IPI/sys figure "

@@ -96,7 +96,7 @@ public:
     // run-ahead run) would decide which is served first. It costs each wait
     // under kActSlots time units (picoseconds).
     static constexpr unsigned kActSlots = 64;
-    static_assert(kActSlots > XenParams::kMaxVcpus, "two pCPUs would share act times");
+    static_assert(kActSlots > XenParams::kMaxXenVcpus, "two pCPUs would share act times");
     // Waits `t`, then on to `who`'s next act time.
     static void spend(AgentId who, const sc_core::sc_time& t);
 

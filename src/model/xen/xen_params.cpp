@@ -23,7 +23,7 @@ void XenParams::describe(ParamVisitor& v) {
                  "interrupt) | trap_msr (x2APIC or HV_X64_MSR_EOI write: MSR-write exit) | "
                  "trap_mmio (xAPIC: APIC-access exit) | virtualised (VID: no exit, not reaching "
                  "hvm_dpci_msi_eoi). intpost implies virtualised. Source: systems.md C");
-    v.integer("vcpus", vcpus, "vCPUs", 1, kMaxVcpus,
+    v.integer("vcpus", vcpus, "vCPUs", 1, kMaxXenVcpus,
               "vCPUs of the HVM domain, each pinned to its own pCPU after topology.cpus (APIC "
               "id topology.cpus + its index). Source: assumed 32 (systems.md E1: 16-48)");
     v.integer("pirqs", pirqs, "pirqs", 1, 4096,

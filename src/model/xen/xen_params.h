@@ -30,7 +30,7 @@ struct XenParams {
     XenVariant variant = XenVariant::Full;
     XenEoi eoi = XenEoi::ApicAssist;
     uint64_t vcpus = 32;             // the domain's vCPUs, one per pCPU
-    static constexpr uint64_t kMaxVcpus = 62;
+    static constexpr uint64_t kMaxXenVcpus = 62;
     uint64_t pirqs = 64;             // P: pirqs mapped in the domain
     uint64_t sockets = 2;            // the vCPUs' pCPUs are split evenly across them
     bool walk_stops_at_match = false;  // 9480a1a519 (XSA-395): a match ends the walk
