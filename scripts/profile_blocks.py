@@ -75,8 +75,8 @@ def self_costs(binary, config, sets, duration, out):
             sys.exit("profile_blocks: %s failed:\n%s" % (" ".join(cmd), r.stderr[-2000:]))
         with open(result) as f:
             msis = json.load(f)["metrics"]["msis"]
-    listing = subprocess.run(["callgrind_annotate", "--auto=no", "--threshold=100", out], capture_output=True,
-                             text=True, check=True).stdout
+    listing = subprocess.run(["callgrind_annotate", "--auto=no", "--threshold=100", out],
+                             capture_output=True, text=True, check=True).stdout
     costs = collections.Counter()
     for line in listing.splitlines():
         m = LINE.match(line)

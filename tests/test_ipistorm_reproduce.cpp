@@ -79,7 +79,8 @@ TEST_CASE("reproduce ipistorm: systems.md E's keys and metric, the calibration r
     }
 }
 
-TEST_CASE("reproduce ipistorm: every P10 line band row refits P10 IPI/sys 0-111", "[ipistorm][reproduce]") {
+TEST_CASE("reproduce ipistorm: every P10 line band row refits P10 IPI/sys 0-111",
+          "[ipistorm][reproduce]") {
     Scratch s;
     const json tables = json::parse(slurp(CIDSIM_SOURCE_DIR "/configs/vm/tables.json"));
     std::set<std::string> fits;  // the refitted pairs, each checked once
@@ -94,9 +95,10 @@ TEST_CASE("reproduce ipistorm: every P10 line band row refits P10 IPI/sys 0-111"
             }
             if (!fits.insert(sets).second) continue;
             INFO(sets);
-            const Run r = run_cidsim(s, "run '" CIDSIM_SOURCE_DIR "/configs/power/e2-p10.json'" + sets +
-                                            " --set ipistorm.cpulist=0-111 --set run.duration_ns=1e8"
-                                            " --set run.batches=1 -q --out '" + (s / "r.json") + "'");
+            const Run r = run_cidsim(
+                s, "run '" CIDSIM_SOURCE_DIR "/configs/power/e2-p10.json'" + sets +
+                       " --set ipistorm.cpulist=0-111 --set run.duration_ns=1e8"
+                       " --set run.batches=1 -q --out '" + (s / "r.json") + "'");
             REQUIRE(r.status == 0);
             const double mint = json::parse(slurp(s / "r.json"))["ipistorm"]["mint_per_s"];
             CHECK(std::abs(mint - 9.767753) / 9.767753 < 0.02);

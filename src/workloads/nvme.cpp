@@ -45,7 +45,8 @@ NvmeDisk::NvmeDisk(sc_core::sc_module_name name, const NvmeParams& params, Devic
       m_jobs(job_cpus.size()),
       m_rng(seed),
       m_per_command(ns(1e3 / params.max_iops_m)),
-      m_arrival_interval(params.rate_iops > 0 ? ns(1e9 / params.rate_iops) : sc_core::SC_ZERO_TIME),
+      m_arrival_interval(params.rate_iops > 0 ? ns(1e9 / params.rate_iops)
+                                              : sc_core::SC_ZERO_TIME),
       m_jitter(params.media_jitter > sc_core::SC_ZERO_TIME ? 1.0 / ns_of(params.media_jitter)
                                                             : 1.0) {
     m_device.set_sink(this);
@@ -60,7 +61,8 @@ NvmeDisk::NvmeDisk(sc_core::sc_module_name name, const NvmeParams& params, Devic
         m_one_cpu = m_one_cpu && job_cpus[j] == job_cpus[0];
         if (open_loop()) {
             // The jobs' arrivals spread evenly over one interval.
-            m_arrivals.push(m_arrival_interval * (double(j) / double(job_cpus.size())), unsigned(j));
+            const double phase = double(j) / double(job_cpus.size());
+            m_arrivals.push(m_arrival_interval * phase, unsigned(j));
             continue;
         }
         // fio starts by filling the queue: one submission call per batch.
@@ -157,7 +159,8 @@ void NvmeDisk::catch_up() {
 }
 
 sc_time NvmeDisk::earliest_completion() const {
-    const sc_time media = m_in_media.next_at_min(sim_now() + m_params.media_latency);  // or one submitted now
+    // The first command in the media, or one submitted now.
+    const sc_time media = m_in_media.next_at_min(sim_now() + m_params.media_latency);
     // Open loop: an arrival queues its submission on a job's CPU at the
     // kernel's time; no handler may run ahead of it and queue a reap first.
     return open_loop() ? m_arrivals.next_at_min(media) : media;
@@ -186,7 +189,8 @@ void NvmeDisk::queue_reap(unsigned job) {
     j.reap_queued = true;
     // Reaping and resubmitting touch the job and the disk: the core may do
     // it in its local time when no other CPU submits to the disk.
-    // In the open loop the submissions are the arrivals' own calls.
+    // In the open loop an arrival makes its own submission call; one that
+    // waited for a slot goes in with this reap.
     const double calls = libaio && !open_loop() ? 2.0 : 1.0;
     j.cpu->queue_task(Work{m_params.syscall_cpu * calls +
                                m_params.per_io_cpu * double(n),
