@@ -29,6 +29,8 @@ import subprocess
 import sys
 import tempfile
 
+import cost_split
+
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 DURATIONS = ("4e5", "8e5")  # ns after the configs' 1 ms warm-up
 # callgrind_annotate's line: cost, file:function, and the object file when
@@ -65,25 +67,18 @@ def classify(path, function, obj):
 def self_costs(binary, config, sets, duration, out):
     with tempfile.TemporaryDirectory() as d:
         result = os.path.join(d, "r.json")
-        cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out,
-               "--toggle-collect=cidsim::System::advance(*)", binary, "run", config, "-q",
-               "--out", result, "--set", "run.duration_ns=" + duration, "--set", "run.batches=1"]
+        args = [binary, "run", config, "-q", "--out", result,
+                "--set", "run.duration_ns=" + duration, "--set", "run.batches=1"]
         for s in sets:
-            cmd += ["--set", s]
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        if r.returncode != 0:
-            sys.exit("profile_blocks: %s failed:\n%s" % (" ".join(cmd), r.stderr[-2000:]))
+            args += ["--set", s]
+        _, collected, _, listing = cost_split.callgrind(args, ["cidsim::System::advance(*)"], out)
         with open(result) as f:
             msis = json.load(f)["metrics"]["msis"]
-    listing = subprocess.run(["callgrind_annotate", "--auto=no", "--threshold=100", out],
-                             capture_output=True, text=True, check=True).stdout
-    costs = collections.Counter()
+    costs = collections.Counter({"collected": collected})
     for line in listing.splitlines():
         m = LINE.match(line)
         if m:
             costs[classify(m.group(2), m.group(3), m.group(4))] += int(m.group(1).replace(",", ""))
-        elif line.endswith("PROGRAM TOTALS"):
-            costs["collected"] = int(line.split()[0].replace(",", ""))
     return costs, msis
 
 
