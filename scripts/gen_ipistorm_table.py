@@ -16,11 +16,7 @@ import sys
 import ipistorm_fit
 import systems_tables
 
-COLUMNS = {  # column: (power.ipi_descs, power.irqdebug)
-    "ipi_sys": ("system", "on"), "ipi_chip": ("chip", "on"),
-    "noirqdebug_ipi_chip": ("chip", "off"), "noirqdebug_ipi_sys": ("system", "off"),
-    "piggin_ipi_sys": ("system", "piggin"), "piggin_ipi_chip": ("chip", "piggin"),
-}
+COLUMNS = ipistorm_fit.COLUMNS
 MACHINES = {"p9": 128, "p10": 352}
 CALIBRATION = ipistorm_fit.PUBLISHED  # the seven figures of systems.md D
 SENSITIVITY = [  # key, the ends of its range

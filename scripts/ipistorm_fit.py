@@ -24,7 +24,11 @@ import subprocess
 import tempfile
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-COLUMNS = {"ipi_sys": ("system", "on"), "noirqdebug_ipi_sys": ("system", "off")}
+COLUMNS = {  # column: (power.ipi_descs, power.irqdebug)
+    "ipi_sys": ("system", "on"), "ipi_chip": ("chip", "on"),
+    "noirqdebug_ipi_chip": ("chip", "off"), "noirqdebug_ipi_sys": ("system", "off"),
+    "piggin_ipi_sys": ("system", "piggin"), "piggin_ipi_chip": ("chip", "piggin"),
+}
 FIGURES = [  # machine, CPUs (0-(N-1)), column, published Mint/s (systems.md D)
     ("p9", 16, "noirqdebug_ipi_sys", 5.048892), ("p9", 64, "noirqdebug_ipi_sys", 17.874511),
     ("p9", 64, "ipi_sys", 17.064907), ("p9", 80, "ipi_sys", 11.768764),
