@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <regex>
 #include <sstream>
 #include <set>
 #include <string>
@@ -231,12 +233,13 @@ TEST_CASE("progress appears on a terminal only and changes no result", "[cli][pr
 
 namespace {
 
-// Every leaf of a result object as a dotted name ("iec.hits"); an array of
-// entries (per_cpu, xen.per_vcpu, batches) by index, an array of records
-// (an NVMe workload's jobs, the fault log) or of numbers as one leaf, an
-// empty one not at all; a histogram's "unit" is said by the stats file's
-// unit column instead.
-void leaves(const json& j, const std::string& at, std::vector<std::string>& out) {
+// Every leaf of a result object by its dotted name ("iec.hits"), with its
+// value; an array of entries (per_cpu, xen.per_vcpu, batches) by index
+// ("per_cpu.3.busy_fraction"), an array of records (an NVMe workload's
+// jobs, the fault log) or of numbers as one leaf whose value is its
+// length, an empty one not at all; a histogram's "unit" is said in each of
+// its lines' meaning instead.
+void leaves(const json& j, const std::string& at, std::map<std::string, json>& out) {
     const std::string last = at.substr(at.find_last_of('.') + 1);
     if (j.is_object()) {
         for (auto it = j.begin(); it != j.end(); ++it)
@@ -244,15 +247,44 @@ void leaves(const json& j, const std::string& at, std::vector<std::string>& out)
     } else if (j.is_array() && j.empty()) {
         return;  // no entries (per_vector when every device is a guest's): nothing to say
     } else if (j.is_array() && j[0].is_object() && last != "jobs" && last != "log") {
-        for (size_t i = 0; i < j.size(); ++i) leaves(j[i], at + "[" + std::to_string(i) + "]", out);
+        for (size_t i = 0; i < j.size(); ++i) leaves(j[i], at + "." + std::to_string(i), out);
     } else {
-        out.push_back(at);
+        out[at] = j.is_array() ? json(j.size()) : j;
     }
 }
 
-// The stats file of a short run of `config` in two batches, checked against
-// its result: every value's name on a line of its own, with a value, a unit
-// and words. Returns the file's text.
+// A stats file read as a gem5 stats.txt parser reads one: the lines
+// between the Begin and End Simulation Statistics markers, blank ones
+// skipped, each `name value # description` with a name of [A-Za-z0-9_.:-]
+// and a value of digits and a point (a minus sign), nan or inf. Fails the
+// test on a line such a parser would reject.
+std::map<std::string, std::string> read_like_gem5(const std::string& text) {
+    static const std::regex kStat(R"(^([A-Za-z0-9_.:-]+)\s+(-?[0-9.]+|nan|-?inf)\s+# (.*)$)");
+    std::map<std::string, std::string> values;
+    std::istringstream in(text);
+    std::string ln;
+    bool inside = false, ended = false;
+    while (std::getline(in, ln)) {
+        if (ln == "---------- Begin Simulation Statistics ----------") {
+            inside = true;
+        } else if (ln == "---------- End Simulation Statistics   ----------") {
+            ended = inside;
+            inside = false;
+        } else if (inside && !ln.empty()) {
+            std::smatch m;
+            INFO(ln);
+            REQUIRE(std::regex_match(ln, m, kStat));
+            CHECK(values.emplace(m[1].str(), m[2].str()).second);  // one line per name
+        }
+    }
+    CHECK(ended);
+    return values;
+}
+
+// The stats file of a short run of `config` in two batches, read as gem5's
+// parsers read one and checked against its result: every value of the
+// result on a line of its own, under its name, with its value (six
+// significant digits), a unit and words. Returns the file's text.
 std::string check_stats_file(const std::string& config) {
     Scratch s;
     const Run r = run_cidsim(s, "run '" + kRoot + config +
@@ -263,49 +295,74 @@ std::string check_stats_file(const std::string& config) {
     REQUIRE(r.status == 0);
     const json result = read_json(s / "r.json");
     const std::string text = slurp(s / "stats.txt");
-    std::vector<std::string> names;
+    std::map<std::string, json> expected;
     for (auto it = result.begin(); it != result.end(); ++it)
         if (it.key() != "config" && it.key() != "invariants" && it.key() != "cidsim_version" &&
             it.key() != "seed")
-            leaves(it.value(), it.key(), names);
-    REQUIRE(names.size() > 100);
-    for (const std::string& n : names) {
-        INFO(config << ": " << n);
-        const size_t at = text.find("\n" + n + " ");
-        REQUIRE(at != std::string::npos);
+            leaves(it.value(), it.key(), expected);
+    REQUIRE(expected.size() > 100);
+    const std::map<std::string, std::string> read = read_like_gem5(text);
+    for (const auto& [name, value] : read) {
+        if (expected.count(name)) continue;
+        // Else a list of records with none in it, said as 0 entries.
+        INFO(config << ": a line for what the result does not hold: " << name);
+        std::string pointer = "/" + name;
+        std::replace(pointer.begin(), pointer.end(), '.', '/');
+        const json::json_pointer at(pointer);
+        REQUIRE(result.contains(at));
+        CHECK(result[at] == json::array());
+        CHECK(value == "0");
+    }
+    for (const auto& [name, value] : expected) {
+        INFO(config << ": " << name);
+        const auto got = read.find(name);
+        if (value.is_string()) {  // a label, a comment above the statistics
+            CHECK(read.count(name) == 0);
+            CHECK(text.find("\n# " + name + " = " + value.get<std::string>() + ": ") <
+                  text.find("---------- Begin"));
+            continue;
+        }
+        REQUIRE(got != read.end());
+        if (value.is_null() || value.is_boolean()) {
+            CHECK(got->second == (value.is_null() ? "nan" : value.get<bool>() ? "1" : "0"));
+            continue;
+        }
+        REQUIRE(value.is_number());
+        const double want = value.get<double>();
+        CHECK(std::stod(got->second) == Approx(want).epsilon(1e-5).margin(1e-12));
+        const size_t at = text.find("\n" + name + " ");
         const std::string line = text.substr(at + 1, text.find('\n', at + 1) - at - 1);
-        CHECK(line.find(" # ") != std::string::npos);
-        CHECK(line.size() > n.size() + 30);  // a value, a unit and words
+        CHECK(line.back() == ')');       // "(unit)"
+        CHECK(line.size() > name.size() + 40);  // a value, words and a unit
     }
     return text;
 }
 
 }  // namespace
 
-TEST_CASE("run --stats writes every value of the result with its unit and meaning",
+TEST_CASE("run --stats writes every value of the result as a gem5 stats parser reads it",
           "[cli][stats]") {
     const std::string text = check_stats_file("/configs/rfc/c1-nvme-2disks.json");
     CHECK(text.find("platform spr") != std::string::npos);
     // The values are the result's (totals over both windows), then each
     // window's and the half-widths of their means.
-    for (const char* name : {"\nmetrics.msis ", "\nbatches[1].metrics.msis ", "\nci95.metrics.msis "}) {
+    for (const char* name :
+         {"\nmetrics.msis ", "\nbatches.1.metrics.msis ", "\nci95.metrics.msis "}) {
         INFO(name);
         const size_t at = text.find(name);
         REQUIRE(at != std::string::npos);
-        std::istringstream line(text.substr(at + 1));
-        std::string key, value, unit;
-        line >> key >> value >> unit;
-        CHECK(unit == "count");
+        const std::string line = text.substr(at + 1, text.find('\n', at + 1) - at - 1);
+        CHECK(line.substr(line.size() - 8) == " (count)");
     }
     CHECK(text.find("half-width") != std::string::npos);
 }
 
 TEST_CASE("run --stats writes the sections of every machine family: KVM Xen POWER", "[cli][stats]") {
-    CHECK(check_stats_file("/configs/vm/e3-vfio.json").find("\nper_vcpu[0].") != std::string::npos);
+    CHECK(check_stats_file("/configs/vm/e3-vfio.json").find("\nper_vcpu.0.") != std::string::npos);
     const std::string xen = check_stats_file("/configs/vm/e1-xen-eoi.json");
     CHECK(xen.find("\nxen.event_lock.acquisitions_per_s ") != std::string::npos);
-    CHECK(xen.find("\nxen.per_vcpu[0].xen_fraction ") != std::string::npos);
-    CHECK(xen.find("\nbatches[0].xen.eois_per_s ") != std::string::npos);
+    CHECK(xen.find("\nxen.per_vcpu.0.xen_fraction ") != std::string::npos);
+    CHECK(xen.find("\nbatches.0.xen.eois_per_s ") != std::string::npos);
     const std::string power = check_stats_file("/configs/power/e2-p9.json");
     CHECK(power.find("\nipistorm.mint_per_s ") != std::string::npos);
     CHECK(power.find("\nci95.ipistorm.mint_per_s ") != std::string::npos);

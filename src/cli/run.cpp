@@ -29,7 +29,8 @@ int cmd_run(int argc, char** argv) {
         ("stepwise", "every act at the kernel's time (run.run_ahead=false): the same result, slower")
         ("out,o", po::value<std::string>(), "write the JSON result here (whole or not at all)")
         ("stats", po::value<std::string>(),
-         "write a self-describing stats file here: name, value, unit, meaning per line")
+         "write a self-describing stats file here in gem5's stats.txt layout: name, value, "
+         "# meaning (unit)")
         ("fio-json", po::value<std::string>(),
          "write the NVMe workloads' figures here as fio --output-format=json does, a job per "
          "NVMe job")

@@ -1,6 +1,9 @@
 #include "report/stats_text.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 #include <utility>
 #include <vector>
@@ -17,13 +20,27 @@ using nlohmann::ordered_json;
 
 namespace {
 
+// A value as gem5 prints one: digits and a point, never an exponent (its
+// parsers read `[0-9.]+`), "nan" for a value the run could not define
+// (null in the JSON), booleans as 1 and 0.
 std::string value_text(const json& v) {
-    if (v.is_number_float()) {
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "%.6g", v.get<double>());
-        return buf;
+    if (v.is_null()) return "nan";
+    if (v.is_boolean()) return v.get<bool>() ? "1" : "0";
+    if (!v.is_number_float()) return v.dump();
+    const double x = v.get<double>();
+    if (!std::isfinite(x)) return std::isnan(x) ? "nan" : (x > 0 ? "inf" : "-inf");
+    char buf[400];
+    std::snprintf(buf, sizeof buf, "%.6g", x);
+    if (std::strchr(buf, 'e') == nullptr) return buf;
+    // Six significant digits in fixed notation, trailing zeros dropped.
+    const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(x))));
+    std::snprintf(buf, sizeof buf, "%.*f", std::max(0, 5 - magnitude), x);
+    std::string text = buf;
+    if (text.find('.') != std::string::npos) {
+        text.erase(text.find_last_not_of('0') + 1);
+        if (text.back() == '.') text.pop_back();
     }
-    return v.dump();
+    return text;
 }
 
 // What a histogram summary's fields are, in words.
@@ -31,22 +48,34 @@ const char* summary_word(const std::string& field) {
     if (field == "count") return "samples";
     if (field == "mean") return "mean";
     if (field == "max") return "maximum";
-    if (field == "unit") return nullptr;  // said by the unit column
+    if (field == "unit") return nullptr;  // said in each line's parentheses
     return nullptr;
 }
 
-void line(std::ostringstream& os, const std::string& name, const json& value,
+// A stats file's two parts: gem5's stat lines, numbers only, and the
+// labels (a device's name), which a gem5 parser would reject among them,
+// as comments above the statistics.
+struct Lines {
+    std::ostringstream stats, labels;
+};
+
+// gem5's stat line: name, value, then "# meaning (unit)"; a text value is a
+// label.
+void line(Lines& os, const std::string& name, const json& value,
           const std::string& unit, const std::string& meaning) {
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "%-56s %16s  %-14s", name.c_str(), value_text(value).c_str(),
-                  unit.empty() ? "-" : unit.c_str());
-    os << buf << " # " << meaning << "\n";
+    if (value.is_string()) {
+        os.labels << "# " << name << " = " << value.get<std::string>() << ": " << meaning << "\n";
+        return;
+    }
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "%-64s %16s", name.c_str(), value_text(value).c_str());
+    os.stats << buf << "  # " << meaning << " (" << (unit.empty() ? "-" : unit) << ")\n";
 }
 
 // An object's values, a line each (objects of objects too: kvm_stat's
 // reasons); an entry whose unit is kUnitInFieldNames gives each field the
 // unit its name ends with.
-void object_lines(std::ostringstream& os, const std::string& name, const json& v,
+void object_lines(Lines& os, const std::string& name, const json& v,
                   const std::string& unit, const std::string& meaning) {
     static const std::pair<const char*, const char*> kSuffixUnits[] = {
         {"_us", "us"}, {"_ns", "ns"}, {"_pct", "percent"}, {"_per_s", "1/s"}, {"samples", "count"}};
@@ -68,7 +97,7 @@ void object_lines(std::ostringstream& os, const std::string& name, const json& v
 
 // One entry of the metric table at `at` (a result object): a value, an
 // object of counts, or a histogram's summary, one line per field.
-void entry_lines(std::ostringstream& os, const std::string& prefix, const json& at,
+void entry_lines(Lines& os, const std::string& prefix, const json& at,
                  const ordered_json& e, const std::string& said) {
     const std::string key = e["key"].get<std::string>();
     const json::json_pointer p = key_pointer(key);
@@ -97,8 +126,9 @@ void entry_lines(std::ostringstream& os, const std::string& prefix, const json& 
 
 // The objects a listing section describes in `at` (a result, or one
 // window of batches[]), each with the name its lines start with:
-// "xen.per_vcpu[]" is every element of at.xen.per_vcpu, "xen" the object
-// at.xen. Workload sections keep the elements of their type only (a
+// "xen.per_vcpu[]" is every element of at.xen.per_vcpu (named
+// xen.per_vcpu.0, ...: gem5's names have no brackets, --set reads both),
+// "xen" the object at.xen. Workload sections keep the elements of their type only (a
 // workload's type is its config's: not every report writes it).
 using Described = std::vector<std::pair<std::string, const json*>>;
 Described described(const std::string& section, const json& at, const json& cfg,
@@ -125,7 +155,7 @@ Described described(const std::string& section, const json& at, const json& cfg,
                                    ? cfg["workloads"][i]
                                    : (*node)[i];
         if (!type.empty() && declared.value("type", std::string()) != type) continue;
-        out.push_back({name + "[" + std::to_string(i) + "].", &(*node)[i]});
+        out.push_back({name + "." + std::to_string(i) + ".", &(*node)[i]});
     }
     return out;
 }
@@ -133,7 +163,7 @@ Described described(const std::string& section, const json& at, const json& cfg,
 // Every described value of `at` (a result, a window, or the windows'
 // half-widths), its name prefixed; a section's entry for an object or
 // array that a section of its own lists ("xen"'s event_lock) is left to it.
-void section_lines(std::ostringstream& os, const ordered_json& table, const json& at,
+void section_lines(Lines& os, const ordered_json& table, const json& at,
                    const json& cfg, const std::string& prefix, const std::string& meaning) {
     for (auto section = table.begin(); section != table.end(); ++section) {
         const std::string s = section.key();
@@ -150,26 +180,28 @@ void section_lines(std::ostringstream& os, const ordered_json& table, const json
 }  // namespace
 
 std::string stats_text(const json& r, const std::string& source) {
-    std::ostringstream os;
+    Lines lines;
     const json& cfg = r["config"];
-    os << "---------- Begin cidsim statistics ----------\n";
-    os << "# cidsim " << r.value("cidsim_version", std::string("?")) << "; config " << source
-       << "; platform " << platform_summary(cfg.value("platform", std::string(kGenericPlatform)))
-       << "; mode " << cfg.value("mode", std::string("?")) << "; seed " << r.value("seed", json(0)).dump()
-       << "\n";
-    os << "# name, value, unit, meaning (cidsim params --metrics); with run.batches > 1 the "
-          "values are the whole measured time's totals, then each window's (batches[i].) and "
-          "the 95% half-width of the window means (ci95.)\n";
     const ordered_json table = describe_metrics();
-    section_lines(os, table, r, cfg, "", "");
+    section_lines(lines, table, r, cfg, "", "");
     if (r.contains("batches") && r["batches"].is_array())
         for (size_t b = 0; b < r["batches"].size(); ++b)
-            section_lines(os, table, r["batches"][b], cfg, "batches[" + std::to_string(b) + "].",
-                          "");
+            section_lines(lines, table, r["batches"][b], cfg,
+                          "batches." + std::to_string(b) + ".", "");
     if (r.contains("ci95"))
-        section_lines(os, table, r["ci95"], cfg, "ci95.",
+        section_lines(lines, table, r["ci95"], cfg, "ci95.",
                       "95% half-width of the batch means (Student t) of: ");
-    os << "---------- End cidsim statistics ----------\n";
+    std::ostringstream os;
+    os << "# cidsim " << r.value("cidsim_version", std::string("?")) << "; config " << source
+       << "; platform " << platform_summary(cfg.value("platform", std::string(kGenericPlatform)))
+       << "; mode " << cfg.value("mode", std::string("?")) << "; seed "
+       << r.value("seed", json(0)).dump() << "\n";
+    os << "# gem5's stats.txt layout: name, value, # meaning (unit), from cidsim params "
+          "--metrics; with run.batches > 1 the values are the whole measured time's totals, "
+          "then each window's (batches.i.) and the 95% half-width of the window means (ci95.); "
+          "labels (name = text) here, numbers below\n"
+       << lines.labels.str() << "\n---------- Begin Simulation Statistics ----------\n"
+       << lines.stats.str() << "\n---------- End Simulation Statistics   ----------\n";
     return os.str();
 }
 

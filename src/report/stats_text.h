@@ -1,7 +1,9 @@
 #pragma once
-// A self-describing statistics file, in the spirit of gem5's stats.txt: one
-// line per value of a result, its name (the result's key path), the value,
-// its unit and its meaning, all from the one metric table
+// A self-describing statistics file in gem5's stats.txt layout, so a gem5
+// stats parser reads it: between the "Begin/End Simulation Statistics"
+// markers one line per value of a result, its name (the result's key path,
+// array elements as .i), the value (digits, never an exponent; nan where
+// the JSON has null) and "# meaning (unit)", all from the one metric table
 // (report/metric_table.h), so a reader needs neither the JSON nor the docs.
 // `cidsim run --stats FILE` writes it.
 #include <string>
