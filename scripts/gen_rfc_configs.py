@@ -127,7 +127,7 @@ LINUX_NVME = ("Linux's NVMe driver gives every CPU one queue and vector of every
 
 
 def topology_c1(disks):
-    return (f"Topology: one socket (spec/experiments.md C1); {(disks + 3) // 4} root port(s). "
+    return (f"Topology: one socket (docs/specification.md, experiments.md C1); {(disks + 3) // 4} root port(s). "
             "Which disk sits on which slot is not published: assumed 4 x4 PM174x disks per Gen5 "
             f"x16 slot ({SPR_STACKS}), filled in order. Unknown; docs/predictions.md (Topology) "
             "gives C1 with one stack per disk or per pair. CPUs: 4 fio jobs per disk on "
@@ -135,21 +135,21 @@ def topology_c1(disks):
 
 
 def topology_dsa(wqs, setup):
-    return (f"Topology: {setup} (spec/experiments.md); {wqs} root port(s), one per DSA device "
+    return (f"Topology: {setup} (docs/specification.md, experiments.md); {wqs} root port(s), one per DSA device "
             f"({SPR_DSA}). Submitters on CPUs 1..{wqs}, one each: assumed (not published). "
             "One socket: assumed.")
 
 
 TOPOLOGY = {
-    "p3": ("Topology: 4 drives and one submitting thread per drive on 4 CPUs (spec/experiments.md "
+    "p3": ("Topology: 4 drives and one submitting thread per drive on 4 CPUs (docs/specification.md, experiments.md "
            "P3: 'a different Intel server'). Unknown: the server, its sockets and which drive sits "
            "on which root port are not published; assumed all four behind one root port of one "
            "socket. Optane gen2 (P5800X) drives are PCIe 4.0 x4 each (Intel's product brief), so a "
            "four-drive server may as well give each its own root port: docs/predictions.md "
            "(Topology) gives P3 with 1, 2 and 4 root ports. Vectors: one per drive, on its "
            "submitter's CPU (assumed: Linux gives the submitting CPU its own queue and vector)."),
-    "p4": ("Topology: one device and one CPU (spec/experiments.md P4); one root port follows."),
-    "p5": ("Topology: 4 PM174x drives behind one x16 slot (spec/experiments.md P5), one IIO "
+    "p4": ("Topology: one device and one CPU (docs/specification.md, experiments.md P4); one root port follows."),
+    "p5": ("Topology: 4 PM174x drives behind one x16 slot (docs/specification.md, experiments.md P5), one IIO "
            f"stack and so one root port ({SPR_STACKS}). 512 jobs on 32 CPUs of one socket, 4 per "
            "CPU and disk: assumed (the CPU count is not published). Vectors: " + LINUX_NVME + "."),
 }

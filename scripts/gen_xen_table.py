@@ -33,6 +33,7 @@ SENSITIVITY = [  # key name, value, its --set assignments; ranges from systems.m
     ("home_occupancy_ns", 2, ["xen_line.home_occupancy_ns=2"]),
     ("home_occupancy_ns", 20, ["xen_line.home_occupancy_ns=20"]),
     ("iodepth", 4, ["workloads[*].iodepth=4"]), ("iodepth", 16, ["workloads[*].iodepth=16"]),
+    ("pirq_tree_on_lock_line", False, ["xen.pirq_tree_on_lock_line=false"]),
 ]
 VARIANT_METRICS = ["iops_M", "lock_held_fraction", "lock_spinning_pcpus", "lock_wait_us_mean",
                    "eois_per_s", "lock_acquisitions_per_s", "host_cpu_us_per_io"]
@@ -77,8 +78,8 @@ def main(argv):
         "event_lock (summed over readers for rwlock, so it can pass 1), lock_spinning_pcpus the "
         "pCPUs spinning for it on average. The rows after the variants take the other premise "
         "(guest_bound: the guest's per-I/O CPU fitted, drives of 0.75 M) or move one assumption "
-        "(P, vCPUs, sockets, the line costs of xen_line, the queue depth), and refit both fitted "
-        "values under it "
+        "(P, vCPUs, sockets, the line costs of xen_line, the queue depth, whether "
+        "d->pirq_tree shares event_lock's line), and refit both fitted values under it "
         "(the row's last two assignments, scripts/gen_xen_table.py); calibration=missed marks "
         "an assumption under which a calibration figure cannot be reached.")
     systems_tables.save(doc)

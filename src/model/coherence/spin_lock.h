@@ -71,6 +71,14 @@ public:
     void acquire_shared(AgentId who) { enter(who, m_kind == LockKind::Ticket); }
     void release_shared(AgentId who) { leave(who, m_kind == LockKind::Ticket); }
 
+    // A plain load of the lock's line by a CPU after another field on it
+    // (not the lock word): returns when the value is in. It queues at the
+    // line's home like the spinners' re-reads, and makes one more copy for
+    // the next write to invalidate.
+    sc_core::sc_time read_line(AgentId who, const sc_core::sc_time& now) {
+        return m_line.access_serialised(who, LineAccess::Load, now);
+    }
+
     LockKind kind() const { return m_kind; }
     bool held() const { return m_writer || m_readers; }
     size_t spinners() const { return m_queue.size(); }

@@ -53,9 +53,12 @@ sc_time XenDomain::load(SharedLine& line, AgentId who, LineAccess kind) const {
 }
 
 void XenDomain::dpci_irq(AgentId pcpu, unsigned pirq) {
-    // do_IRQ's spin_lock(&desc->lock), then hvm_do_IRQ_dpci's set_bit()s and
-    // raise_softirq_for's get_knownalive_domain.
+    // do_IRQ's spin_lock(&desc->lock), __do_IRQ_guest's pirq_info() (the
+    // radix tree's root, d->pirq_tree), then hvm_do_IRQ_dpci's set_bit()s
+    // and raise_softirq_for's get_knownalive_domain.
     spend(pcpu, load(m_desc_line[pirq], pcpu, LineAccess::LockedRmw));
+    if (m_params.pirq_tree_on_lock_line)
+        spend(pcpu, m_lock.read_line(pcpu, sim_now()) - sim_now());
     spend(pcpu, load(m_pirq_line[pirq], pcpu, LineAccess::LockedRmw));
     spend(pcpu, load(m_refcnt_line, pcpu, LineAccess::LockedRmw));
 }

@@ -12,6 +12,8 @@
 //  - the host irq_desc line of each bound pirq (do_IRQ's and
 //    __msi_pirq_eoi's desc lock);
 //  - the bitmap fix's per-domain 256-bit vector bitmap (one read-mostly line);
+//  - d->pirq_tree, on event_lock's line (xen.pirq_tree_on_lock_line): every
+//    host interrupt's pirq_info() lookup loads it;
 //  - d->refcnt, which every delivery increments (raise_softirq_for's
 //    get_knownalive_domain) and decrements (dpci_softirq's put_domain) with
 //    a locked RMW from its pCPU (xen/drivers/passthrough/io.c).
@@ -21,8 +23,9 @@
 // Not modelled: the radix tree's own lines (read-mostly, cached), the
 // vlapic pages of other vCPUs beyond a per-vCPU check cost, level-triggered
 // and non-MSI pirqs, the domain's other users of event_lock (the guest's
-// timer and IPI EOIs, which also walk every pirq), whatever else shares
-// event_lock's line in struct domain, HLT and the block/wake of idle vCPUs.
+// timer and IPI EOIs, which also walk every pirq), the rest of struct
+// domain on event_lock's line (read rarely on this path), HLT and the
+// block/wake of idle vCPUs.
 // Called from the pCPUs' SC_THREADs at the kernel's time; the costs are
 // waited for here.
 #include <cstdint>

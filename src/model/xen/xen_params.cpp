@@ -37,6 +37,13 @@ void XenParams::describe(ParamVisitor& v) {
            "9480a1a519 (XSA-395, 2022): a match ends the walk (false: 2018, rc is overwritten "
            "per entry, so a match ends it only as the last mapped entry of its batch of 8). "
            "Source: systems.md C");
+    v.flag("pirq_tree_on_lock_line", pirq_tree_on_lock_line,
+           "d->pirq_tree (and nr_pirqs) share event_lock's cache line in struct domain, so "
+           "every host interrupt's pirq_info() lookup in __do_IRQ_guest loads the lock's "
+           "line. Source: struct domain's layout in xen/include/xen/sched.h (event_lock, "
+           "two pointers, grant_table, then pirq_tree; the struct is page-aligned): with "
+           "8-byte spinlock_t (no lock debugging or profiling) pirq_tree lies 32-40 bytes "
+           "after event_lock, on its 64-byte line; layout computed by hand, not by pahole");
     v.time("vmexit_hw_ns", vmexit_hw, 0, 1e5,
            "hardware VM exit. Source: assumed as vm.vmexit_hw_ns (kvm-unit-tests x86/vmexit.c "
            "round trips); range 50-300 ns");

@@ -34,6 +34,7 @@ struct XenParams {
     uint64_t pirqs = 64;             // P: pirqs mapped in the domain
     uint64_t sockets = 2;            // the vCPUs' pCPUs are split evenly across them
     bool walk_stops_at_match = false;  // 9480a1a519 (XSA-395): a match ends the walk
+    bool pirq_tree_on_lock_line = true;  // do_IRQ's pirq_info() reads event_lock's line
 
     sc_core::sc_time vmexit_hw = ns(120);
     sc_core::sc_time vmentry_hw = ns(100);
