@@ -33,11 +33,14 @@ json random_config(std::mt19937_64& rng) {
     const uint64_t cpus = pick(1, 8);
     const double duration = double(pick(10, 60)) * 1000;  // tens of microseconds
     const double warmup = pick(0, 1) ? 5000.0 : 0.0;
+    const uint64_t seed = pick(0, 1u << 30);
+    const char* const mode = modes[pick(0, 1)];
+    uint64_t sockets = pick(1, std::min<uint64_t>(cpus, 2));
+    if (cpus % sockets) sockets = 1;  // sockets split the cores evenly
     json c = {
-        {"run", {{"duration_ns", duration}, {"warmup_ns", warmup}, {"seed", pick(0, 1u << 30)}}},
-        {"mode", modes[pick(0, 1)]},
-        {"topology", {{"cpus", cpus}, {"sockets", pick(1, std::min<uint64_t>(cpus, 2))},
-                      {"root_ports", pick(1, 2)}}},
+        {"run", {{"duration_ns", duration}, {"warmup_ns", warmup}, {"seed", seed}}},
+        {"mode", mode},
+        {"topology", {{"cpus", cpus}, {"sockets", sockets}, {"root_ports", pick(1, 2)}}},
         {"handler", {{"harvest", harvests[pick(0, 3)]}, {"loop", loops[pick(0, 1)]},
                      {"loop_limit", pick(1, 8)}, {"final_harvest", pick(0, 9) != 0}}},
         {"lapic", {{"timer_period_ns", pick(0, 1) ? 0.0 : double(pick(3, 30)) * 1000}}},

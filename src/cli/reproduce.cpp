@@ -203,6 +203,15 @@ int cmd_reproduce(int argc, char** argv) {
             keep = path_option(vm, "keep");
             check_directory_option("--keep", keep, false);
         }
+        // The runs write their files into --keep: --out there could be one of them.
+        if (!out.empty() && !keep.empty()) {
+            std::error_code oe, ke;
+            const fs::path o = fs::weakly_canonical(out, oe), k = fs::weakly_canonical(keep, ke);
+            if (!oe && !ke && (o == k || o.parent_path() == k))
+                throw BadInput("--out " + out + " is " +
+                               (o == k ? "the --keep directory" : "inside the --keep directory") +
+                               ", where every run's result is written: name a file elsewhere");
+        }
     } catch (const BadInput& e) {
         std::cerr << "cidsim reproduce: " << e.what() << "\n";
         return kExitBadInput;

@@ -79,6 +79,10 @@ void check_topology(const TopologyParams& t) {
         throw ConfigError("topology.sockets: " + std::to_string(t.sockets) + " sockets but only " +
                           std::to_string(t.cores()) +
                           " cores (topology.cpus / threads_per_core): a socket would have no CPU");
+    if (t.cores() % t.sockets)
+        throw ConfigError("topology.sockets: " + std::to_string(t.cores()) +
+                          " cores (topology.cpus / threads_per_core) do not split evenly across " +
+                          std::to_string(t.sockets) + " sockets");
 }
 
 void check_references(const SimConfig& c) {
@@ -152,12 +156,27 @@ void check_xen_domain(const SimConfig& c) {
 void check_consistency(const SimConfig& c) {
     // A timer slower than 1 Hz would have a period past the kernel's time
     // (picoseconds in 64 bits: about 213 days); 0 turns it off.
-    using Rate = std::pair<const char*, double>;
-    for (const auto& [key, hz] : {Rate{"vm.host_tick_hz", c.vm.host_tick_hz},
-                                  Rate{"vm.guest_timer_hz", c.vm.guest_timer_hz}})
-        if (hz > 0 && hz < 1)
-            throw ConfigError(std::string(key) + ": expected 0 (off) or 1 to 10000 Hz, found " +
-                              format_number(hz));
+    // A tick whose handler outlasts its period would leave the pCPU nothing
+    // else (the LAPIC timer's period has the same check).
+    struct Tick {
+        const char* key;
+        double hz;
+        const char* cost_key;
+        sc_core::sc_time cost;
+    };
+    for (const Tick& t : {Tick{"vm.host_tick_hz", c.vm.host_tick_hz, "vm.host_tick_ns",
+                               c.vm.host_tick},
+                          Tick{"vm.guest_timer_hz", c.vm.guest_timer_hz, "vm.guest_timer_ns",
+                               c.vm.guest_timer}}) {
+        if (t.hz > 0 && t.hz < 1)
+            throw ConfigError(std::string(t.key) + ": expected 0 (off) or 1 to 10000 Hz, found " +
+                              format_number(t.hz));
+        if (t.hz > 0 && ns_of(t.cost) >= 1e9 / t.hz)
+            throw ConfigError(std::string(t.cost_key) + ": " + format_number(ns_of(t.cost)) +
+                              " ns is not shorter than the period of " + t.key + " (" +
+                              format_number(1e9 / t.hz) +
+                              " ns): the pCPU would do nothing else");
+    }
     for (size_t i = 0; i < c.vcpus.size(); ++i)
         if (c.vcpus[i].vid && !c.vcpus[i].apicv)
             throw ConfigError("vcpus[" + std::to_string(i) +

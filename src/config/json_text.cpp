@@ -269,12 +269,32 @@ void set_at(json& node, const std::vector<std::string>& keys, size_t i, const js
 
 namespace {
 
-// "workloads[*].iodepth" as "workloads.*.iodepth".
+// "workloads[*].iodepth" as "workloads.*.iodepth". A bracket holds an
+// index or * after a key, and is followed by '.', '[' or the end: anything
+// else ("workloads[0.iodepth", "run[duration_ns]") is refused.
 std::string dotted(const std::string& path) {
     std::string flat;
-    for (char c : path) {
-        if (c == '[') flat += '.';
-        else if (c != ']') flat += c;
+    for (size_t i = 0; i < path.size(); ++i) {
+        const char c = path[i];
+        if (c == ']') throw ConfigError("--set " + path + ": a ] without its [");
+        if (c != '[') {
+            flat += c;
+            continue;
+        }
+        const size_t close = path.find(']', i);
+        const std::string inside =
+            close == std::string::npos ? std::string() : path.substr(i + 1, close - i - 1);
+        const bool index = !inside.empty() &&
+                           (inside == "*" || inside.find_first_not_of("0123456789") ==
+                                                 std::string::npos);
+        const bool placed = i > 0 && path[i - 1] != '.' && close != std::string::npos &&
+                            (close + 1 == path.size() || path[close + 1] == '.' ||
+                             path[close + 1] == '[');
+        if (!index || !placed)
+            throw ConfigError("--set " + path + ": [...] holds an array index in digits or * "
+                              "after a key, as in workloads[0].iodepth or workloads[*].iodepth");
+        flat += '.' + inside;
+        i = close;
     }
     return flat;
 }

@@ -62,6 +62,13 @@ public:
                               " characters, found " + std::to_string(value.size()));
         }
     }
+    void counts(const char* key, std::vector<uint64_t>& value, uint64_t min, uint64_t max,
+                const char* desc) override {
+        if (const nlohmann::json* j = find(key); j && j->is_string())
+            fail(key, "expected a non-empty array of integers, one per element (a cpulist "
+                      "would sort and merge them), found a string");
+        integers(key, value, min, max, desc);
+    }
     void integers(const char* key, std::vector<uint64_t>& value, uint64_t min, uint64_t max,
                   const char*) override {
         const nlohmann::json* j = find(key);

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "config/config_loader.h"
+#include "config/json_text.h"
 #include "report/renamed_metrics.h"
 
 namespace cidsim {
@@ -190,11 +191,28 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
                           json_type_name(*base));
     }
 
-    std::set<std::string> used;  // every path fixed or varied, once
+    // Every path fixed or varied, once: "workloads[0].iodepth",
+    // "workloads.0.iodepth" and "workloads[*].iodepth" name one value, and
+    // "workloads" holds it too, so two of them would decide it by order.
+    std::vector<std::pair<std::string, std::vector<std::string>>> used;
     auto claim = [&](const std::string& at, const std::string& path) {
         check_path(at, path);
-        if (!used.insert(path).second)
-            throw ConfigError(at + ": " + path + " is already fixed or varied elsewhere in the spec");
+        std::vector<std::string> segments;
+        try {
+            segments = key_segments(path);
+        } catch (const ConfigError& e) {
+            const std::string what = e.what();
+            throw ConfigError(at + ": " + what.substr(what.find(": ") + 2));
+        }
+        for (const auto& [other, theirs] : used) {
+            bool overlap = true;
+            for (size_t i = 0; overlap && i < std::min(segments.size(), theirs.size()); ++i)
+                overlap = segments[i] == theirs[i] || segments[i] == "*" || theirs[i] == "*";
+            if (overlap)
+                throw ConfigError(at + ": " + path + (other == path ? " is" : " overlaps " + other +
+                                  ",") + " already fixed or varied elsewhere in the spec");
+        }
+        used.emplace_back(path, std::move(segments));
     };
 
     if (auto set = spec.find("set"); set != spec.end()) {

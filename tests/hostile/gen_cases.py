@@ -1041,6 +1041,41 @@ case("run-outputs-with-full-perfetto-write-nothing",
       "full/p.json"], 1, ["full/p.json", "No space left on device"],
      [TINY, {"path": "full", "tmpfs": "full"}])
 
+# --- second hostile round: what a wider campaign found ----------------------------
+# --out inside --keep could be one of the rows' files: refused before any run.
+case("reproduce-out-inside-keep", RP + ["--keep", "k", "--out", "k/tiny-0.json"], 2,
+     "inside the --keep directory", RPF, names=["--out k/tiny-0.json"])
+case("reproduce-out-is-keep", RP + ["--keep", "k", "--out", "k"], 2,
+     "is the --keep directory", RPF, names=["--out k"])
+# [i], .i and [*] name one element: two axes on it would decide it by order.
+for tag, vary in [("index-forms", {"devices[0].vectors": [1], "devices.0.vectors": [2]}),
+                  ("wildcard-and-index", {"devices[*].vectors": [1, 2], "devices[0].vectors": [4]})]:
+    case(f"sweep-vary-aliased-{tag}", ["sweep", "s.json", "--out", "sw"], 2,
+         "already fixed or varied elsewhere",
+         [TINY, js("s.json", {"base": "tiny.json", "vary": vary})], names=["s.json: vary."])
+# A bracket holds an index or * after a key.
+for tag, path in [("unclosed-wildcard", "devices[*.vectors"), ("unclosed-index", "devices[0.vectors"),
+                  ("key-in-brackets", "run[duration_ns]"), ("stray-close", "devices0].vectors")]:
+    case(f"run-set-malformed-brackets-{tag}", ["run", "tiny.json", "-q", "--set", path + "=2"], 2,
+         None, [TINY], names=["--set " + path])
+# Sockets split the cores evenly (README, Configs).
+case("run-topology-sockets-uneven", ["run", "t.json", "-q"], 2, "do not split evenly",
+     [js("t.json", dict(FAMILIES["topology"],
+                        topology=dict(FAMILIES["topology"]["topology"], cpus=6, sockets=4)))],
+     names=["t.json: ", "topology.sockets"])
+# A count per chip keeps its order and repeats: a cpulist string would sort and merge them.
+case("run-power-cores-per-chip-string", ["run", "p.json", "-q"], 2, "found a string",
+     [js("p.json", dict(FAMILIES["power"], power=dict(FAMILIES["power"]["power"],
+                                                      cores_per_chip="16,16")))],
+     names=["p.json: ", "power.cores_per_chip"])
+# A VM tick whose handler outlasts its period.
+for tag, changes, key in [("host-tick", {"host_tick_hz": 10000, "host_tick_ns": 1000000},
+                           "vm.host_tick_ns"),
+                          ("guest-timer", {"guest_timer_hz": 10000, "guest_timer_ns": 200000},
+                           "vm.guest_timer_ns")]:
+    case(f"run-vm-{tag}-longer-than-period", ["run", "v.json", "-q"], 2, "not shorter than the period",
+         [js("v.json", dict(KVM, vm=dict(KVM.get("vm", {}), **changes)))], names=["v.json: ", key])
+
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups

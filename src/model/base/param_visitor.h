@@ -33,6 +33,12 @@ public:
     virtual void text(const char* key, std::string& value, const char* desc) = 0;
     virtual void integers(const char* key, std::vector<uint64_t>& value, uint64_t min,
                           uint64_t max, const char* desc) = 0;
+    // A list whose order and repeats mean something (a count per chip): an
+    // array only, never a cpulist, which would sort and merge it.
+    virtual void counts(const char* key, std::vector<uint64_t>& value, uint64_t min,
+                        uint64_t max, const char* desc) {
+        integers(key, value, min, max, desc);
+    }
 };
 
 // Enumerations visit through their int representation.

@@ -5,7 +5,7 @@ namespace cidsim {
 const char* const kIpiDescsNames[2] = {"system", "chip"};
 
 void PowerParams::describe(ParamVisitor& v) {
-    v.integers("cores_per_chip", cores_per_chip, 1, 64,
+    v.counts("cores_per_chip", cores_per_chip, 1, 64,
                "cores of each chip, CPUs numbered chip-major (P9: [16, 16] SMT4; P10 partition: "
                "[12, 10, 10, 12] SMT8; systems.md D)");
     v.integer("threads_per_core", threads_per_core, "threads", 1, 8, "SMT threads per core");
