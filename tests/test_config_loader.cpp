@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "config/config_loader.h"
+#include "config/json_text.h"
 #include "config_error.h"
 
 using namespace cidsim;
@@ -266,6 +268,30 @@ TEST_CASE("every described VM parameter is accepted by the loader under its key"
     CHECK(e == effective_config(load_config(base)));
     CHECK(e.contains("vm"));
     CHECK(e["devices"][0]["assigned_to"] == "vcpu0");
+}
+
+// A run's result and a sweep's points carry the effective config; a sweep
+// reloads it, and a user may rerun it: every shipped config's must read
+// back as the same config.
+TEST_CASE("every shipped config's effective config reads back as itself", "[config]") {
+    namespace fs = std::filesystem;
+    unsigned n = 0;
+    for (const char* dir : {"bench", "examples", "power", "rfc", "vm"})
+        for (const auto& entry : fs::directory_iterator(std::string(CIDSIM_SOURCE_DIR) +
+                                                        "/configs/" + dir)) {
+            const std::string path = entry.path().string();
+            const std::string file = entry.path().filename().string();
+            if (entry.path().extension() != ".json" || file == "tables.json" ||
+                file == "devices.json")
+                continue;
+            INFO(path);
+            const json e = effective_config(load_config(read_config_file(path)));
+            const std::string error = cidsim_test::config_error(e);
+            CHECK(error.empty());
+            if (error.empty()) CHECK(effective_config(load_config(e)) == e);
+            ++n;
+        }
+    CHECK(n >= 20);
 }
 
 TEST_CASE("every described Xen parameter is accepted by the loader under its key", "[config][xen]") {

@@ -231,6 +231,10 @@ json effective_config(const SimConfig& config) {
         json dev;
         JsonWriter w(dev);
         d.describe(w);
+        // Only a device KVM's host runs the handler of takes host_handler
+        // (the loader refuses it elsewhere): the written config reads back.
+        if (d.assigned_to.empty() || (c.xen_guest && d.assigned_to == "guest"))
+            dev.erase("host_handler");
         out["devices"].push_back(dev);
     }
     for (const ConfigSection& s : config_sections()) {
@@ -250,6 +254,8 @@ json effective_config(const SimConfig& config) {
             out[s.key].push_back(entry);
         }
     }
+    // A POWER partition has no x86 interrupt mode, and its loader refuses one.
+    if (c.power_machine) out.erase("mode");
     if (!c.overrides.empty()) {
         out["overrides"] = json::array();
         for (const Override& o : c.overrides) {

@@ -194,8 +194,8 @@ std::string stats_text(const json& r, const std::string& source) {
     std::ostringstream os;
     os << "# cidsim " << r.value("cidsim_version", std::string("?")) << "; config " << source
        << "; platform " << platform_summary(cfg.value("platform", std::string(kGenericPlatform)))
-       << "; mode " << cfg.value("mode", std::string("?")) << "; seed "
-       << r.value("seed", json(0)).dump() << "\n";
+       << (cfg.contains("mode") ? "; mode " + cfg["mode"].get<std::string>() : "")
+       << "; seed " << r.value("seed", json(0)).dump() << "\n";
     os << "# gem5's stats.txt layout: name, value, # meaning (unit), from cidsim params "
           "--metrics; with run.batches > 1 the values are the whole measured time's totals, "
           "then each window's (batches.i.) and the 95% half-width of the window means (ci95.); "

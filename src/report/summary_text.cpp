@@ -192,7 +192,7 @@ std::string host_text(const json& r) {
         "  IEC hits/misses   %llu / %llu;  IOMMU faults %llu\n"
         "  stranded %llu (at end %llu);  lost completions %llu;  in flight %llu\n",
         platform_summary(r["config"].value("platform", std::string(kGenericPlatform))).c_str(),
-        r["config"]["mode"].get<std::string>().c_str(),
+        r["config"].value("mode", std::string("no")).c_str(),  // a POWER config has none
         (unsigned long long)r["config"]["topology"]["cpus"].get<uint64_t>(),
         m["simulated_seconds"].get<double>() * 1e3, (unsigned long long)m["msis"].get<uint64_t>(),
         m["msi_rate_mps"].get<double>(), (unsigned long long)m["handler_invocations"].get<uint64_t>(),
