@@ -20,21 +20,25 @@ std::string installed_root() {
 
 }  // namespace
 
+std::string source_tree_file(const std::string& rel) {
+    return std::string(CIDSIM_SOURCE_DIR) + "/" + rel;
+}
+
 std::vector<std::string> data_candidates(const std::string& rel) {
-    std::vector<std::string> out{rel};
+    std::vector<std::string> out;
     if (const char* env = std::getenv("CIDSIM_DATA_DIR"); env && *env)
         out.push_back(std::string(env) + "/" + rel);
     if (const std::string root = installed_root(); !root.empty()) out.push_back(root + "/" + rel);
-    out.push_back(std::string(CIDSIM_SOURCE_DIR) + "/" + rel);
+    out.push_back(source_tree_file(rel));
+    out.push_back(rel);
     return out;
 }
 
 std::string data_file(const std::string& rel) {
-    const std::vector<std::string> places = data_candidates(rel);
     std::error_code ec;
-    for (const std::string& p : places)
+    for (const std::string& p : data_candidates(rel))
         if (std::filesystem::exists(p, ec)) return p;
-    return places.back();
+    return source_tree_file(rel);
 }
 
 }  // namespace cidsim

@@ -4,17 +4,18 @@
 // so an installed binary needs no source tree.
 //
 // A path relative to the data root ("configs/rfc/tables.json") is looked up,
-// in order, in the working directory (a clone's root), $CIDSIM_DATA_DIR,
-// <prefix>/share/cidsim beside the binary (cmake --install puts them there;
-// <prefix> is the binary's folder's parent, so a moved prefix still works),
-// and the source tree the binary was built from.
+// in order, in $CIDSIM_DATA_DIR, <prefix>/share/cidsim beside the binary
+// (cmake --install puts them there; <prefix> is the binary's folder's
+// parent, so a moved prefix still works), the source tree the binary was
+// built from, and last the working directory (a clone whose build moved):
+// a folder the user runs from never replaces the shipped files unasked.
 #include <string>
 #include <vector>
 
 namespace cidsim {
 
-// The first existing place of `rel`; when none exists, the last candidate
-// (the source tree's), so a message names where it was expected.
+// The first existing place of `rel`; when none exists, the source tree's,
+// so a message names where it was expected.
 std::string data_file(const std::string& rel);
 
 // Every candidate folder for `rel`, in lookup order (explain lists the

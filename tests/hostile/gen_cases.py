@@ -1076,6 +1076,12 @@ for tag, changes, key in [("host-tick", {"host_tick_hz": 10000, "host_tick_ns": 
     case(f"run-vm-{tag}-longer-than-period", ["run", "v.json", "-q"], 2, "not shorter than the period",
          [js("v.json", dict(KVM, vm=dict(KVM.get("vm", {}), **changes)))], names=["v.json: ", key])
 
+# A folder the user runs in never replaces the shipped device profiles.
+case("run-profile-not-from-working-directory", ["run", "c.json", "-q", "--out", "r.json"], 0, None,
+     [js("c.json", dict(FAMILIES["topology"], run={"duration_ns": 20000, "warmup_ns": 0},
+                        devices=[{"name": "dev0", "profile": "nvme_pm174x", "irq_cpus": [0]}])),
+      text("configs/rfc/devices.json", "not the shipped profiles")], creates=["r.json"])
+
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
