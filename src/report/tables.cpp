@@ -249,9 +249,27 @@ const json& member(const json& obj, const char* key, const std::string& at) {
     return *it;
 }
 
+// A string without control characters: it is printed to a terminal.
 std::string text(const json& j, const std::string& at) {
     if (!j.is_string()) throw ConfigError(at + ": expected a string, got " + json_type_name(j));
-    return j.get<std::string>();
+    const std::string t = j.get<std::string>();
+    for (const unsigned char c : t)
+        if (c < 0x20 || c == 0x7f)
+            throw ConfigError(at + ": a control character (byte " + std::to_string(unsigned(c)) +
+                              ") in a string that is printed");
+    return t;
+}
+
+// Every key of `obj` is one of `known`; `at` prefixes the key in a message.
+void check_keys(const json& obj, std::initializer_list<const char*> known,
+                const std::string& at) {
+    for (auto it = obj.begin(); it != obj.end(); ++it)
+        if (std::none_of(known.begin(), known.end(),
+                         [&](const char* k) { return it.key() == k; })) {
+            std::string list;
+            for (const char* k : known) list += std::string(list.empty() ? "" : ", ") + k;
+            throw ConfigError(at + it.key() + ": unknown key (known: " + list + ")");
+        }
 }
 
 std::vector<std::string> texts(const json& j, const std::string& at) {
@@ -278,9 +296,19 @@ void check_metrics(const std::vector<std::string>& metrics, const std::string& a
         }
 }
 
-TableRow load_row(const json& r, const std::string& dir, const std::string& at) {
+TableRow load_row(const json& r, const std::string& dir, const std::string& at,
+                  const std::vector<std::string>& table_metrics) {
     TableRow row;
     row.key = object_of(member(r, "key", at), at + ".key");
+    check_keys(r, {"key", "config", "set", "published", "metrics", "comment"}, at + ".");
+    if (row.key.empty()) throw ConfigError(at + ".key: empty; a row is named by its key");
+    for (const auto& [name, value] : row.key.items()) {
+        (void)text(name, at + ".key");
+        if (value.is_string()) (void)text(value, at + ".key." + name);
+        else if (!value.is_number() && !value.is_boolean())
+            throw ConfigError(at + ".key." + name + ": expected a string, number or boolean, got " +
+                              json_type_name(value));
+    }
     const std::string cfg = text(member(r, "config", at), at + ".config");
     if (cfg.empty()) throw ConfigError(at + ".config: empty");
     row.config = cfg[0] == '/' ? cfg : dir + "/" + cfg;
@@ -296,6 +324,11 @@ TableRow load_row(const json& r, const std::string& dir, const std::string& at) 
     }
     if (r.contains("metrics")) row.metrics = texts(r["metrics"], at + ".metrics");
     check_metrics(row.metrics, at + ".metrics");
+    const std::vector<std::string>& shown = row.metrics.empty() ? table_metrics : row.metrics;
+    for (const auto& [metric, value] : row.published.items())
+        if (std::find(shown.begin(), shown.end(), metric) == shown.end())
+            throw ConfigError(at + ".published." + metric + ": not a metric the row shows (" +
+                              (row.metrics.empty() ? "the table's metrics" : "its metrics") + ")");
     return row;
 }
 
@@ -311,6 +344,7 @@ std::vector<Table> load_tables(const std::string& path) {
                           (doc.is_object() && doc.contains("tables")
                                ? ", got " + json_type_name(doc["tables"])
                                : std::string(", found none")));
+    check_keys(doc, {"tables", "comment"}, path + ": ");
     const json& tables = doc["tables"];
     std::vector<Table> out;
     for (size_t i = 0; i < tables.size(); ++i) {
@@ -318,16 +352,35 @@ std::vector<Table> load_tables(const std::string& path) {
         const std::string at = path + ": tables[" + std::to_string(i) + "]";
         Table table;
         table.name = text(member(t, "name", at), at + ".name");
+        check_keys(t, {"name", "title", "set", "note", "metrics", "rows", "comment"}, at + ".");
+        if (table.name.empty() || table.name == "all" || table.name == "systems" ||
+            table.name.find_first_of(" /") != std::string::npos)
+            throw ConfigError(at + ".name: '" + table.name + "' cannot name a table (empty, "
+                              "all, systems or with a space or slash)");
+        for (const Table& before : out)
+            if (before.name == table.name)
+                throw ConfigError(at + ".name: '" + table.name + "' names an earlier table too");
         table.title = text(member(t, "title", at), at + ".title");
         table.set = text(member(t, "set", at), at + ".set");
+        if (table.set != "calibration" && table.set != "prediction")
+            throw ConfigError(at + ".set: expected calibration or prediction, found '" +
+                              table.set + "'");
         if (t.contains("note")) table.note = text(t["note"], at + ".note");
         table.metrics = texts(member(t, "metrics", at), at + ".metrics");
         check_metrics(table.metrics, at + ".metrics");
         const json& rows = member(t, "rows", at);
-        if (!rows.is_array())
-            throw ConfigError(at + ".rows: expected an array, got " + json_type_name(rows));
-        for (size_t k = 0; k < rows.size(); ++k)
-            table.rows.push_back(load_row(rows[k], dir, at + ".rows[" + std::to_string(k) + "]"));
+        if (!rows.is_array() || rows.empty())
+            throw ConfigError(at + ".rows: expected a non-empty array, got " +
+                              (rows.is_array() ? std::string("an empty one")
+                                               : json_type_name(rows)));
+        for (size_t k = 0; k < rows.size(); ++k) {
+            const std::string row_at = at + ".rows[" + std::to_string(k) + "]";
+            table.rows.push_back(load_row(rows[k], dir, row_at, table.metrics));
+            for (size_t before = 0; before < k; ++before)
+                if (table.rows[before].key == table.rows[k].key)
+                    throw ConfigError(row_at + ".key: the key of rows[" + std::to_string(before) +
+                                      "] too; a row is named by its key");
+        }
         out.push_back(table);
     }
     return out;

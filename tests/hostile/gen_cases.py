@@ -525,7 +525,21 @@ def row_with(**fields):
 
 
 for tag, t, msg, key in [
-        ("rows-string", table_with(rows="abc"), "expected an array, got a string", "rows"),
+        ("rows-string", table_with(rows="abc"), "expected a non-empty array, got a string", "rows"),
+        ("rows-empty", table_with(rows=[]), "got an empty one", "rows"),
+        ("table-unknown-key", table_with(bogus=1), "unknown key", "bogus"),
+        ("row-unknown-key", row_with(bogus=1), "unknown key", "rows[0].bogus"),
+        ("set-nonsense", table_with(set="nonsense"), "expected calibration or prediction", "set"),
+        ("published-not-shown", row_with(published={"iops_M": 1.0}), "not a metric the row shows",
+         "rows[0].published.iops_M"),
+        ("name-all", table_with(name="all"), "cannot name a table", "name"),
+        ("name-empty", table_with(name=""), "cannot name a table", "name"),
+        ("title-control", table_with(title="\u001b]0;pwn\u0007"), "control character", "title"),
+        ("row-key-nested", row_with(key={"a": {"b": [1, 2]}}),
+         "expected a string, number or boolean", "rows[0].key.a"),
+        ("row-key-duplicate", table_with(rows=[{"key": {"a": 1}, "config": "tiny.json"},
+                                               {"key": {"a": 1}, "config": "tiny.json"}]),
+         "the key of rows[0] too", "rows[1].key"),
         ("rows-missing", {"tables": [{"name": "x", "title": "t", "set": "prediction",
                                       "metrics": ["irq_rate_M"]}]}, "missing", "rows"),
         ("row-no-key", row_with(key=None), "missing", "rows[0].key"),
@@ -544,6 +558,10 @@ for tag, t, msg, key in [
         ("table-not-object", {"tables": ["x"]}, "expected an object, got a string", "tables[0]")]:
     case(f"reproduce-{tag}", ["reproduce", "x", "--tables", "t.json"], 2, msg,
          [js("t.json", t), TINY], names=["t.json: tables[0]" + ("." + key if key != "tables[0]" else "")])
+
+case("reproduce-table-name-twice", ["reproduce", "x", "--tables", "t.json"], 2,
+     "names an earlier table too",
+     [js("t.json", {"tables": table_with()["tables"] * 2}), TINY], names=["t.json: tables[1].name"])
 
 # --- every command: unknown options, missing arguments --------------------------
 for cmd, argv, files in [("run", ["run", "tiny.json"], [TINY]),
