@@ -14,6 +14,12 @@ using nlohmann::json;
 
 namespace {
 
+// host_handler is how KVM's host runs VFIO's handler for a device assigned
+// to a vCPU; anywhere else (a host device, a Xen domain's) it means nothing.
+bool takes_host_handler(const SimConfig& c, const DeviceConfig& d) {
+    return !d.assigned_to.empty() && !(c.xen_guest && d.assigned_to == "guest");
+}
+
 void describe_top(SimConfig& c, ParamVisitor& v) {
     visit_choice(v, "mode", c.mode, kRemapModeNames,
                  "interrupt remapping mode of every device vector: remappable | posted");
@@ -86,17 +92,15 @@ SimConfig load_unprefixed(const json& config) {
             JsonReader r(object_at((*it)[i], at), at + ".");
             d.describe(r);
             r.check_unknown();
-            // host_handler is how KVM's host runs VFIO's handler for a device
-            // assigned to a vCPU; anywhere else it would be read and ignored.
-            if ((*it)[i].contains("host_handler")) {
-                if (c.xen_guest && d.assigned_to == "guest")
+            // Read and ignored where it means nothing: refused.
+            if ((*it)[i].contains("host_handler") && !takes_host_handler(c, d)) {
+                if (!d.assigned_to.empty())
                     throw ConfigError(at + ".host_handler: a KVM host's setting; a Xen domain's "
                                       "device interrupts go through Xen's do_IRQ and softirq "
                                       "(xen.variant): drop it");
-                if (d.assigned_to.empty())
-                    throw ConfigError(at + ".host_handler: only a device assigned to a vCPU "
-                                      "(assigned_to) has its handler run by the KVM host: drop "
-                                      "it or assign the device");
+                throw ConfigError(at + ".host_handler: only a device assigned to a vCPU "
+                                  "(assigned_to) has its handler run by the KVM host: drop "
+                                  "it or assign the device");
             }
             c.devices.push_back(d);
         }
@@ -231,10 +235,7 @@ json effective_config(const SimConfig& config) {
         json dev;
         JsonWriter w(dev);
         d.describe(w);
-        // Only a device KVM's host runs the handler of takes host_handler
-        // (the loader refuses it elsewhere): the written config reads back.
-        if (d.assigned_to.empty() || (c.xen_guest && d.assigned_to == "guest"))
-            dev.erase("host_handler");
+        if (!takes_host_handler(c, d)) dev.erase("host_handler");  // the loader refuses it
         out["devices"].push_back(dev);
     }
     for (const ConfigSection& s : config_sections()) {

@@ -18,11 +18,11 @@ std::string installed_root() {
     return (bin.parent_path() / "share" / "cidsim").string();
 }
 
-}  // namespace
-
 std::string source_tree_file(const std::string& rel) {
     return std::string(CIDSIM_SOURCE_DIR) + "/" + rel;
 }
+
+}  // namespace
 
 std::vector<std::string> data_candidates(const std::string& rel) {
     std::vector<std::string> out;

@@ -61,27 +61,27 @@ struct Lines {
 
 // gem5's stat line: name, value, then "# meaning (unit)"; a text value is a
 // label.
-void line(Lines& os, const std::string& name, const json& value,
+void line(Lines& out, const std::string& name, const json& value,
           const std::string& unit, const std::string& meaning) {
     if (value.is_string()) {
-        os.labels << "# " << name << " = " << value.get<std::string>() << ": " << meaning << "\n";
+        out.labels << "# " << name << " = " << value.get<std::string>() << ": " << meaning << "\n";
         return;
     }
     char buf[512];
     std::snprintf(buf, sizeof buf, "%-64s %16s", name.c_str(), value_text(value).c_str());
-    os.stats << buf << "  # " << meaning << " (" << (unit.empty() ? "-" : unit) << ")\n";
+    out.stats << buf << "  # " << meaning << " (" << (unit.empty() ? "-" : unit) << ")\n";
 }
 
 // An object's values, a line each (objects of objects too: kvm_stat's
 // reasons); an entry whose unit is kUnitInFieldNames gives each field the
 // unit its name ends with.
-void object_lines(Lines& os, const std::string& name, const json& v,
+void object_lines(Lines& out, const std::string& name, const json& v,
                   const std::string& unit, const std::string& meaning) {
     static const std::pair<const char*, const char*> kSuffixUnits[] = {
         {"_us", "us"}, {"_ns", "ns"}, {"_pct", "percent"}, {"_per_s", "1/s"}, {"samples", "count"}};
     for (auto it = v.begin(); it != v.end(); ++it) {
         if (it.value().is_object()) {
-            object_lines(os, name + "." + it.key(), it.value(), unit, meaning);
+            object_lines(out, name + "." + it.key(), it.value(), unit, meaning);
             continue;
         }
         std::string u = unit == kUnitInFieldNames ? "" : unit;
@@ -91,13 +91,13 @@ void object_lines(Lines& os, const std::string& name, const json& v,
                 k.compare(k.size() - sfx.size(), sfx.size(), sfx) == 0)
                 u = word;
         }
-        line(os, name + "." + it.key(), it.value(), u, meaning);
+        line(out, name + "." + it.key(), it.value(), u, meaning);
     }
 }
 
 // One entry of the metric table at `at` (a result object): a value, an
 // object of counts, or a histogram's summary, one line per field.
-void entry_lines(Lines& os, const std::string& prefix, const json& at,
+void entry_lines(Lines& out, const std::string& prefix, const json& at,
                  const ordered_json& e, const std::string& said) {
     const std::string key = e["key"].get<std::string>();
     const json::json_pointer p = key_pointer(key);
@@ -112,15 +112,15 @@ void entry_lines(Lines& os, const std::string& prefix, const json& at,
             if (it.key() == "unit") continue;
             const char* word = summary_word(it.key());
             const std::string what = word ? word : it.key();  // p50, p99, ...
-            line(os, name + "." + it.key(), it.value(), it.key() == "count" ? "samples" : unit,
+            line(out, name + "." + it.key(), it.value(), it.key() == "count" ? "samples" : unit,
                  what + " of: " + meaning);
         }
     } else if (v.is_object()) {
-        object_lines(os, name, v, unit, meaning);
+        object_lines(out, name, v, unit, meaning);
     } else if (v.is_array()) {
-        line(os, name, json(v.size()), unit, meaning + " (entries; records in the JSON result)");
+        line(out, name, json(v.size()), unit, meaning + " (entries; records in the JSON result)");
     } else {
-        line(os, name, v, unit, meaning);
+        line(out, name, v, unit, meaning);
     }
 }
 
@@ -163,7 +163,7 @@ Described described(const std::string& section, const json& at, const json& cfg,
 // Every described value of `at` (a result, a window, or the windows'
 // half-widths), its name prefixed; a section's entry for an object or
 // array that a section of its own lists ("xen"'s event_lock) is left to it.
-void section_lines(Lines& os, const ordered_json& table, const json& at,
+void section_lines(Lines& out, const ordered_json& table, const json& at,
                    const json& cfg, const std::string& prefix, const std::string& meaning) {
     for (auto section = table.begin(); section != table.end(); ++section) {
         const std::string s = section.key();
@@ -172,7 +172,7 @@ void section_lines(Lines& os, const ordered_json& table, const json& at,
             for (const ordered_json& e : *section) {
                 const std::string key = e["key"].get<std::string>();
                 if (table.contains(s + "." + key) || table.contains(s + "." + key + "[]")) continue;
-                entry_lines(os, name, *object, e, meaning);
+                entry_lines(out, name, *object, e, meaning);
             }
     }
 }

@@ -75,10 +75,12 @@ struct Group {
 };
 
 // n CPUs that keep coming back at once: the lock always has n-1 spinners.
+// `contenders` of them (0: every CPU of `node`) take the lock; the rest are
+// free for a test's other agents.
 Group saturated(const std::string& name, LockKind kind, std::vector<uint8_t> node, unsigned rounds,
-                bool shared = false) {
+                bool shared = false, unsigned contenders = 0) {
     Group g;
-    const unsigned n = unsigned(node.size());
+    const unsigned n = contenders ? contenders : unsigned(node.size());
     g.lock = std::make_unique<SpinLock>(kind, line(), node, 7);
     for (unsigned i = 0; i < n; ++i)
         g.cpus.push_back(std::make_unique<Contender>((name + std::to_string(i)).c_str(), *g.lock,
@@ -241,13 +243,8 @@ TEST_CASE("a load of another field on the lock's line queues behind the spinners
     // Four CPUs on socket 0 keep the lock busy (three spin); the reader's
     // loads wait at the line's home behind their re-reads: longer on
     // average than on the idle line (40 ns), and every one is served.
-    std::vector<Hold> log;
-    SpinLock lock(LockKind::Ticket, line(), sockets(5, 5), 7);
-    std::vector<std::unique_ptr<Contender>> cpus;
-    for (unsigned i = 0; i < 4; ++i)
-        cpus.push_back(std::make_unique<Contender>(("cpu" + std::to_string(i)).c_str(), lock,
-                                                   AgentId(i), ns(i), ns(100), ns(1), 400,
-                                                   false, log));
+    Group g = saturated("cpu", LockKind::Ticket, sockets(5, 5), 400, false, 4);
+    SpinLock& lock = *g.lock;
     LineReader reader("busy_reader", lock, 4, ns(2000), ns(173), 100);
     sc_core::sc_start(ns(1e5));
     REQUIRE(reader.latency_ns.size() == 100);
@@ -260,5 +257,5 @@ TEST_CASE("a load of another field on the lock's line queues behind the spinners
     CHECK(sum / 100 > 40);
     CHECK(*std::max_element(reader.latency_ns.begin(), reader.latency_ns.end()) > 60);
     CHECK(lock.stats().contended > 100);
-    check_serialised(log);
+    check_serialised(g.log);
 }
