@@ -1,12 +1,13 @@
 // The ipistorm table (systems.md D, E2) through the real binary: section
 // E's keys, values and metric name; the seven calibration rows (at a 2%
 // half-width, to keep this test in minutes under the sanitizers; the table
-// itself runs at 1%): the six fitted ones within 10% of the published
-// figure, and P10's 16-CPU row above it (the model's per-CPU rate on P10 is
-// flat from 16 CPUs to 80, its router 84% busy there, while the published
-// one rises 25%; if the model gains a mechanism for that,
-// docs/calibration.md's paragraph on it must change); P10's line band rows
-// each refit P10's cross-chip figure.
+// itself runs at 1%): the five fitted ones within 5% of the published
+// figure, and the two 16-CPU rows, predictions, each on the side of it that
+// docs/calibration.md explains (P9's below: the model's per-CPU rate does
+// not fall from 16 CPUs to 64 as the published one does; P10's above: the
+// published one rises 25% from 16 to 80 and the model's is flat; if the
+// model gains a mechanism for either, that paragraph must change); P10's
+// line band rows each refit P10's cross-chip figure.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -74,8 +75,10 @@ TEST_CASE("reproduce ipistorm: systems.md E's keys and metric, the calibration r
         CHECK(row["ci95"].get<double>() <= 0.02 * sim);
         if (row["key"]["cpus"] == 16 && row["key"]["machine"] == "p10")
             CHECK(sim > published);
+        else if (row["key"]["cpus"] == 16)
+            CHECK(sim < published);
         else
-            CHECK(std::abs(sim - published) / published < 0.10);
+            CHECK(std::abs(sim - published) / published < 0.05);
     }
 }
 

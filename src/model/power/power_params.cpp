@@ -70,7 +70,7 @@ void PowerParams::describe(ParamVisitor& v) {
            "the switch back from idle to the kthread. Source: guess; range 200-1500 ns");
     v.time("loop_ns", loop, 0, 1e6,
            "the rest of one ipistorm iteration on this machine (the loop, SMT sharing of the "
-           "core). Source: FITTED per machine to an E2 noirqdebug IPI/sys figure (P9 0-15, P10 "
+           "core). Source: FITTED per machine to an E2 noirqdebug IPI/sys figure (P9 0-63, P10 "
            "0-79; systems.md D; scripts/ipistorm_fit.py); plausible range 1-8 us, a guess (the "
            "scheduler's switch to idle and back under SMT4-8 sharing)");
     v.time("loop_jitter_ns", loop_jitter, 0, 1e6,

@@ -11,12 +11,11 @@ void XiveParams::describe(ParamVisitor& v) {
            "extra for a trigger store from another chip (an MMIO store over the SMP link). "
            "Source: assumed, more across chips (systems.md D); range 100-500 ns");
     v.time("occupancy_ns", occupancy, 0, 1e5,
-           "the XIVE router's busy time per event; events queue for it. Source: FITTED to P9's "
-           "noirqdebug IPI/sys 0-63, whose rate per CPU is 11% below 0-15's (systems.md D; "
-           "scripts/ipistorm_fit.py; 111.9 ns in configs/power/e2-*.json): a chip serves at "
-           "most 1/this IPIs; no public figure of the router's rate was found; range 56-112 ns "
-           "(half the fit to the most that figure allows). The default is a guess for a "
-           "partition with no such figure (a few tens of the router's cycles)");
+           "the XIVE router's busy time per event; events queue for it. Source: guess, a few tens "
+           "of the router's cycles; no public figure of the router's rate was found. Range 5-112 "
+           "ns: above 112 ns one chip could not serve P9's noirqdebug IPI/sys 0-63 (8.94 M "
+           "IPIs/s, systems.md D); at 112 ns it would explain P9's per-CPU fall from 0-15 to "
+           "0-63 (docs/calibration.md E2)");
     v.time("tima_ack_ns", tima_ack, 0, 1e6,
            "xive_get_irq: the TIMA acknowledge load and the event-queue read. Source: assumed "
            "0.1-0.5 us (systems.md D)");
