@@ -2,6 +2,8 @@
 // 2 sockets, one NVMe-like device per CPU, posted MSI, through the binary
 // as a user runs it. Every CPU gets its device's interrupts and no
 // completion is lost.
+#include <sys/resource.h>
+
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -65,4 +67,42 @@ TEST_CASE("1024 CPUs in 2 sockets load and run", "[scale]") {
     const json r = run(c);
     CHECK(r["per_cpu"].size() == 1024);
     CHECK(r["metrics"]["lost_completions"] == 0);
+}
+
+// README ("Errors and exit codes") promises that a run at the limits of
+// CPUs, vectors and outstanding I/Os stays under 2 GB; one I/O more than
+// the limit is refused, naming the workload's key.
+TEST_CASE("1024 CPUs and 1024 devices at the outstanding I/O limit stay under 2 GB",
+          "[scale][limits]") {
+    json c = {{"platform", "generic"},
+              {"run", {{"duration_ns", 20000}, {"warmup_ns", 0}, {"batches", 1}}},
+              {"mode", "posted"},
+              {"topology", {{"cpus", 1024}}},
+              {"iommu", {{"irte_entries", 65536}}},
+              {"devices", json::array()},
+              {"workloads", json::array()}};
+    for (unsigned d = 0; d < 1024; ++d) {
+        json cpus = json::array();
+        for (unsigned q = 0; q < 64; ++q) cpus.push_back((d * 64 + q) % 1024);
+        const std::string name = "nvme" + std::to_string(d);
+        c["devices"].push_back({{"name", name}, {"vectors", 64}, {"irq_cpus", cpus}});
+        c["workloads"].push_back(
+            {{"type", "nvme"}, {"device", name}, {"jobs", 4}, {"iodepth", 1024}});
+    }
+    Scratch s;
+    json over = c;
+    over["workloads"][1023]["iodepth"] = 1025;
+    std::ofstream(s / "over.json") << over.dump();
+    const Run refused = run_cidsim(s, "run '" + (s / "over.json") + "' -q --out '" + (s / "o.json") + "'");
+    CHECK(refused.status == 2);
+    CHECK(refused.err.find("workloads[1023].iodepth") != std::string::npos);
+    CHECK(refused.err.find("4194304") != std::string::npos);
+
+    const json r = run(c);
+    CHECK(r["per_vector"].size() == 65536);
+#if !defined(__SANITIZE_ADDRESS__)  // the sanitizers' shadow memory is not the run's
+    rusage children{};
+    getrusage(RUSAGE_CHILDREN, &children);
+    CHECK(children.ru_maxrss < 2'000'000);  // kB
+#endif
 }

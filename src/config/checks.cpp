@@ -118,9 +118,20 @@ void check_references(const SimConfig& c) {
                                   std::to_string(c.topology.cpus) +
                                   "): its IRTE would target a missing CPU");
     }
+    uint64_t outstanding = 0;
     for (size_t i = 0; i < c.workloads.size(); ++i) {
         const WorkloadConfig& w = c.workloads[i];
         const std::string at = "workloads[" + std::to_string(i) + "].";
+        // Each outstanding I/O or descriptor holds memory from the start
+        // (an NVMe job's completion ring, a DSA submitter's queued work).
+        const bool nvme = w.type == "nvme", dsa = w.type == "dsa";
+        outstanding += nvme ? w.nvme.jobs * w.nvme.iodepth : dsa ? w.dsa.wq_depth : 0;
+        if (outstanding > kMaxOutstandingIos)
+            throw ConfigError(at + (nvme ? "iodepth" : "wq_depth") + ": the workloads up to this "
+                              "one keep " + std::to_string(outstanding) +
+                              " I/Os outstanding (NVMe jobs x iodepth, DSA wq_depth), more than " +
+                              std::to_string(kMaxOutstandingIos) + ", the limit on the memory "
+                              "they hold");
         if (w.type != "trace" && !names.count(w.device()))
             throw ConfigError(at + "device: no device named '" + w.device() +
                               "' (devices: " + join_keys(name_list) + ")");

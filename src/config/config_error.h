@@ -1,6 +1,7 @@
 #pragma once
 // Bad config input and the documented limits on it.
 #include <cstddef>
+#include <cstdint>
 
 #include "io/bad_input.h"
 
@@ -22,5 +23,6 @@ constexpr size_t kMaxTraceEvents = 1000000;    // events of one trace workload
 constexpr size_t kMaxListLength = 2048;        // any integer list (irq_cpus)
 constexpr size_t kMaxNameLength = 64;          // any string value (names)
 constexpr size_t kMaxIncludedFiles = 64;       // files included by one config, counted each time
+constexpr uint64_t kMaxOutstandingIos = 1u << 22;  // NVMe jobs x iodepth plus DSA wq_depth, summed
 
 }  // namespace cidsim

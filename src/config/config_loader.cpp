@@ -355,6 +355,8 @@ json describe_parameters() {
     limit("name length", kMaxNameLength, "characters of a string value (device names)");
     limit("included files", kMaxIncludedFiles,
           "files one config includes, directly or not, each time counted");
+    limit("outstanding I/Os", kMaxOutstandingIos,
+          "I/Os the workloads keep outstanding: NVMe jobs x iodepth plus DSA wq_depth, summed");
     out["(limits)"] = limits;
     return out;
 }
