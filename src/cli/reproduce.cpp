@@ -67,10 +67,42 @@ std::string default_tables() { return data_file("configs/rfc/tables.json"); }
 // of them as `systems`; `all` stays the RFC's set.
 std::string default_systems_tables() { return data_file("configs/vm/tables.json"); }
 
-RunParams config_run(const TableRow& row) {
-    json j = read_config_file(row.config);
-    for (const std::string& s : row.overrides) apply_override(j, s);
-    return load_config(j).run;
+// A row's run parameters. A problem is named by the tables file and the row
+// (its config or its set[i]), never as a command-line --set, which the
+// user did not give.
+RunParams config_run(const Table& table, const TableRow& row) {
+    const std::string label = " (table " + table.name + ", row " + key_text(row.key) + "): ";
+    const auto set_error = [&](size_t i, const std::string& what) {
+        const bool option = what.rfind("--set ", 0) == 0;
+        return ConfigError(row.at + ".set[" + std::to_string(i) + "]" + label +
+                           (option ? what.substr(6) : what));
+    };
+    json j;
+    try {
+        j = read_config_file(row.config);
+    } catch (const ConfigError& e) {
+        throw ConfigError(row.at + ".config" + label + e.what());
+    }
+    for (size_t i = 0; i < row.overrides.size(); ++i) {
+        try {
+            apply_override(j, row.overrides[i]);
+        } catch (const ConfigError& e) {
+            throw set_error(i, e.what());
+        }
+    }
+    try {
+        return load_config(j, row.config).run;
+    } catch (const ConfigError& e) {
+        // The last set that gave the key, as `run` names the last --set.
+        try {
+            rethrow_against_sets(e, row.config, row.overrides);
+        } catch (const ConfigError& by) {
+            const std::string what = by.what();
+            for (size_t i = row.overrides.size(); i-- > 0;)
+                if (what.rfind("--set " + row.overrides[i] + ": ", 0) == 0) throw set_error(i, what);
+            throw ConfigError(row.at + ".config" + label + what);
+        }
+    }
 }
 
 struct Pending {
@@ -253,7 +285,7 @@ int cmd_reproduce(int argc, char** argv) {
                                    : 1.0;
         for (size_t t = 0; t < chosen.size(); ++t)
             for (size_t r = 0; r < chosen[t].rows.size(); ++r) {
-                const RunParams run = config_run(chosen[t].rows[r]);
+                const RunParams run = config_run(chosen[t], chosen[t].rows[r]);
                 initial.push_back({t, r, ns_of(run.duration) * shorter, run.batches, 0, "", -1, {}});
             }
         if (sensitivity) {

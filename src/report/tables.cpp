@@ -286,19 +286,30 @@ const json& object_of(const json& j, const std::string& at) {
     return j;
 }
 
+// A list of metrics shows each once: an empty one would run rows that show
+// nothing, a metric twice would be a line twice.
 void check_metrics(const std::vector<std::string>& metrics, const std::string& at) {
+    if (metrics.empty())
+        throw ConfigError(at + ": expected at least one metric, found an empty array");
     const auto& names = table_metric_names();
-    for (size_t i = 0; i < metrics.size(); ++i)
+    for (size_t i = 0; i < metrics.size(); ++i) {
+        const std::string where = at + "[" + std::to_string(i) + "]: ";
         if (std::find(names.begin(), names.end(), metrics[i]) == names.end()) {
             const std::string close = near_miss(metrics[i], names);
-            throw ConfigError(at + "[" + std::to_string(i) + "]: unknown metric '" + metrics[i] +
-                              "'" + (close.empty() ? "" : " (did you mean '" + close + "'?)"));
+            throw ConfigError(where + "unknown metric '" + metrics[i] + "'" +
+                              (close.empty() ? "" : " (did you mean '" + close + "'?)"));
         }
+        const auto first = std::find(metrics.begin(), metrics.end(), metrics[i]);
+        if (first != metrics.begin() + long(i))
+            throw ConfigError(where + "'" + metrics[i] + "' is listed twice (first at [" +
+                              std::to_string(first - metrics.begin()) + "])");
+    }
 }
 
 TableRow load_row(const json& r, const std::string& dir, const std::string& at,
                   const std::vector<std::string>& table_metrics) {
     TableRow row;
+    row.at = at;
     row.key = object_of(member(r, "key", at), at + ".key");
     check_keys(r, {"key", "config", "set", "published", "metrics", "comment"}, at + ".");
     if (row.key.empty()) throw ConfigError(at + ".key: empty; a row is named by its key");
@@ -322,8 +333,11 @@ TableRow load_row(const json& r, const std::string& dir, const std::string& at,
     } else {
         row.published = json::object();
     }
-    if (r.contains("metrics")) row.metrics = texts(r["metrics"], at + ".metrics");
-    check_metrics(row.metrics, at + ".metrics");
+    // Without its own metrics a row shows the table's.
+    if (r.contains("metrics")) {
+        row.metrics = texts(r["metrics"], at + ".metrics");
+        check_metrics(row.metrics, at + ".metrics");
+    }
     const std::vector<std::string>& shown = row.metrics.empty() ? table_metrics : row.metrics;
     for (const auto& [metric, value] : row.published.items())
         if (std::find(shown.begin(), shown.end(), metric) == shown.end())

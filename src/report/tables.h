@@ -16,6 +16,7 @@ struct TableRow {
     std::vector<std::string> overrides;  // --set assignments
     nlohmann::json published;          // metric -> number (absent: not published)
     std::vector<std::string> metrics;  // this row's own metrics (empty: the table's)
+    std::string at;                    // where it is, for messages: "t.json: tables[0].rows[1]"
 };
 
 struct Table {

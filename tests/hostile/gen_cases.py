@@ -193,7 +193,7 @@ for tag, entry, msg in [("fifo", {"path": "inc.json", "fifo": True}, "is a FIFO"
                                         "rows": [{"key": {"a": 1}, "config": "inc.json"}]}]})]
     files3 += [entry] if entry else []
     case(f"reproduce-row-config-{tag}", ["reproduce", "x", "--tables", "t.json"], 2, msg, files3,
-         names=["inc.json"])
+         names=["t.json: tables[0].rows[0].config (table x, row a=1)", "inc.json"])
 for tag, entry, msg in [("fifo", {"path": "m/sweep.json", "fifo": True}, "is a FIFO"),
                         ("directory", {"path": "m/sweep.json", "dir": True}, "is a directory"),
                         ("dev-null-link", {"path": "m/sweep.json", "symlink": "/dev/null"},
@@ -506,7 +506,8 @@ for tag, t, msg in [("tables-not-array", {"tables": 3}, "tables: expected an arr
                                   "rows": [{"key": {"a": 1}, "config": "nope.json"}]}]},
                      "nope.json: no such file")]:
     case(f"reproduce-{tag}", ["reproduce", "x", "--tables", "t.json"], 2, msg, [js("t.json", t)],
-         names=["nope.json" if "nope" in tag else "t.json: "])
+         names=(["t.json: tables[0].rows[0].config", "nope.json"] if "nope" in tag
+                else ["t.json: "]))
 
 
 # A table or row of the wrong shape: the file and the key are named, never
@@ -1099,6 +1100,44 @@ case("run-profile-not-from-working-directory", ["run", "c.json", "-q", "--out", 
      [js("c.json", dict(FAMILIES["topology"], run={"duration_ns": 20000, "warmup_ns": 0},
                         devices=[{"name": "dev0", "profile": "nvme_pm174x", "irq_cpus": [0]}])),
       text("configs/rfc/devices.json", "not the shipped profiles")], creates=["r.json"])
+
+# --- issue 32's leftovers ------------------------------------------------------------
+# A row's config and set are named by the tables file, the row and the table,
+# never as a command-line --set the user did not give.
+TWO_ROWS = [{"key": {"a": 1}, "config": "tiny.json"}]
+for tag, row, msg, key in [
+        ("set-unknown-key", {"set": ["handler.loop_limt=2"]}, "unknown key",
+         "rows[0].set[0] (table x, row a=1): handler.loop_limt=2: handler.loop_limt"),
+        ("set-bad-value", {"set": ["handler.loop_limit=-1"]}, "found -1",
+         "rows[0].set[0] (table x, row a=1): handler.loop_limit=-1: handler.loop_limit"),
+        ("set-empty-key", {"set": ["mode=posted", "handler..x=1"]}, "empty key in the path",
+         "rows[0].set[1] (table x, row a=1): handler..x=1"),
+        ("set-no-equals", {"set": ["handler.loop_limit"]}, "expected key.path=value",
+         "rows[0].set[0] (table x, row a=1): handler.loop_limit"),
+        ("set-no-element", {"set": ["devices.7.name=x"]}, "no element 7",
+         "rows[0].set[0] (table x, row a=1): devices.7"),
+        ("config-bad-value", {"config": "bad.json"}, "found -1",
+         "rows[0].config (table x, row a=1): ./bad.json: handler.loop_limit"),
+        ("second-row-set", None, "expected one of remappable, posted",
+         "rows[1].set[0] (table x, row a=2): mode=3: mode")]:
+    rows = [dict(TWO_ROWS[0], **row)] if row else \
+        TWO_ROWS + [{"key": {"a": 2}, "config": "tiny.json", "set": ["mode=3"]}]
+    case(f"reproduce-row-{tag}", ["reproduce", "x", "--tables", "t.json"], 2, msg,
+         [js("t.json", table_with(rows=rows)), TINY,
+          js("bad.json", {"include": "tiny.json", "handler": {"loop_limit": -1}})],
+         names=["t.json: tables[0]." + key])
+# A list of metrics shows each once, and shows one at least.
+for tag, t, msg, key in [
+        ("metrics-empty", table_with(metrics=[]), "expected at least one metric", "metrics"),
+        ("metrics-twice", table_with(metrics=["irq_rate_M", "iops_M", "irq_rate_M"]),
+         "listed twice (first at [0])", "metrics[2]"),
+        ("row-metrics-empty", row_with(metrics=[]), "expected at least one metric",
+         "rows[0].metrics"),
+        ("row-metrics-twice", row_with(metrics=["iops_M", "iops_M"]), "listed twice",
+         "rows[0].metrics[1]"),
+        ("row-metrics-unknown", row_with(metrics=["nope"]), "unknown metric", "rows[0].metrics[0]")]:
+    case(f"reproduce-{tag}", ["reproduce", "x", "--tables", "t.json"], 2, msg,
+         [js("t.json", t), TINY], names=["t.json: tables[0]." + key])
 
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
