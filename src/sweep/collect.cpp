@@ -1,6 +1,7 @@
 #include "report/confidence.h"
 #include "sweep/collect.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -59,6 +60,38 @@ struct ManifestReader {
         const json& v = member(obj, at, key);
         if (!v.is_string()) fail(at + "." + key, "a string", v);
         return v.get<std::string>();
+    }
+    // A key `cidsim sweep` does not write is an edit (a typo) that would be ignored.
+    void known_keys(const json& obj, const std::string& at,
+                    const std::vector<std::string>& known) const {
+        for (auto it = obj.begin(); it != obj.end(); ++it)
+            if (std::find(known.begin(), known.end(), it.key()) == known.end())
+                throw ConfigError(file + ": " + at + (at.empty() ? "" : ".") + it.key() +
+                                  ": unknown key; valid keys here: " + join_keys(known));
+    }
+    // A result is read from the sweep directory only: a relative path without
+    // "..", and no symbolic link out of it.
+    std::string result_path(const std::string& dir, const std::string& at,
+                            const std::string& result) const {
+        const std::string key = file + ": " + at + ".result: " + show_json(result) + ": ";
+        const std::filesystem::path p(result);
+        if (result.empty() || p.is_absolute())
+            throw ConfigError(key + "expected a path relative to the sweep directory " + dir);
+        for (const auto& part : p)
+            if (part == "..")
+                throw ConfigError(key + "a path through \"..\"; expected one inside the sweep "
+                                  "directory " + dir);
+        const std::string path = dir + "/" + result;
+        std::error_code ec1, ec2;
+        const auto inside = std::filesystem::weakly_canonical(path, ec1);
+        const auto base = std::filesystem::weakly_canonical(dir, ec2);
+        if (!ec1 && !ec2) {
+            const auto rel = inside.lexically_relative(base);
+            if (rel.empty() || *rel.begin() == "..")
+                throw ConfigError(key + "leads outside the sweep directory " + dir + " (to " +
+                                  inside.string() + ", through a symbolic link)");
+        }
+        return path;
     }
 };
 
@@ -138,8 +171,13 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
     const bool from_option = !metrics.empty();
     if (metrics.empty()) metrics = mr.strings(manifest, "metrics");
     const std::vector<std::string> params = mr.strings(manifest, "parameters");
+    mr.known_keys(manifest, "", {"parameters", "metrics", "points"});
     const json& point_list = mr.member(manifest, "", "points");
     if (!point_list.is_array()) mr.fail("points", "an array of points", point_list);
+    // A sweep has a point at least: an empty list is a damaged manifest, not an empty table.
+    if (point_list.empty())
+        throw ConfigError(manifest_path + ": points: expected at least one point, found an "
+                          "empty array");
 
     SweepTable t;
     t.columns.push_back("point");
@@ -153,10 +191,14 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
         std::vector<json> values;
     };
     std::vector<Row> rows;
+    std::map<std::string, size_t> names, results;  // -> the point that gave it first
     for (size_t i = 0; i < point_list.size(); ++i) {
         const json& pt = point_list[i];
         const std::string at = "points[" + std::to_string(i) + "]";
         if (!pt.is_object()) mr.fail(at, "an object", pt);
+        mr.known_keys(pt, at, {"name", "group", "params", "seed", "config_digest", "result"});
+        if (const auto digest = pt.find("config_digest"); digest != pt.end() && !digest->is_string())
+            mr.fail(at + ".config_digest", "a string", *digest);
         const json& seed = mr.member(pt, at, "seed");
         if (!seed.is_number_unsigned()) mr.fail(at + ".seed", "an integer 0 or more", seed);
         const json& pparams = mr.member(pt, at, "params");
@@ -170,7 +212,17 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
                                   "\", which parameters lists");
             r.params.push_back(param_cell(*v));
         }
-        const std::string path = dir + "/" + mr.string_at(pt, at, "result");
+        const std::string result_name = mr.string_at(pt, at, "result");
+        const std::string path = mr.result_path(dir, at, result_name);
+        // A point listed twice would be a row twice; two points on one result, one result
+        // read for both.
+        if (const auto [it, fresh] = names.emplace(r.name, i); !fresh)
+            throw ConfigError(manifest_path + ": " + at + ".name: " + show_json(r.name) +
+                              " names points[" + std::to_string(it->second) + "] too");
+        const std::string normal = std::filesystem::path(result_name).lexically_normal().string();
+        if (const auto [it, fresh] = results.emplace(normal, i); !fresh)
+            throw ConfigError(manifest_path + ": " + at + ".result: " + show_json(result_name) +
+                              " is the result of points[" + std::to_string(it->second) + "] too");
         std::error_code ec;
         if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) {
             t.missing.push_back(r.name);

@@ -1139,6 +1139,35 @@ for tag, t, msg, key in [
     case(f"reproduce-{tag}", ["reproduce", "x", "--tables", "t.json"], 2, msg,
          [js("t.json", t), TINY], names=["t.json: tables[0]." + key])
 
+# A collect manifest holds only what `cidsim sweep` writes: each point once, each
+# result a path inside the sweep directory.
+for tag, m, msg, key in [
+        ("unknown-key", dict(GOOD, bogus=1), "unknown key", "bogus"),
+        ("point-unknown-key", dict(GOOD, points=[dict(GOOD_POINT, bogus=1)]), "unknown key",
+         "points[0].bogus"),
+        ("points-empty", dict(GOOD, points=[]), "expected at least one point", "points"),
+        ("point-twice", dict(GOOD, points=[GOOD_POINT, GOOD_POINT]), "names points[0] too",
+         "points[1].name"),
+        ("result-twice", dict(GOOD, points=[GOOD_POINT, dict(GOOD_POINT, name="p1",
+                                                            result="points/./p0.json")]),
+         "is the result of points[0] too", "points[1].result"),
+        ("result-absolute", dict(GOOD, points=[dict(GOOD_POINT, result="/etc/hostname")]),
+         "expected a path relative to the sweep directory", "points[0].result"),
+        ("result-empty", dict(GOOD, points=[dict(GOOD_POINT, result="")]),
+         "expected a path relative to the sweep directory", "points[0].result"),
+        ("result-dotdot", dict(GOOD, points=[dict(GOOD_POINT, result="../tiny.json")]),
+         "a path through \"..\"", "points[0].result"),
+        ("result-dotdot-inside", dict(GOOD, points=[dict(GOOD_POINT,
+                                                        result="points/../../tiny.json")]),
+         "a path through \"..\"", "points[0].result"),
+        ("result-through-link", dict(GOOD, points=[dict(GOOD_POINT, result="out/tiny.json")]),
+         "leads outside the sweep directory", "points[0].result"),
+        ("config-digest-number", dict(GOOD, points=[dict(GOOD_POINT, config_digest=5)]),
+         "expected a string, found a number", "points[0].config_digest")]:
+    case(f"collect-manifest-{tag}", ["collect", "m"], 2, msg,
+         [js("m/sweep.json", m), TINY, {"path": "m/out", "symlink": ".."}],
+         names=["m/sweep.json: " + key])
+
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
