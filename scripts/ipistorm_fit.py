@@ -61,13 +61,12 @@ def bisect(binary, machine, cpus, column, key, sets, lo, hi, tied=None):
     """Sets sets[key] so that the figure is met; every key lowers the rate.
     tied=(other, ratio) keeps sets[other] at ratio times sets[key]. A key in
     FIXED keeps its value (the figure is then left out of the fit)."""
-    if key in FIXED:
-        sets.update({key: FIXED[key], **({tied[0]: round(tied[1] * FIXED[key], 1)} if tied else {})})
-        return
-    target = PUBLISHED[(machine, cpus, column)]
-
     def at(v):
         return {**sets, key: v, **({tied[0]: round(tied[1] * v, 1)} if tied else {})}
+    if key in FIXED:
+        sets.update(at(FIXED[key]))
+        return
+    target = PUBLISHED[(machine, cpus, column)]
     ends = (lo, hi)
     for _ in range(STEPS):
         mid = (lo + hi) / 2
