@@ -76,6 +76,16 @@ int cmd_run(int argc, char** argv) {
         }
         if (vm.count("trace-vcd")) trace.vcd_path = path_option(vm, "trace-vcd");
         if (vm.count("trace-perfetto")) trace.perfetto_path = path_option(vm, "trace-perfetto");
+        // An option that shapes an output nobody asked for would be ignored silently.
+        if (!vm["columns"].defaulted() && !vm.count("timeline"))
+            throw BadInput("--columns: it sets the width of --timeline; give --timeline too");
+        if (!vm["trace-limit"].defaulted() && !vm.count("trace-perfetto"))
+            throw BadInput("--trace-limit: it caps --trace-perfetto's events; give "
+                           "--trace-perfetto FILE too");
+        if (vm.count("window-ns") && !vm.count("timeline") && !vm.count("trace-vcd") &&
+            !vm.count("trace-perfetto"))
+            throw BadInput("--window-ns: it sets the window of --timeline, --trace-vcd and "
+                           "--trace-perfetto; give one of them too");
     } catch (const BadInput& e) {
         std::cerr << "cidsim run: " << e.what() << "\n";
         return kExitBadInput;

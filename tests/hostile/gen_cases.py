@@ -1168,6 +1168,23 @@ for tag, m, msg, key in [
          [js("m/sweep.json", m), TINY, {"path": "m/out", "symlink": ".."}],
          names=["m/sweep.json: " + key])
 
+# An option that shapes an output is refused without that output, naming both.
+for tag, args, names_ in [
+        ("columns-without-timeline", ["--columns", "80"], ["--columns", "--timeline"]),
+        ("trace-limit-without-perfetto", ["--trace-limit", "5"],
+         ["--trace-limit", "--trace-perfetto"]),
+        ("window-ns-without-output", ["--window-ns", "0:1000"],
+         ["--window-ns", "--timeline, --trace-vcd and --trace-perfetto"]),
+        ("window-ns-with-stats-only", ["--window-ns", "0:1000", "--stats", "s.txt"],
+         ["--window-ns", "--timeline"])]:
+    case(f"run-{tag}", ["run", "tiny.json", "-q"] + args, 2, "too", [TINY], names=names_)
+for tag, args, made in [("columns-with-timeline", ["--columns", "80", "--timeline"], []),
+                        ("trace-limit-with-perfetto", ["--trace-limit", "5", "--trace-perfetto",
+                                                       "p.json"], ["p.json"]),
+                        ("window-ns-with-vcd", ["--window-ns", "0:1000", "--trace-vcd", "v.vcd"],
+                         ["v.vcd"])]:
+    case(f"run-{tag}-ok", ["run", "tiny.json", "-q"] + args, 0, None, [TINY], creates=made)
+
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
