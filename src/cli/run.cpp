@@ -36,7 +36,7 @@ int cmd_run(int argc, char** argv) {
          "NVMe job")
         ("percentile-list", po::value<std::string>(),
          "--fio-json's clat percentiles, fio's syntax (1:5:50:99:99.9); fio's list by default")
-        ("quiet,q", "print nothing on success")
+        ("quiet,q", "print no summary (what --timeline and --interrupts ask for is printed)")
         ("timeline", "print the text timeline (MSIs, interrupts/notifications per CPU)")
         ("window-ns", po::value<std::string>(), "time window A:B in ns for the timeline and traces")
         ("columns", po::value<std::string>()->default_value("100"), "timeline width in columns")

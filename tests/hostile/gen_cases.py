@@ -1185,6 +1185,12 @@ for tag, args, made in [("columns-with-timeline", ["--columns", "80", "--timelin
                          ["v.vcd"])]:
     case(f"run-{tag}-ok", ["run", "tiny.json", "-q"] + args, 0, None, [TINY], creates=made)
 
+# -q leaves out the summary only: an output the user asked for is still printed.
+for tag, opt, shown in [("timeline", "--timeline", "timeline 0 .. 20000 ns"),
+                        ("interrupts", "--interrupts", "LOC:")]:
+    case(f"run-quiet-prints-{tag}", ["run", "tiny.json", "-q", opt], 0, None, [TINY],
+         stdout_holds=[shown], stdout_lacks=["ms simulated", "handler calls"])
+
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups

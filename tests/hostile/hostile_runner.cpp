@@ -15,8 +15,8 @@
 //
 // A case: {"name", "group" (default: the first argument), "files": [setup],
 // "args": [...], "status", "message": "fragment" | ["f1", "f2"],
-// "names": [...], "stdout_lacks": [...], "changes": [...], "creates": [...],
-// "kept": [DIR] (a failure may leave files under DIR, and must leave some),
+// "names": [...], "stdout_lacks": [...], "stdout_holds": [...], "changes": [...],
+// "creates": [...], "kept": [DIR] (a failure may leave files under DIR, and must leave some),
 // "env": {NAME: VALUE}, "stdout_to": a file to open as stdout (/dev/full)}.
 // A setup entry is {"path": P} plus one of "copy" (a fixture's name), "repo"
 // (a path in the source tree),
@@ -248,6 +248,8 @@ std::string check_case(const json& c, const std::string& binary, const fs::path&
         problems += "failed without a message from cidsim on stderr\n";
     for (const std::string& s : strings(c, "stdout_lacks"))
         if (o.out.find(s) != std::string::npos) problems += "stdout holds: " + s + "\n";
+    for (const std::string& s : strings(c, "stdout_holds"))
+        if (o.out.find(s) == std::string::npos) problems += "stdout lacks: " + s + "\n";
     const std::vector<std::string> changes = strings(c, "changes");
     for (const auto& [path, state] : before) {
         if (std::find(changes.begin(), changes.end(), path) != changes.end()) continue;
