@@ -17,8 +17,23 @@ const std::vector<double>& fio_default_percentiles() {
     return list;
 }
 
+namespace {
+
+// fio's key for a percentile: "99.900000".
+std::string percentile_key(double p) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%f", p);
+    return buf;
+}
+
+// fio's limit on the list (FIO_IO_U_LIST_MAX_LEN).
+constexpr size_t kMaxPercentiles = 20;
+
+}  // namespace
+
 std::vector<double> parse_percentile_list(const std::string& text) {
     std::vector<double> out;
+    std::vector<std::string> parts;
     std::stringstream in(text);
     for (std::string part; std::getline(in, part, ':');) {
         size_t used = 0;
@@ -31,7 +46,18 @@ std::vector<double> parse_percentile_list(const std::string& text) {
         if (used != part.size() || !(p > 0 && p <= 100))
             throw std::invalid_argument("--percentile-list " + text + ": '" + part +
                                         "' is not a percentage in (0, 100] (fio's syntax: 1:5:99.9)");
+        // Two entries with one key in the output (fio's, 6 decimals) would be one figure.
+        for (size_t i = 0; i < out.size(); ++i)
+            if (percentile_key(out[i]) == percentile_key(p))
+                throw std::invalid_argument("--percentile-list " + text + ": '" + part +
+                                            "' repeats '" + parts[i] + "' (one key, " +
+                                            percentile_key(p) + ", in fio's output)");
+        if (out.size() == kMaxPercentiles)
+            throw std::invalid_argument("--percentile-list: more than " +
+                                        std::to_string(kMaxPercentiles) +
+                                        " percentages (fio's limit)");
         out.push_back(p);
+        parts.push_back(part);
     }
     if (out.empty() || text.back() == ':')
         throw std::invalid_argument("--percentile-list " + text + ": expected percentages like 1:5:99.9");
@@ -39,13 +65,6 @@ std::vector<double> parse_percentile_list(const std::string& text) {
 }
 
 namespace {
-
-// fio's key for a percentile: "99.900000".
-std::string percentile_key(double p) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%f", p);
-    return buf;
-}
 
 json no_latency() {
     return {{"min", 0}, {"max", 0}, {"mean", 0.0}, {"stddev", 0.0}, {"N", 0}};

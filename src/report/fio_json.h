@@ -23,8 +23,9 @@ namespace cidsim {
 
 // fio's default percentile list (fio's --percentile_list).
 const std::vector<double>& fio_default_percentiles();
-// "1:5:99.9" (fio's syntax: colon-separated percentages in (0, 100]);
-// std::invalid_argument on anything else.
+// "1:5:99.9" (fio's syntax: colon-separated percentages in (0, 100], at
+// most 20, in any order, as fio sorts them); std::invalid_argument on
+// anything else, a percentage twice (to fio's 6 decimals) too.
 std::vector<double> parse_percentile_list(const std::string& text);
 
 // `result` is a run's result; `histograms` the run's whole-time histograms

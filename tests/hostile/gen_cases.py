@@ -1191,6 +1191,22 @@ for tag, opt, shown in [("timeline", "--timeline", "timeline 0 .. 20000 ns"),
     case(f"run-quiet-prints-{tag}", ["run", "tiny.json", "-q", opt], 0, None, [TINY],
          stdout_holds=[shown], stdout_lacks=["ms simulated", "handler calls"])
 
+# A percentile list as fio takes it: at most 20, each once (to fio's 6 decimals),
+# in any order (fio sorts it), 100 included.
+TWENTY = ":".join(str(i) for i in range(1, 21))
+for tag, p, msg in [("twice", "50:99:50", "'50' repeats '50'"),
+                    ("twice-as-fio-key", "99.9999999:100", "one key, 100.000000"),
+                    ("twenty-one", TWENTY + ":21", "more than 20 percentages"),
+                    ("negative", "-50", "not a percentage"), ("zero-point", "0.0", "not a percentage"),
+                    ("above-100", "100.5", "not a percentage"), ("word", "p99", "not a percentage")]:
+    case(f"run-percentile-list-{tag}", ["run", "tiny.json", "-q", "--fio-json", "f.json",
+                                         "--percentile-list", p], 2, msg, [TINY],
+         names=["--percentile-list"])
+for tag, p in [("unsorted", "99:50:1"), ("hundred", "100"), ("twenty", TWENTY)]:
+    case(f"run-percentile-list-{tag}-ok", ["run", "tiny.json", "-q", "--fio-json", "f.json",
+                                            "--percentile-list", p], 0, None, [TINY],
+         creates=["f.json"])
+
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
