@@ -1207,6 +1207,20 @@ for tag, p in [("unsorted", "99:50:1"), ("hundred", "100"), ("twenty", TWENTY)]:
                                             "--percentile-list", p], 0, None, [TINY],
          creates=["f.json"])
 
+# A POWER core runs SMT1, SMT2, SMT4 or SMT8: no other power.threads_per_core.
+for t in [3, 5, 6, 7]:
+    case(f"run-power-threads-per-core-{t}", ["run", "p.json", "-q"], 2, "1, 2, 4 or 8",
+         [js("p.json", dict(FAMILIES["power"], power=dict(FAMILIES["power"]["power"],
+                                                          threads_per_core=t)))],
+         names=["p.json: ", "power.threads_per_core"])
+    case(f"run-power-set-threads-per-core-{t}", ["run", "p9.json", "-q", "--set",
+                                                  f"power.threads_per_core={t}"], 2,
+         "1, 2, 4 or 8", [P9], names=[f"--set power.threads_per_core={t}: power.threads_per_core"])
+for t in [4, 8]:
+    case(f"run-power-threads-per-core-{t}-ok", ["run", "p.json", "-q"], 0, None,
+         [js("p.json", dict(FAMILIES["power"], power=dict(FAMILIES["power"]["power"],
+                                                          threads_per_core=t)))])
+
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups

@@ -95,7 +95,13 @@ std::vector<ConfigSection> power_sections() {
                               "section, and no device workload: drop them");
     };
     power.settle = [](const nlohmann::json&, SimConfig& c) {
-        if (c.power_machine) partition_cpus(c.power);
+        if (!c.power_machine) return;
+        // A POWER core runs 1, 2, 4 or 8 threads (ppc64_cpu --smt); no other split exists.
+        const uint64_t t = c.power.threads_per_core;
+        if (t != 1 && t != 2 && t != 4 && t != 8)
+            throw ConfigError("power.threads_per_core: expected 1, 2, 4 or 8 (a POWER core "
+                              "runs SMT1, SMT2, SMT4 or SMT8), found " + std::to_string(t));
+        partition_cpus(c.power);
     };
     std::vector<ConfigSection> s = {power, object_section("xive", "power", &SimConfig::xive),
                                     object_section("power_line", "power", &SimConfig::power_line),

@@ -8,7 +8,8 @@ void PowerParams::describe(ParamVisitor& v) {
     v.counts("cores_per_chip", cores_per_chip, 1, 64,
                "cores of each chip, CPUs numbered chip-major (P9: [16, 16] SMT4; P10 partition: "
                "[12, 10, 10, 12] SMT8; systems.md D)");
-    v.integer("threads_per_core", threads_per_core, "threads", 1, 8, "SMT threads per core");
+    v.integer("threads_per_core", threads_per_core, "threads", 1, 8,
+              "SMT threads per core: 1, 2, 4 or 8 (SMT1 to SMT8)");
     visit_choice(v, "ipi_descs", ipi_descs, kIpiDescsNames,
                  "system: one irq_desc for every hardware IPI (IPI/sys); chip: one per chip, "
                  "each CPU using its chip's (IPI/chip, the series' fix)");
