@@ -99,7 +99,8 @@ RunParams config_run(const Table& table, const TableRow& row) {
         } catch (const ConfigError& by) {
             const std::string what = by.what();
             for (size_t i = row.overrides.size(); i-- > 0;)
-                if (what.rfind("--set " + row.overrides[i] + ": ", 0) == 0) throw set_error(i, what);
+                if (what.rfind("--set " + row.overrides[i] + ": ", 0) == 0)
+                    throw set_error(i, what);
             throw ConfigError(row.at + ".config" + label + what);
         }
     }

@@ -197,7 +197,8 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
         const std::string at = "points[" + std::to_string(i) + "]";
         if (!pt.is_object()) mr.fail(at, "an object", pt);
         mr.known_keys(pt, at, {"name", "group", "params", "seed", "config_digest", "result"});
-        if (const auto digest = pt.find("config_digest"); digest != pt.end() && !digest->is_string())
+        const auto digest = pt.find("config_digest");
+        if (digest != pt.end() && !digest->is_string())
             mr.fail(at + ".config_digest", "a string", *digest);
         const json& seed = mr.member(pt, at, "seed");
         if (!seed.is_number_unsigned()) mr.fail(at + ".seed", "an integer 0 or more", seed);
@@ -237,7 +238,7 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
         for (auto it = pparams.begin(); it != pparams.end() && matches; ++it)
             matches = config_holds(result["config"], it.key(), it.value());
         // The point's whole config (manifests written before the digest lack it).
-        if (const auto digest = pt.find("config_digest"); matches && digest != pt.end())
+        if (matches && digest != pt.end())
             matches = *digest == config_digest(result["config"]);
         if (!matches)
             throw ConfigError(path + ": the result is for another seed or config than point " +

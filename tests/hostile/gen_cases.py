@@ -1135,7 +1135,8 @@ for tag, t, msg, key in [
          "rows[0].metrics"),
         ("row-metrics-twice", row_with(metrics=["iops_M", "iops_M"]), "listed twice",
          "rows[0].metrics[1]"),
-        ("row-metrics-unknown", row_with(metrics=["nope"]), "unknown metric", "rows[0].metrics[0]")]:
+        ("row-metrics-unknown", row_with(metrics=["nope"]), "unknown metric",
+         "rows[0].metrics[0]")]:
     case(f"reproduce-{tag}", ["reproduce", "x", "--tables", "t.json"], 2, msg,
          [js("t.json", t), TINY], names=["t.json: tables[0]." + key])
 
@@ -1197,8 +1198,10 @@ TWENTY = ":".join(str(i) for i in range(1, 21))
 for tag, p, msg in [("twice", "50:99:50", "'50' repeats '50'"),
                     ("twice-as-fio-key", "99.9999999:100", "one key, 100.000000"),
                     ("twenty-one", TWENTY + ":21", "more than 20 percentages"),
-                    ("negative", "-50", "not a percentage"), ("zero-point", "0.0", "not a percentage"),
-                    ("above-100", "100.5", "not a percentage"), ("word", "p99", "not a percentage")]:
+                    ("negative", "-50", "not a percentage"),
+                    ("zero-point", "0.0", "not a percentage"),
+                    ("above-100", "100.5", "not a percentage"),
+                    ("word", "p99", "not a percentage")]:
     case(f"run-percentile-list-{tag}", ["run", "tiny.json", "-q", "--fio-json", "f.json",
                                          "--percentile-list", p], 2, msg, [TINY],
          names=["--percentile-list"])
