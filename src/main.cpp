@@ -42,15 +42,6 @@ void report_to_stderr(const sc_core::sc_report& report, const sc_core::sc_action
     sc_core::sc_report_handler::default_handler(report, actions & ~sc_core::SC_DISPLAY);
 }
 
-// The text of an exception without the library's internal tag
-// ("[json.exception.type_error.302] ...").
-std::string plain(const std::exception& e) {
-    std::string s = e.what();
-    if (s.rfind("[json.exception.", 0) == 0 && s.find("] ") != std::string::npos)
-        s = s.substr(s.find("] ") + 2);
-    return s;
-}
-
 void usage() {
     std::cerr << "usage: cidsim COMMAND [options]   (cidsim COMMAND --help for its options)\n"
                  "commands:\n";
@@ -96,7 +87,7 @@ int sc_main(int argc, char* argv[]) {
                 std::cerr << "cidsim " << c.name << ": " << e.what() << "\n";
                 return cidsim::kExitBadInput;
             } catch (const std::exception& e) {
-                std::cerr << "cidsim " << c.name << ": failed: " << plain(e) << "\n";
+                std::cerr << "cidsim " << c.name << ": failed: " << cidsim::failure_text(e) << "\n";
                 return cidsim::kExitFailure;
             }
         }

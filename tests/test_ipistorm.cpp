@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <fstream>
 
 #include <nlohmann/json.hpp>
 
@@ -98,4 +99,20 @@ TEST_CASE("ipistorm: bad input names its key", "[ipistorm][cli]") {
     CHECK_THAT(err(" --set ipistorm.cpulist=7-3"), Catch::Contains("ipistorm.cpulist"));
     CHECK_THAT(err(" --set power.cores_per_chip=[]"), Catch::Contains("power.cores_per_chip"));
     CHECK_THAT(err(" --set power.irqdebug=sometimes"), Catch::Contains("power.irqdebug"));
+    // Every kthread calling itself sends no IPI.
+    CHECK_THAT(err(" --set ipistorm.offset=64"), Catch::Contains("ipistorm.offset: 64 is a multiple"));
+    // An iteration of no time would never let the run end.
+    std::string zero;
+    for (const char* k : {"usleep_enter_ns", "timer_delta_ns", "timer_handler_ns", "usleep_exit_ns",
+                          "loop_ns"})
+        zero += std::string(" --set power.") + k + "=0";
+    CHECK_THAT(err(zero), Catch::Contains("iteration would take no time"));
+    // A default the partition cannot hold is named as the default.
+    json one = json::parse(slurp(CIDSIM_SOURCE_DIR "/configs/power/e2-p9.json"));
+    one.erase("ipistorm");
+    one["power"]["cores_per_chip"] = {1};
+    std::ofstream(s / "one.json") << one.dump();
+    const Run r = run_cidsim(s, "run '" + (s / "one.json") + "' -q --out '" + (s / "r.json") + "'");
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, Catch::Contains("(the default \"0-15\"; set ipistorm.cpulist)"));
 }

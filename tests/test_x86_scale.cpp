@@ -106,3 +106,18 @@ TEST_CASE("1024 CPUs and 1024 devices at the outstanding I/O limit stay under 2 
     CHECK(children.ru_maxrss < 2'000'000);  // kB
 #endif
 }
+
+#if !defined(__SANITIZE_ADDRESS__)  // the sanitizers reserve more address space than the cap
+TEST_CASE("a run out of memory says so plainly", "[scale][limits]") {
+    Scratch s;
+    const std::string err = s / "err.txt";
+    const std::string cmd = "ulimit -v 300000; '" CIDSIM_BINARY "' run '" CIDSIM_SOURCE_DIR
+                            "/configs/power/e2-p10.json' -q --out '" + (s / "r.json") +
+                            "' --set 'power.cores_per_chip=[64,64,64,64,64,64,64,64]' --set "
+                            "power.threads_per_core=8 --set ipistorm.cpulist=0-4095 2>'" + err + "'";
+    const int raw = std::system(cmd.c_str());
+    CHECK(WEXITSTATUS(raw) == 1);
+    CHECK_THAT(slurp(err), Catch::StartsWith("cidsim run: failed: out of memory ("));
+    CHECK_THAT(slurp(err), !Catch::Contains("bad_alloc"));
+}
+#endif

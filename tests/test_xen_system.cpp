@@ -120,3 +120,10 @@ TEST_CASE("Xen: how the guest's EOI reaches Xen decides its exits", "[xen]") {
     x = result_of(s, "--set xen.eoi=virtualised")["xen"];
     CHECK(x["eois"] == 0);
 }
+
+TEST_CASE("Xen: intpost's result records the EOI mode it takes (virtualised)", "[xen][cli]") {
+    Scratch s;
+    const json r = result_of(s, "--set xen.variant=intpost --set xen.eoi=trap_msr");
+    CHECK(r["config"]["xen"]["eoi"] == "virtualised");
+    CHECK(exits(r["xen"], "MSR_WRITE") == 0);
+}

@@ -97,7 +97,7 @@ int cmd_bench(int argc, char** argv) {
             std::cerr << "cidsim bench: " << e.what() << "\n";
             return kExitBadInput;
         } catch (const std::exception& e) {
-            std::cerr << "cidsim bench: failed: " << e.what() << "\n";
+            std::cerr << "cidsim bench: failed: " << failure_text(e) << "\n";
             return kExitFailure;
         }
         return kExitOk;

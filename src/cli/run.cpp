@@ -162,7 +162,7 @@ int cmd_run(int argc, char** argv) {
         std::cerr << "cidsim run: " << path << ": " << e.what() << "\n";
         return kExitBadInput;
     } catch (const std::exception& e) {
-        std::cerr << "cidsim run: failed: " << e.what() << "\n";
+        std::cerr << "cidsim run: failed: " << failure_text(e) << "\n";
         return kExitFailure;
     }
     return kExitOk;

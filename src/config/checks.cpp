@@ -164,6 +164,28 @@ void check_xen_domain(const SimConfig& c) {
 
 }  // namespace
 
+namespace {
+
+// Each kthread's iteration sleeps and loops for a time no IPI cost enters:
+// if all of it is zero, with every other cost zero too, an iteration takes
+// no simulated time and the run never reaches its end.
+void check_ipistorm_advances(const SimConfig& c) {
+    const std::vector<PowerParams> per_cpu = power_cpu_params(c);
+    for (unsigned cpu : c.ipistorm.cpus()) {
+        const PowerParams& p = per_cpu.empty() ? c.power : per_cpu[cpu];
+        if (p.usleep_enter + p.timer_delta + p.timer_handler + p.usleep_exit + p.loop >
+            sc_core::SC_ZERO_TIME)
+            continue;
+        throw ConfigError("power: CPU " + std::to_string(cpu) + "'s ipistorm iteration would "
+                          "take no time (power.usleep_enter_ns, timer_delta_ns, timer_handler_ns, "
+                          "usleep_exit_ns and loop_ns all 0" +
+                          (per_cpu.empty() ? "" : ", overrides applied") +
+                          "): the run would never advance");
+    }
+}
+
+}  // namespace
+
 void check_consistency(const SimConfig& c) {
     // A timer slower than 1 Hz would have a period past the kernel's time
     // (picoseconds in 64 bits: about 213 days); 0 turns it off.
@@ -201,6 +223,7 @@ void check_consistency(const SimConfig& c) {
                           " CPUs");
     check_topology(c.topology);
     if (c.xen_guest) check_xen_domain(c);
+    if (c.power_machine) check_ipistorm_advances(c);
     // Each host CPU's lapic and cpu values: the base sections', or an override's.
     const std::vector<LocalApicParams> lapics = x86_lapic_params(c);
     const std::vector<CpuCoreParams> cpu_costs = x86_cpu_params(c);

@@ -115,7 +115,7 @@ std::vector<ConfigSection> power_sections() {
     }
     s[2].source = power_line_source;
     // The kthreads' CPUs, in the partition.
-    s[3].settle = [](const nlohmann::json&, SimConfig& c) {
+    s[3].settle = [](const nlohmann::json& config, SimConfig& c) {
         if (!c.power_machine) return;
         std::vector<unsigned> cpus;
         try {
@@ -123,10 +123,22 @@ std::vector<ConfigSection> power_sections() {
         } catch (const std::invalid_argument& e) {
             throw ConfigError(std::string("ipistorm.cpulist: ") + e.what());
         }
+        const auto given = config.find("ipistorm");
+        const bool listed = given != config.end() && given->is_object() &&
+                            given->contains("cpulist");
         const unsigned n = partition_cpus(c.power);
         if (cpus.back() >= n)
             throw ConfigError("ipistorm.cpulist: CPU " + std::to_string(cpus.back()) +
-                              " is not in the partition's " + std::to_string(n) + " CPUs");
+                              " is not in the partition's " + std::to_string(n) + " CPUs" +
+                              (listed ? "" : " (the default \"" + c.ipistorm.cpulist +
+                                                 "\"; set ipistorm.cpulist)"));
+        // ipistorm's target is (cpu + offset) % n over the list: a multiple
+        // of n makes every kthread call itself, a local call with no IPI.
+        if (c.ipistorm.offset % cpus.size() == 0)
+            throw ConfigError("ipistorm.offset: " + std::to_string(c.ipistorm.offset) +
+                              " is a multiple of the " + std::to_string(cpus.size()) +
+                              " CPUs of ipistorm.cpulist: every kthread would call itself and "
+                              "no IPI would be sent");
     };
     return s;
 }
