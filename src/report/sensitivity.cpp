@@ -1,4 +1,5 @@
 #include "report/sensitivity.h"
+#include "report/csv.h"
 
 #include <algorithm>
 #include <cmath>
@@ -192,9 +193,10 @@ std::string sensitivity_csv(const json& tables) {
     for (const json& t : tables)
         for (const json& r : t["rows"])
             for (const json& d : r["tornado"])
-                os << t["table"].get<std::string>() << ",\"" << key_text(r["key"]) << "\","
-                   << r["metric"].get<std::string>() << "," << d["parameter"].get<std::string>()
-                   << "," << d["low"].get<double>() << "," << d["high"].get<double>() << ","
+                os << csv_field(t["table"].get<std::string>()) << ","
+                   << csv_field(key_text(r["key"])) << ","
+                   << csv_field(r["metric"].get<std::string>()) << ","
+                   << csv_field(d["parameter"].get<std::string>()) << "," << d["low"].get<double>() << "," << d["high"].get<double>() << ","
                    << d["at_low"].get<double>() << "," << d["at_high"].get<double>() << ","
                    << d["swing_pct"].get<double>() << "\n";
     return os.str();

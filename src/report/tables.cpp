@@ -1,4 +1,5 @@
 #include "report/tables.h"
+#include "report/csv.h"
 
 #include <algorithm>
 #include <cmath>
@@ -447,8 +448,9 @@ std::string table_csv(const json& tables) {
     os << "table,key,metric,simulated,ci95,published\n";
     for (const json& t : tables)
         for (const json& r : t["rows"])
-            os << t["table"].get<std::string>() << ",\"" << key_text(r["key"]) << "\","
-               << r["metric"].get<std::string>() << "," << r["simulated"].get<double>() << ","
+            os << csv_field(t["table"].get<std::string>()) << "," << csv_field(key_text(r["key"]))
+               << "," << csv_field(r["metric"].get<std::string>()) << ","
+               << r["simulated"].get<double>() << ","
                << r["ci95"].get<double>() << ","
                << (r["published"].is_null() ? "" : r["published"].dump()) << "\n";
     return os.str();

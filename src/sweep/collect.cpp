@@ -1,4 +1,5 @@
 #include "report/confidence.h"
+#include "report/csv.h"
 #include "sweep/collect.h"
 
 #include <algorithm>
@@ -23,11 +24,7 @@ namespace {
 
 std::string csv_cell(const json& v) {
     if (v.is_null()) return "";
-    std::string s = v.is_string() ? v.get<std::string>() : v.dump();
-    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-    std::string q = "\"";
-    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return q + "\"";
+    return csv_field(v.is_string() ? v.get<std::string>() : v.dump());
 }
 
 // The manifest is read back from disk, where anyone may have edited it:

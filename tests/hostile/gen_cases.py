@@ -1224,6 +1224,16 @@ for t in [4, 8]:
          [js("p.json", dict(FAMILIES["power"], power=dict(FAMILIES["power"]["power"],
                                                           threads_per_core=t)))])
 
+# reproduce --format csv quotes as RFC 4180 does (report/csv.h, shared with collect):
+# a key holding a comma and a double quote is one field, its quote doubled.
+QUOTED_KEY = {"a,b": 'x,y"z'}
+case("reproduce-csv-quotes-key", ["reproduce", "tiny", "--tables", "q.json", "--format", "csv",
+                                  "--max-reruns", "0"], 0, None,
+     [TINY, js("q.json", {"tables": [{"name": "tiny", "title": "t", "set": "prediction",
+                                      "metrics": ["irq_rate_M"],
+                                      "rows": [{"key": QUOTED_KEY, "config": "tiny.json"}]}]})],
+     stdout_holds=['\ntiny,"a,b=x,y""z",irq_rate_M,'])
+
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
