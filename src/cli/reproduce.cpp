@@ -29,6 +29,7 @@
 #include "cli/commands.h"
 #include "cli/numeric_option.h"
 #include "io/cleanup.h"
+#include "io/file_identity.h"
 #include "io/input_file.h"
 #include "config/config_loader.h"
 #include "config/platforms.h"
@@ -312,6 +313,30 @@ int cmd_reproduce(int argc, char** argv) {
                     }
                     for (const auto& s : sets) variant_runs += !s.empty();
                     variant_sets[t].push_back(sets);
+                }
+        }
+        // The runs write DIR/TABLE-ROW[-vK].json and its .stderr into --keep: one
+        // of them being an input (a row's config there) would fail a run midway.
+        if (!keep.empty()) {
+            const auto inputs = inputs_so_far();
+            for (size_t t = 0; t < chosen.size(); ++t)
+                for (size_t r = 0; r < chosen[t].rows.size(); ++r) {
+                    const std::string stem = chosen[t].name + "-" + std::to_string(r);
+                    std::vector<std::string> names = {stem + ".json"};
+                    if (sensitivity)
+                        for (size_t v = 0; v < variant_sets[t][r].size(); ++v)
+                            names.push_back(stem + "-v" + std::to_string(v) + ".json");
+                    for (const std::string& n : names)
+                        for (const std::string& f : {n, n + ".stderr"}) {
+                            const FileId id = identify(keep + "/" + f);
+                            for (const FileId& in : inputs)
+                                if (same_file(in, id))
+                                    throw BadInput("--keep " + keep + ": " + f + ", where table " +
+                                                   chosen[t].name + " row " + std::to_string(r) +
+                                                   " writes its run, is an input of this "
+                                                   "command (" + in.resolved + "): name another "
+                                                   "directory");
+                        }
                 }
         }
         if (!out.empty()) claim_output("--out", out);

@@ -1234,6 +1234,19 @@ case("reproduce-csv-quotes-key", ["reproduce", "tiny", "--tables", "q.json", "--
                                       "rows": [{"key": QUOTED_KEY, "config": "tiny.json"}]}]})],
      stdout_holds=['\ntiny,"a,b=x,y""z",irq_rate_M,'])
 
+# The rows' result files in --keep (TABLE-ROW.json and its .stderr) must not be an
+# input, such as a row's own config kept there: refused before any run, nothing written.
+for tag, keep, config in [("dot", ".", "x-0.json"), ("dir", "k", "k/x-0.json"),
+                          ("stderr", ".", "x-0.json.stderr")]:
+    case(f"reproduce-keep-result-is-row-config-{tag}",
+         ["reproduce", "x", "--tables", "t.json", "--keep", keep], 2,
+         "is an input of this command",
+         [{"path": "k", "dir": True}, copy(config, "tiny.json"),
+          js("t.json", {"tables": [{"name": "x", "title": "t", "set": "prediction",
+                                    "metrics": ["irq_rate_M"],
+                                    "rows": [{"key": {"a": 1}, "config": config}]}]})],
+         names=[f"--keep {keep}", config.split("/")[-1], "row 0"])
+
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
