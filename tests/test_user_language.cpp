@@ -653,3 +653,20 @@ TEST_CASE("a device names a profile of devices.json: its values under the config
     CHECK(bad.status == 2);
     CHECK(bad.err.find("devices[0].profile: a string \"pm9999\" is not a device profile") != std::string::npos);
 }
+
+TEST_CASE("an error a --set causes names that --set: a section it made; a value the built system "
+          "refuses; an element of an array the config lacks", "[cli][config]") {
+    Scratch s;
+    const auto err = [&](const std::string& config, const std::string& set) {
+        const Run r = run_cidsim(s, "run " + q(kRoot + config) + " -q --set '" + set + "' --out " +
+                                        q(s / "r.json"));
+        CHECK(r.status == 2);
+        return r.err;
+    };
+    CHECK_THAT(err("/tests/hostile/fixtures/tiny.json", "vm.vmexit_hw_ns=5"),
+               Catch::StartsWith("cidsim run: --set vm.vmexit_hw_ns=5: vm: "));
+    CHECK_THAT(err("/configs/vm/e1-xen-eoi.json", "xen.pirqs=63"),
+               Catch::StartsWith("cidsim run: --set xen.pirqs=63: xen.pirqs: 63 pirqs"));
+    CHECK_THAT(err("/configs/power/e2-p9.json", "overrides[0].chips=[0]"),
+               Catch::Contains("--set overrides.0: no element 0: overrides is not in the config"));
+}

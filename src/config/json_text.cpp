@@ -214,20 +214,26 @@ json parse_config_text(const std::string& text, const std::string& source) {
     }
 }
 
-void rethrow_against_sets(const ConfigError& e, const std::string& source,
-                          const std::vector<std::string>& sets) {
-    const std::string what = e.what();
-    if (what.rfind(source + ": ", 0) != 0) throw e;
+std::string against_sets(const std::string& what, const std::string& source,
+                         const std::vector<std::string>& sets) {
+    if (what.rfind(source + ": ", 0) != 0) return what;
     const std::string rest = what.substr(source.size() + 2);
     const std::vector<std::string> key = key_segments(rest.substr(0, rest.find(": ")));
     for (auto s = sets.rbegin(); s != sets.rend(); ++s) {
         const std::vector<std::string> path = key_segments(s->substr(0, s->find('=')));
-        bool covers = path.size() <= key.size();
-        for (size_t i = 0; covers && i < path.size(); ++i)
-            covers = path[i] == "*" || path[i] == key[i];
-        if (covers) throw ConfigError("--set " + *s + ": " + rest);
+        bool related = true;
+        for (size_t i = 0; related && i < std::min(path.size(), key.size()); ++i)
+            related = path[i] == "*" || path[i] == key[i];
+        if (related) return "--set " + *s + ": " + rest;
     }
-    throw e;
+    return what;
+}
+
+void rethrow_against_sets(const ConfigError& e, const std::string& source,
+                          const std::vector<std::string>& sets) {
+    const std::string told = against_sets(e.what(), source, sets);
+    if (told == e.what()) throw e;
+    throw ConfigError(told);
 }
 
 namespace {
@@ -258,6 +264,12 @@ void set_at(json& node, const std::vector<std::string>& keys, size_t i, const js
     } else if (k == "*") {
         throw ConfigError("--set " + walked + ": * names every element of an array, found " +
                           json_type_name(node));
+    } else if (node.is_null() && i > 0 && !k.empty() &&
+               k.find_first_not_of("0123456789") == std::string::npos) {
+        // No config key is a number: this indexes an array the config lacks.
+        throw ConfigError("--set " + walked + ": no element " + k + ": " + walked_before +
+                          " is not in the config (set the whole array: --set '" + walked_before +
+                          "=[...]')");
     } else if (node.is_object() || node.is_null()) {
         set_at(node[k], keys, i + 1, value, walked);
     } else {

@@ -36,9 +36,13 @@ void apply_override(nlohmann::json& config, const std::string& assignment);
 // {"workloads", "0", "iodepth"} (the loader's messages write the first,
 // --set and sweeps either).
 std::vector<std::string> key_segments(const std::string& path);
-// A ConfigError of the config `source` whose key a --set gave (the key or a
-// key inside it, the last such --set) is that --set's: "--set a.b=5: a.b:
-// ..."; any other is thrown as it is.
+// The message `what` of the config `source` (prefixed "source: "), told
+// against the --sets that built it: when a --set gave its key (the key, a
+// key inside it, or one below it: a section the --set created), the last
+// such --set's ("--set a.b=5: a.b: ..."); otherwise as it is.
+std::string against_sets(const std::string& what, const std::string& source,
+                         const std::vector<std::string>& sets);
+// Throws e, told against the sets as above.
 [[noreturn]] void rethrow_against_sets(const ConfigError& e, const std::string& source,
                                        const std::vector<std::string>& sets);
 
