@@ -9,7 +9,9 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <string>
 #include <vector>
 
@@ -204,4 +206,31 @@ TEST_CASE("reproduce reruns an imprecise row longer by the factor its half-width
     CHECK(kept["config"]["run"]["batches"] == 20);
     CHECK(kept["config"]["run"]["duration_ns"].get<double>() ==
           Approx(100000 * growth).epsilon(1e-3));
+}
+
+TEST_CASE("reproduce says how a row's run ended when a signal killed it", "[reproduce]") {
+    const TempDir tmp;
+    const std::string& dir = tmp.path;
+    const json t = {{"tables",
+                     {{{"name", "s"},
+                       {"title", "a run killed by a signal"},
+                       {"set", "prediction"},
+                       {"metrics", {"irq_rate_M"}},
+                       {"rows",
+                        {{{"key", {{"a", 1}}},
+                          {"config",
+                           std::string(CIDSIM_SOURCE_DIR) + "/configs/rfc/p2-dsa-1wq.json"},
+                          {"set", {"run.duration_ns=10000000000"}}}}}}}}};
+    std::ofstream(dir + "/t.json") << t.dump();
+    // One second of CPU time: the row's run (seconds long) gets SIGXCPU, the
+    // waiting parent does not; a killed run writes no message of its own.
+    const std::string err = dir + "/stderr";
+    const std::string cmd = "ulimit -S -t 1; '" + std::string(CIDSIM_BINARY) +
+                            "' reproduce s --tables " + dir + "/t.json --max-reruns 0 2>" + err;
+    const int raw = system(cmd.c_str());
+    REQUIRE(WIFEXITED(raw));
+    CHECK(WEXITSTATUS(raw) == 1);
+    std::ostringstream text;
+    text << std::ifstream(err).rdbuf();
+    CHECK(text.str().find("s row 0 failed (killed by signal ") != std::string::npos);
 }

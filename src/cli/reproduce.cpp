@@ -463,15 +463,17 @@ int cmd_reproduce(int argc, char** argv) {
                 keep_variant(p, read_json_file(p.out));
             } else {
                 std::ifstream err(jobs[i].stderr_path);
-                std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " sensitivity run "
-                          << p.variant << " failed, left out:\n" << err.rdbuf() << "\n";
+                std::cerr << "cidsim reproduce: " << t.name << " row " << p.row
+                          << " sensitivity run " << p.variant << " failed (" << outcome_text(o)
+                          << "), left out:\n" << err.rdbuf() << "\n";
             }
             return;
         }
         if (!o.ok()) {
             std::ifstream err(jobs[i].stderr_path);
-            std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " failed:\n"
-                      << err.rdbuf() << "\n";
+            // A killed run leaves no message of its own: say how it ended, as sweep does.
+            std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " failed ("
+                      << outcome_text(o) << "):\n" << err.rdbuf() << "\n";
             status = kExitFailure;
             ++rows_done;
             return;

@@ -15,6 +15,11 @@
 
 namespace cidsim {
 
+std::string outcome_text(const PoolOutcome& o) {
+    return o.signal ? std::string("killed by signal ") + strsignal(o.signal)
+                    : "exit status " + std::to_string(o.exit_code);
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;

@@ -24,6 +24,10 @@ struct PoolOutcome {
     bool ok() const { return signal == 0 && exit_code == 0; }
 };
 
+// How a child ended, in the words sweep and reproduce both print after a
+// failed run: "killed by signal Killed" or "exit status 1".
+std::string outcome_text(const PoolOutcome& o);
+
 // Runs every job with at most `width` at a time. `on_done(i, outcome)` is
 // called as job i ends; `on_tick()` at least every `tick` while waiting.
 void run_pool(const std::vector<PoolJob>& jobs, unsigned width,

@@ -84,8 +84,7 @@ SweepSummary run_sweep(const SweepDir& dir, const SweepSpec& spec,
             const std::string log = dir.log_path(p);
             std::string why;
             if (!out.ok())
-                why = out.signal ? std::string("killed by signal ") + strsignal(out.signal)
-                                 : "exit status " + std::to_string(out.exit_code);
+                why = outcome_text(out);
             else if (check_result(dir.result_path(p), p) != ResultState::Complete)
                 why = "exit status 0 but no complete result for this point";
             if (why.empty()) {
