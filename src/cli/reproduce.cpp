@@ -292,7 +292,14 @@ int cmd_reproduce(int argc, char** argv) {
             }
         if (sensitivity) {
             json profiles;
-            assumptions = load_assumptions(path_option(vm, "devices"), profiles);
+            // The file's own messages name it, not the option that gave it.
+            try {
+                assumptions = load_assumptions(path_option(vm, "devices"), profiles);
+            } catch (const BadInput& e) {
+                const std::string what = e.what();
+                if (what.rfind("--devices", 0) == 0) throw;
+                throw BadInput("--devices " + what);
+            }
             const auto lhs = latin_hypercube(assumptions, lhs_points, 22);
             for (size_t t = 0; t < chosen.size(); ++t)
                 for (const TableRow& row : chosen[t].rows) {

@@ -1247,6 +1247,13 @@ for tag, keep, config in [("dot", ".", "x-0.json"), ("dir", "k", "k/x-0.json"),
                                     "rows": [{"key": {"a": 1}, "config": config}]}]})],
          names=[f"--keep {keep}", config.split("/")[-1], "row 0"])
 
+# --sensitivity's --devices file: a message about it names the option too.
+for tag, target, msg in [("missing", "nope.json", "no such file"),
+                         ("dev-null", "/dev/null", "expected a JSON config file"),
+                         ("dir", "d", "is a directory")]:
+    case(f"reproduce-devices-{tag}", RP + ["--sensitivity", "--devices", target], 2, msg,
+         RPF + [{"path": "d", "dir": True}], names=[f"--devices {target}: "])
+
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
