@@ -670,3 +670,10 @@ TEST_CASE("an error a --set causes names that --set: a section it made; a value 
     CHECK_THAT(err("/configs/power/e2-p9.json", "overrides[0].chips=[0]"),
                Catch::Contains("--set overrides.0: no element 0: overrides is not in the config"));
 }
+
+TEST_CASE("an explain variant's set naming one value twice is refused", "[cli][explain]") {
+    Scratch s;
+    const Run r = run_cidsim(s, "explain eoi-lock --set 'explain.variants.0.set.xen.variant=\"bogus\"'");
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, Catch::Contains("explain.variants[0].set: \"xen\" and \"xen.variant\" name one value"));
+}

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "config/config_loader.h"
+#include "config/json_text.h"
 #include "report/explain_section.h"
 #include "report/results.h"
 #include "report/trace_recorder.h"
@@ -173,6 +174,15 @@ void parse_scenario(ExplainScenario& s) {
             if ((*v)[i].contains("set")) {
                 var.set = (*v)[i]["set"];
                 if (!var.set.is_object()) throw ConfigError(at + ".set: expected an object of key.path: value");
+                // Two paths naming one value would be applied in key order,
+                // the later one silently replacing (and unchecked) the other.
+                for (auto a = var.set.begin(); a != var.set.end(); ++a)
+                    for (auto b = std::next(a); b != var.set.end(); ++b) {
+                        const auto x = key_segments(a.key()), y = key_segments(b.key());
+                        if (std::equal(x.begin(), x.begin() + std::min(x.size(), y.size()), y.begin()))
+                            throw ConfigError(at + ".set: \"" + a.key() + "\" and \"" + b.key() +
+                                              "\" name one value; set it once");
+                    }
             }
             s.variants.push_back(var);
         }
