@@ -74,6 +74,19 @@ int cmd_explain(int argc, char** argv) {
         return status;
     }
     if (vm.count("list")) {
+        // --list only prints the names: anything else given with it would be
+        // silently ignored, so it is refused by name.
+        std::string extra;
+        if (vm.count("scenario")) extra = "the scenario '" + vm["scenario"].as<std::string>() + "'";
+        else if (vm.count("set"))
+            extra = "--set " + vm["set"].as<std::vector<std::string>>().front();
+        else if (vm.count("out")) extra = "--out " + vm["out"].as<std::string>();
+        else if (vm.count("variant")) extra = "--variant";
+        if (!extra.empty()) {
+            std::cerr << "cidsim explain: --list takes nothing else, found " << extra
+                      << ": drop it, or drop --list to explain a scenario\n";
+            return kExitBadInput;
+        }
         for (const auto& [name, title] : list_scenarios())
             std::cout << "  " << name << std::string(name.size() < 20 ? 20 - name.size() : 1, ' ')
                       << title << "\n";

@@ -1254,6 +1254,15 @@ for tag, target, msg in [("missing", "nope.json", "no such file"),
     case(f"reproduce-devices-{tag}", RP + ["--sensitivity", "--devices", target], 2, msg,
          RPF + [{"path": "d", "dir": True}], names=[f"--devices {target}: "])
 
+# explain --list only prints the scenarios: anything given with it is refused by name.
+for tag, args, named in [("scenario-after", ["--list", "extra"], "the scenario 'extra'"),
+                         ("scenario-before", ["eoi-lock", "--list"], "the scenario 'eoi-lock'"),
+                         ("set", ["--list", "--set", "x=1"], "--set x=1"),
+                         ("out", ["--list", "--out", "f.json"], "--out f.json")]:
+    case(f"explain-list-with-{tag}", ["explain"] + args, 2, "--list takes nothing else", [],
+         names=["--list", named])
+case("explain-list-ok", ["explain", "--list"], 0, None, [], stdout_holds=["burst"])
+
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
