@@ -677,3 +677,11 @@ TEST_CASE("an explain variant's set naming one value twice is refused", "[cli][e
     CHECK(r.status == 2);
     CHECK_THAT(r.err, Catch::Contains("explain.variants[0].set: \"xen\" and \"xen.variant\" name one value"));
 }
+
+TEST_CASE("an explain --set that every variant sets over is refused", "[cli][explain]") {
+    Scratch s;
+    const Run r = run_cidsim(s, "explain eoi-lock --set xen.variant=bitmap");
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, Catch::Contains("--set xen.variant=bitmap: every variant sets xen.variant"));
+    CHECK(run_cidsim(s, "explain eoi-lock --set xen.vcpus=2 --out '" + (s / "e.json") + "'").status == 0);
+}

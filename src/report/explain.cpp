@@ -29,6 +29,12 @@ using nlohmann::json;
 
 namespace {
 
+// Whether one path names the other's value or a value inside it.
+bool overlap(const std::string& a, const std::string& b) {
+    const auto x = key_segments(a), y = key_segments(b);
+    return std::equal(x.begin(), x.begin() + std::min(x.size(), y.size()), y.begin());
+}
+
 bool is_file(const std::string& p) {
     struct stat st;
     return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
@@ -178,8 +184,7 @@ void parse_scenario(ExplainScenario& s) {
                 // the later one silently replacing (and unchecked) the other.
                 for (auto a = var.set.begin(); a != var.set.end(); ++a)
                     for (auto b = std::next(a); b != var.set.end(); ++b) {
-                        const auto x = key_segments(a.key()), y = key_segments(b.key());
-                        if (std::equal(x.begin(), x.begin() + std::min(x.size(), y.size()), y.begin()))
+                        if (overlap(a.key(), b.key()))
                             throw ConfigError(at + ".set: \"" + a.key() + "\" and \"" + b.key() +
                                               "\" name one value; set it once");
                     }
@@ -211,6 +216,20 @@ void apply_sets(ExplainScenario& s, const std::vector<std::string>& sets) {
         parse_scenario(s);  // the explain section too: --set explain.variants=5 is bad input
     } catch (const ConfigError& e) {
         throw ConfigError(s.path + " with --set: " + e.what());
+    }
+    // A value every variant sets over the scenario's is never run.
+    for (const std::string& set : sets) {
+        const std::string path = set.substr(0, set.find('='));
+        std::string by;
+        for (const ExplainVariant& v : s.variants) {
+            by.clear();
+            for (auto it = v.set.begin(); by.empty() && it != v.set.end(); ++it)
+                if (overlap(path, it.key())) by = it.key();
+            if (by.empty()) break;
+        }
+        if (!by.empty())
+            throw ConfigError(s.path + " with --set: --set " + set + ": every variant sets " + by +
+                              " over it, so it would change nothing (explain.variants[].set)");
     }
 }
 
