@@ -204,6 +204,11 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
             const std::string what = e.what();
             throw ConfigError(at + ": " + what.substr(what.find(": ") + 2));
         }
+        // A result's config does not echo comments, so collect could never
+        // tell the points of a varied comment apart.
+        if (at.rfind("set.", 0) != 0 &&
+            std::find(segments.begin(), segments.end(), "comment") != segments.end())
+            throw ConfigError(at + ": a comment does not change the run; vary a setting instead");
         for (const auto& [other, theirs] : used) {
             bool overlap = true;
             for (size_t i = 0; overlap && i < std::min(segments.size(), theirs.size()); ++i)

@@ -379,15 +379,15 @@ case("sweep-systemc-warnings-not-in-commands", ["sweep", "s.json", "--out", "sw"
      stdout_lacks=["Warning", "W506", "In file"], creates=["sw/sweep.json"])
 # A control character in a varied value would split its point's command line.
 for tag, spec, key in [
-        ("vary-comment-newline", {"base": "tiny.json", "vary": {"comment": ["a\nb", "c"]}},
-         "vary.comment[0]"),
+        ("vary-mode-newline", {"base": "tiny.json", "vary": {"mode": ["a\nb", "c"]}},
+         "vary.mode[0]"),
         ("vary-name-newline", {"base": "tiny.json", "vary": {"devices.0.name": ["d", "e\rf"]}},
          "vary.devices.0.name[1]"),
         ("vary-nested-tab", {"base": "tiny.json", "vary": {"devices.0.irq_cpus": [[0], {"a\tb": 1}]}},
          "vary.devices.0.irq_cpus[1]"),
-        ("zip-newline", {"base": "tiny.json", "zip": [{"comment": ["x\n", "y"],
+        ("zip-newline", {"base": "tiny.json", "zip": [{"mode": ["x\n", "y"],
                                                        "handler.loop_limit": [1, 2]}]},
-         "zip[0].comment[0]")]:
+         "zip[0].mode[0]")]:
     case(f"sweep-{tag}", ["sweep", "s.json", "--out", "sw", "--emit-commands"], 2,
          "a control character", [TINY, js("s.json", spec)], names=["s.json: ", key])
 # The sweep's own outputs on a faulty disk.
@@ -1262,6 +1262,18 @@ for tag, args, named in [("scenario-after", ["--list", "extra"], "the scenario '
     case(f"explain-list-with-{tag}", ["explain"] + args, 2, "--list takes nothing else", [],
          names=["--list", named])
 case("explain-list-ok", ["explain", "--list"], 0, None, [], stdout_holds=["burst"])
+
+# A varied comment (or a key under one) changes no run, and a result's config does not
+# echo it: collect could never match the points, so the spec is refused at load.
+for tag, spec, key in [
+        ("vary-comment", {"vary": {"comment": ["a", "b"]}}, "vary.comment"),
+        ("vary-device-comment", {"vary": {"devices.0.comment": ["a", "b"]}},
+         "vary.devices.0.comment"),
+        ("zip-comment", {"zip": [{"comment": ["a", "b"], "handler.loop_limit": [1, 2]}]},
+         "zip[0].comment")]:
+    case(f"sweep-{tag}", ["sweep", "s.json", "--out", "sw"], 2,
+         "a comment does not change the run", [TINY, js("s.json", dict(spec, base="tiny.json"))],
+         names=["s.json: ", key])
 
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
