@@ -486,6 +486,16 @@ int cmd_reproduce(int argc, char** argv) {
             return;
         }
         results[p.table][p.row] = read_json_file(p.out);
+        // A metric of another machine family would read 0, as if measured.
+        for (const std::string& m : row_metrics(t, p.row))
+            if (const std::string why = metric_missing(m, results[p.table][p.row]); !why.empty()) {
+                std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " ("
+                          << key_text(t.rows[p.row].key) << "): " << m
+                          << " is not measured by this row: " << why << "\n";
+                status = kExitFailure;
+                ++rows_done;
+                return;
+            }
         const Verdict v = judge(t, p.row, results[p.table][p.row], precision);
         if (vm.count("verbose"))
             std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " "

@@ -58,6 +58,8 @@ struct Figure {
     double tail_samples = std::numeric_limits<double>::infinity();
 };
 Figure measure(const std::string& metric, const nlohmann::json& result);
+// Why `result` cannot give `metric` (another machine family's), or "".
+std::string metric_missing(const std::string& metric, const nlohmann::json& result);
 
 // {"table", "rows": [{"key", "metric", "simulated", "ci95", "published"}]}
 nlohmann::json table_json(const Table& t, const std::vector<nlohmann::json>& results);

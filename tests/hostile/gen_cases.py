@@ -1275,6 +1275,16 @@ for tag, spec, key in [
          "a comment does not change the run", [TINY, js("s.json", dict(spec, base="tiny.json"))],
          names=["s.json: ", key])
 
+# A table metric of another machine family is not shown as a measured 0: the row fails.
+for m, why in [("mint_per_s", "no ipistorm"), ("eois_per_s", "no Xen domain"),
+               ("exit_handling_us", "no vCPU")]:
+    case(f"reproduce-metric-of-another-family-{m}",
+         ["reproduce", "x", "--tables", "t.json", "--out", "r.txt", "--max-reruns", "0"], 1,
+         [f"x row 0 (a=1): {m} is not measured by this row", why],
+         [TINY, js("t.json", {"tables": [{"name": "x", "title": "t", "set": "prediction",
+                                          "metrics": [m],
+                                          "rows": [{"key": {"a": 1}, "config": "tiny.json"}]}]})])
+
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
