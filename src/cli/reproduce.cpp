@@ -145,6 +145,7 @@ struct Verdict {
     double growth = 1;
     bool more_windows = true;  // else longer windows
     std::string misses;        // the figures that miss, for stderr
+    std::string zeros;         // the figures 0 in every window: no precision to judge
 };
 
 Verdict judge(const Table& t, size_t row, const json& result, double precision) {
@@ -153,6 +154,12 @@ Verdict judge(const Table& t, size_t row, const json& result, double precision) 
         const Figure f = measure(m, result);
         const double target = precision * std::fabs(f.mean);
         const bool thin = f.tail_samples < kMinTailSamples;
+        // 0 in every window has a half-width of 0, which would pass for met; a
+        // longer run would not tell more, so it is not rerun but said.
+        if (f.mean == 0 && f.ci95 == 0 && !thin) {
+            v.zeros += (v.zeros.empty() ? "" : ", ") + m;
+            continue;
+        }
         if (f.ci95 <= target && !thin) continue;
         v.precise = false;
         double g = target > 0 ? kMargin * (f.ci95 / target) * (f.ci95 / target) : kMaxGrowth;
@@ -501,6 +508,10 @@ int cmd_reproduce(int argc, char** argv) {
             std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " "
                       << p.duration_ns / 1e6 << " ms " << p.windows << " windows " << o.seconds
                       << " s: " << (v.precise ? "ok" : v.misses) << " growth " << v.growth << "\n";
+        if (!v.zeros.empty() && (v.precise || p.round >= max_reruns))
+            std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " ("
+                      << key_text(t.rows[p.row].key) << "): " << v.zeros
+                      << " 0 in every window: --precision not met (nothing to judge it by)\n";
         if (v.precise) {
             ++rows_done;
             submit_variants(p);

@@ -1285,6 +1285,13 @@ for m, why in [("mint_per_s", "no ipistorm"), ("eois_per_s", "no Xen domain"),
                                           "metrics": [m],
                                           "rows": [{"key": {"a": 1}, "config": "tiny.json"}]}]})])
 
+# A figure 0 in every window has a half-width of 0: said not to meet --precision.
+case("reproduce-all-zero-metric-not-met", ["reproduce", "x", "--tables", "t.json"], 0,
+     "x row 0 (a=1): iops_M 0 in every window: --precision not met",
+     [TINY, js("t.json", {"tables": [{"name": "x", "title": "t", "set": "prediction",
+                                      "metrics": ["irq_rate_M", "iops_M"],
+                                      "rows": [{"key": {"a": 1}, "config": "tiny.json"}]}]})])
+
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
