@@ -124,7 +124,7 @@ int cmd_explain(int argc, char** argv) {
             std::cerr << "cidsim explain: " << named(e.what()) << "\n";
             return kExitBadInput;
         } catch (const std::exception& e) {
-            std::cerr << "cidsim explain: failed: " << e.what() << "\n";
+            std::cerr << "cidsim explain: failed: " << failure_text(e) << "\n";
             return kExitFailure;
         }
         return kExitOk;
@@ -167,7 +167,7 @@ int cmd_explain(int argc, char** argv) {
                                                       {"variants", results}}
                                                .dump(2) + "\n");
     } catch (const std::exception& e) {
-        std::cerr << "cidsim explain: failed: " << e.what() << "\n";
+        std::cerr << "cidsim explain: failed: " << failure_text(e) << "\n";
         return kExitFailure;
     }
     return kExitOk;
