@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <stdexcept>
 
 #include <boost/program_options.hpp>
 
@@ -114,13 +115,14 @@ int cmd_bench(int argc, char** argv) {
     try {
         for (const std::string& c : configs) {
             // Bad input fails here, not in a child: the config, --set, the duration.
-            nlohmann::json j = read_config_file(c);
-            apply_override(j, duration);  // first, as the child gets it
+            nlohmann::json file = read_config_file(c);
+            apply_override(file, duration);  // first, as the child gets it
+            nlohmann::json j = file;
             for (const std::string& s : sets) apply_override(j, s);
             try {
                 platforms.push_back(load_config(j, c).platform);
             } catch (const ConfigError& e) {
-                rethrow_against_sets(e, c, sets);
+                rethrow_against_sets(e, file, c, sets);
             }
         }
         if (!json_out.empty()) claim_output("--json", json_out);
@@ -155,6 +157,11 @@ int cmd_bench(int argc, char** argv) {
                 json m = run_child(args);
                 Series& s = series[i];
                 const double msis = m["msis"].get<double>(), wall = m["wall_seconds"].get<double>();
+                // Every figure bench prints is per MSI: without one there is nothing to print.
+                if (msis <= 0)
+                    throw std::runtime_error(
+                        configs[i] + ": no device sent an MSI in the run (a POWER partition's "
+                        "IPIs, or no workload): bench measures the simulator per MSI");
                 s.msis.push_back(msis);
                 s.wall.push_back(wall);
                 s.rate.push_back(msis / wall);

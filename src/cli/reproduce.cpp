@@ -78,12 +78,13 @@ RunParams config_run(const Table& table, const TableRow& row) {
         return ConfigError(row.at + ".set[" + std::to_string(i) + "]" + label +
                            (option ? what.substr(6) : what));
     };
-    json j;
+    json file;
     try {
-        j = read_config_file(row.config);
+        file = read_config_file(row.config);
     } catch (const ConfigError& e) {
         throw ConfigError(row.at + ".config" + label + e.what());
     }
+    json j = file;
     for (size_t i = 0; i < row.overrides.size(); ++i) {
         try {
             apply_override(j, row.overrides[i]);
@@ -96,7 +97,7 @@ RunParams config_run(const Table& table, const TableRow& row) {
     } catch (const ConfigError& e) {
         // The last set that gave the key, as `run` names the last --set.
         try {
-            rethrow_against_sets(e, row.config, row.overrides);
+            rethrow_against_sets(e, file, row.config, row.overrides);
         } catch (const ConfigError& by) {
             const std::string what = by.what();
             for (size_t i = row.overrides.size(); i-- > 0;)

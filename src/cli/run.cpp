@@ -37,14 +37,16 @@ int cmd_run(int argc, char** argv) {
         ("percentile-list", po::value<std::string>(),
          "--fio-json's clat percentiles, fio's syntax (1:5:50:99:99.9); fio's list by default")
         ("quiet,q", "print no summary (what --timeline and --interrupts ask for is printed)")
-        ("timeline", "print the text timeline (MSIs, interrupts/notifications per CPU)")
+        ("timeline", "print the text timeline (MSIs, interrupts/notifications per CPU; each "
+                     "vCPU, a Xen domain, a POWER partition)")
         ("window-ns", po::value<std::string>(), "time window A:B in ns for the timeline and traces")
         ("columns", po::value<std::string>()->default_value("100"), "timeline width in columns")
         ("trace-vcd", po::value<std::string>(), "write a VCD waveform (GTKWave) here")
         ("trace-perfetto", po::value<std::string>(), "write Chrome/Perfetto trace-event JSON here")
         ("trace-limit", po::value<std::string>()->default_value("1000000"),
          "most trace events in the Perfetto file")
-        ("interrupts", "print /proc/interrupts at the end (the host's, each guest's, a POWER partition's)");
+        ("interrupts", "print /proc/interrupts at the end (the host's, each guest's, a POWER "
+                       "partition's; a Xen domain's counters)");
     po::variables_map vm;
     if (const int status = parse_command_line("run", argc, argv, opts, "config", vm); status >= 0)
         return status;
@@ -92,7 +94,8 @@ int cmd_run(int argc, char** argv) {
     }
     SimConfig config;
     try {
-        nlohmann::json j = read_config_file(path);
+        const nlohmann::json file = read_config_file(path);
+        nlohmann::json j = file;
         if (vm.count("set"))
             for (const std::string& s : vm["set"].as<std::vector<std::string>>())
                 apply_override(j, s);
@@ -108,7 +111,7 @@ int cmd_run(int argc, char** argv) {
             config = load_config(j, path);
         } catch (const ConfigError& e) {
             if (!vm.count("set")) throw;
-            rethrow_against_sets(e, path, vm["set"].as<std::vector<std::string>>());
+            rethrow_against_sets(e, file, path, vm["set"].as<std::vector<std::string>>());
         }
     } catch (const ConfigError& e) {
         std::cerr << "cidsim run: " << e.what() << "\n";
@@ -117,6 +120,14 @@ int cmd_run(int argc, char** argv) {
     // The config and its includes have been read: an output naming one of
     // them, or another output, is refused before the run.
     try {
+        // These record the x86 host's interrupt path and jobs alone: beside a
+        // POWER partition they would show its idle host as the whole run.
+        if (config.power_machine)
+            for (const char* flag : {"trace-vcd", "trace-perfetto", "fio-json"})
+                if (vm.count(flag))
+                    throw BadInput(std::string("--") + flag + ": it records the x86 host's " +
+                                   "MSIs and jobs; " + path + " runs a POWER partition " +
+                                   "(power), whose IPIs --timeline draws and --interrupts counts");
         if (vm.count("out")) claim_output("--out", out);
         if (vm.count("stats")) claim_output("--stats", stats);
         if (vm.count("trace-vcd")) claim_output("--trace-vcd", trace.vcd_path);

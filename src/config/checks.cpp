@@ -173,12 +173,14 @@ void check_ipistorm_advances(const SimConfig& c) {
     const std::vector<PowerParams> per_cpu = power_cpu_params(c);
     for (unsigned cpu : c.ipistorm.cpus()) {
         const PowerParams& p = per_cpu.empty() ? c.power : per_cpu[cpu];
-        if (p.usleep_enter + p.timer_delta + p.timer_handler + p.usleep_exit + p.loop >
-            sc_core::SC_ZERO_TIME)
+        // The sleep lasts the longer of ipistorm's delay and the timer's slack.
+        if (c.ipistorm.delay_us > 0 ||
+            p.usleep_enter + p.timer_delta + p.timer_handler + p.usleep_exit + p.loop >
+                sc_core::SC_ZERO_TIME)
             continue;
         throw ConfigError("power: CPU " + std::to_string(cpu) + "'s ipistorm iteration would "
-                          "take no time (power.usleep_enter_ns, timer_delta_ns, timer_handler_ns, "
-                          "usleep_exit_ns and loop_ns all 0" +
+                          "take no time (ipistorm.delay_us, power.usleep_enter_ns, timer_delta_ns, "
+                          "timer_handler_ns, usleep_exit_ns and loop_ns all 0" +
                           (per_cpu.empty() ? "" : ", overrides applied") +
                           "): the run would never advance");
     }
@@ -223,6 +225,16 @@ void check_consistency(const SimConfig& c) {
                           " CPUs");
     check_topology(c.topology);
     if (c.xen_guest) check_xen_domain(c);
+    // pi_update_irte posts a device only into a vCPU with APICv: with none
+    // of the assigned devices' vCPUs having it, irq_posting would post nothing.
+    if (c.has_vm() && c.vm.irq_posting &&
+        std::none_of(c.devices.begin(), c.devices.end(), [&](const DeviceConfig& d) {
+            const int v = c.assigned_vcpu(d);
+            return v >= 0 && c.vcpus[size_t(v)].apicv;
+        }))
+        throw ConfigError("vm.irq_posting: no device is assigned to a vCPU with APICv "
+                          "(vcpus[].apicv), which VT-d posting needs (pi_update_irte): it would "
+                          "post nothing");
     if (c.power_machine) check_ipistorm_advances(c);
     // Each host CPU's lapic and cpu values: the base sections', or an override's.
     const std::vector<LocalApicParams> lapics = x86_lapic_params(c);
@@ -244,7 +256,8 @@ void check_consistency(const SimConfig& c) {
                               std::to_string(d.params.vectors) +
                               " vectors (" + at + "vectors): the extra CPUs would get no queue");
         // The LAPIC delivers a vector only when its priority class exceeds
-        // the TPR's class (SDM vol. 3 11.8.3.1).
+        // the TPR's class (SDM vol. 3 11.8.3.1); an assigned device's go to its vCPUs.
+        if (c.is_assigned(d)) continue;
         for (uint64_t cpu : d.irq_cpus) {
             const uint64_t tpr = lapic_of(unsigned(cpu)).tpr;
             if (c.mode == RemapMode::Remappable && (d.first_vector >> 4) <= (tpr >> 4))

@@ -1,6 +1,7 @@
 #include "config/config_loader.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "config/checks.h"
 #include "config/param_io.h"
@@ -14,10 +15,43 @@ using nlohmann::json;
 
 namespace {
 
-// host_handler is how KVM's host runs VFIO's handler for a device assigned
-// to a vCPU; anywhere else (a host device, a Xen domain's) it means nothing.
-bool takes_host_handler(const SimConfig& c, const DeviceConfig& d) {
-    return !d.assigned_to.empty() && !(c.xen_guest && d.assigned_to == "guest");
+// The keys of device d that its machine never reads, each with why: the
+// loader refuses them where a config gives them, and the effective config
+// leaves them out (so that it reads back).
+std::vector<std::pair<std::string, std::string>> unread_device_keys(const SimConfig& c,
+                                                                    const DeviceConfig& d) {
+    std::vector<std::pair<std::string, std::string>> out;
+    if (c.power_machine) {
+        // The idle host's device only has to exist: it never sends.
+        json all;
+        JsonWriter w(all);
+        DeviceConfig copy = d;
+        copy.describe(w);
+        for (auto it = all.begin(); it != all.end(); ++it)
+            if (it.key() != "name" && it.key() != "vectors" && it.key() != "irq_cpus")
+                out.push_back({it.key(), "the idle x86 host's device never sends beside a POWER "
+                                         "partition (power): drop it"});
+        return out;
+    }
+    if (c.is_assigned(d)) {
+        out.push_back({"irq_cpus", "a host device's setting; an assigned device's queues "
+                                   "interrupt the vCPUs they are assigned to (assigned_to): "
+                                   "drop it"});
+        out.push_back({"threaded_irq", "a host driver's setting; an assigned device's handler "
+                                       "runs in its guest: drop it"});
+    }
+    // host_handler is how KVM's host runs VFIO's handler for a device
+    // assigned to a vCPU (unused while it is posted: a variant turning
+    // posting on keeps its base's); a host device's or a Xen domain's has none.
+    if (c.xen_guest && !d.assigned_to.empty())
+        out.push_back({"host_handler", "a KVM host's setting; a Xen domain's device "
+                                       "interrupts go through Xen's do_IRQ and softirq "
+                                       "(xen.variant): drop it"});
+    else if (d.assigned_to.empty())
+        out.push_back({"host_handler", "only a device assigned to a vCPU (assigned_to) has "
+                                       "its handler run by the KVM host: drop it or assign "
+                                       "the device"});
+    return out;
 }
 
 void describe_top(SimConfig& c, ParamVisitor& v) {
@@ -93,15 +127,9 @@ SimConfig load_unprefixed(const json& config) {
             d.describe(r);
             r.check_unknown();
             // Read and ignored where it means nothing: refused.
-            if ((*it)[i].contains("host_handler") && !takes_host_handler(c, d)) {
-                if (!d.assigned_to.empty())
-                    throw ConfigError(at + ".host_handler: a KVM host's setting; a Xen domain's "
-                                      "device interrupts go through Xen's do_IRQ and softirq "
-                                      "(xen.variant): drop it");
-                throw ConfigError(at + ".host_handler: only a device assigned to a vCPU "
-                                  "(assigned_to) has its handler run by the KVM host: drop "
-                                  "it or assign the device");
-            }
+            for (const auto& [key, why] : unread_device_keys(c, d))
+                if ((*it)[i].contains(key))
+                    throw ConfigError(at + "." + key + ": " + why);
             c.devices.push_back(d);
         }
     }
@@ -143,32 +171,24 @@ SimConfig load_unprefixed(const json& config) {
     return c;
 }
 
-// `top` over `base`, object by object. Unlike a JSON merge patch a null
-// stays, so that the checks below still see (and refuse) it.
-void overlay(json& base, const json& top) {
-    if (!base.is_object() || !top.is_object()) {
-        base = top;
-        return;
-    }
-    for (auto it = top.begin(); it != top.end(); ++it) {
-        auto b = base.find(it.key());
-        if (b != base.end() && b->is_object() && it->is_object())
-            overlay(*b, *it);
-        else
-            base[it.key()] = *it;
-    }
-}
-
 // The named platform's values underneath everything the config sets: a
 // config that names none runs on kDefaultPlatform, and says so.
 json with_platform(const json& config) {
     if (!config.is_object()) return config;  // load_unprefixed names the problem
-    std::string name = kDefaultPlatform;
+    // A platform holds an x86 host's costs, which a POWER partition's idle
+    // host never spends: it takes none, so that its config's x86 keys are
+    // its own (the power section refuses them).
+    const bool power = config.contains("power");
+    std::string name = power ? kGenericPlatform : kDefaultPlatform;
     if (auto it = config.find("platform"); it != config.end()) {
         if (!it->is_string())
             throw ConfigError("platform: expected a platform name (" + join_keys(platform_names()) +
                               "), found " + json_type_name(*it));
         name = it->get<std::string>();
+        if (power && name != kGenericPlatform)
+            throw ConfigError("platform: \"" + name + "\" holds an x86 host's costs; a POWER "
+                              "partition (power) takes none (its costs are power, xive and "
+                              "power_line): drop it");
     }
     json merged = platform_values(name);
     overlay(merged, config);
@@ -224,6 +244,32 @@ SimConfig load_config(const json& config, const std::string& source) {
     }
 }
 
+void rethrow_against_sets(const ConfigError& e, const json& file, const std::string& source,
+                          const std::vector<std::string>& sets) {
+    const std::string told = against_sets(e.what(), source, sets);
+    if (told != e.what()) throw ConfigError(told);
+    // A check of one key that another --set broke (xen.sockets against a
+    // --set xen.vcpus): the sets are tried one by one.
+    const auto fails = [&](const json& config) -> std::optional<std::string> {
+        try {
+            load_config(config, source);
+            return std::nullopt;
+        } catch (const ConfigError& f) {
+            return std::string(f.what());
+        }
+    };
+    json partial = file;
+    if (fails(partial)) throw e;
+    const std::string prefix = source + ": ";
+    for (const std::string& s : sets) {
+        apply_override(partial, s);
+        if (const std::optional<std::string> what = fails(partial))
+            throw ConfigError("--set " + s + ": " +
+                              (what->rfind(prefix, 0) == 0 ? what->substr(prefix.size()) : *what));
+    }
+    throw e;
+}
+
 json effective_config(const SimConfig& config) {
     SimConfig c = config;  // visitors take non-const references
     json out;
@@ -235,7 +281,7 @@ json effective_config(const SimConfig& config) {
         json dev;
         JsonWriter w(dev);
         d.describe(w);
-        if (!takes_host_handler(c, d)) dev.erase("host_handler");  // the loader refuses it
+        for (const auto& unread : unread_device_keys(c, d)) dev.erase(unread.first);
         out["devices"].push_back(dev);
     }
     for (const ConfigSection& s : config_sections()) {
@@ -255,8 +301,13 @@ json effective_config(const SimConfig& config) {
             out[s.key].push_back(entry);
         }
     }
-    // A POWER partition has no x86 interrupt mode, and its loader refuses one.
-    if (c.power_machine) out.erase("mode");
+    // A POWER partition has no x86 interrupt mode and spends no x86 host's
+    // costs: its loader refuses them.
+    if (c.power_machine) {
+        out.erase("mode");
+        for (const char* section : kIdleX86HostCostSections) out.erase(section);
+        out.update(idle_x86_host());
+    }
     if (!c.overrides.empty()) {
         out["overrides"] = json::array();
         for (const Override& o : c.overrides) {

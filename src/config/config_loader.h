@@ -21,6 +21,14 @@ namespace cidsim {
 // constraint; the first problem is a ConfigError "SOURCE: key.path: what was
 // expected, found what" (SOURCE and its ": " only when given).
 SimConfig load_config(const nlohmann::json& config, const std::string& source = "");
+// Throws e, which load_config threw for `file` (the config `source` as read)
+// with the --sets applied in order, told against the --set that caused it:
+// one that gave its key (against_sets), else the first after which the
+// config no longer loads, with that load's message; as it is when the file
+// fails alone.
+[[noreturn]] void rethrow_against_sets(const ConfigError& e, const nlohmann::json& file,
+                                       const std::string& source,
+                                       const std::vector<std::string>& sets);
 nlohmann::json effective_config(const SimConfig& config);
 
 // Every block's parameters, for `cidsim params`: {block: [{key, type, unit,

@@ -112,6 +112,20 @@ json read_config_file(const std::string& path, int depth) {
     return merge_includes(std::move(config), dir, path, depth);
 }
 
+void overlay(json& base, const json& top) {
+    if (!base.is_object() || !top.is_object()) {
+        base = top;
+        return;
+    }
+    for (auto it = top.begin(); it != top.end(); ++it) {
+        auto b = base.find(it.key());
+        if (b != base.end() && b->is_object() && it->is_object())
+            overlay(*b, *it);
+        else
+            base[it.key()] = *it;
+    }
+}
+
 json merge_includes(json config, const std::string& dir, const std::string& source, int depth) {
     if (!config.is_object() || !config.contains("include")) return config;
     if (depth == 0) g_included_files = 0;
@@ -132,7 +146,7 @@ json merge_includes(json config, const std::string& dir, const std::string& sour
             // The included file's own message, and which config and key led there.
             throw ConfigError(source + ": include \"" + file + "\": " + e.what());
         }
-        merged.merge_patch(included);
+        overlay(merged, included);
     }
     // One platform per config: an included platform file's values under a
     // different "platform" name would run on one and report the other.
@@ -141,7 +155,7 @@ json merge_includes(json config, const std::string& dir, const std::string& sour
         throw ConfigError(source + ": platform: " + own->dump() + ", but an include is platform " +
                           inc->dump() + " and brings its values; name one platform (drop the "
                           "key or the include)");
-    merged.merge_patch(config);
+    overlay(merged, config);
     return merged;
 }
 
@@ -227,13 +241,6 @@ std::string against_sets(const std::string& what, const std::string& source,
         if (related) return "--set " + *s + ": " + rest;
     }
     return what;
-}
-
-void rethrow_against_sets(const ConfigError& e, const std::string& source,
-                          const std::vector<std::string>& sets) {
-    const std::string told = against_sets(e.what(), source, sets);
-    if (told == e.what()) throw e;
-    throw ConfigError(told);
 }
 
 namespace {
@@ -328,6 +335,8 @@ void apply_override(json& config, const std::string& assignment) {
     const std::string text = assignment.substr(eq + 1);
     json value = json::parse(text, nullptr, false);
     if (value.is_discarded()) value = text;
+    // A value that is JSON is read as a file is: a key twice is refused, not collapsed.
+    else if (value.is_structured()) value = parse_config_text(text, "--set " + path + " value");
     try {
         (void)value.dump();
     } catch (const json::exception&) {

@@ -19,8 +19,11 @@ nlohmann::json read_json_file(const std::string& path,
                               const std::string& what = "a JSON config file");
 // A config file with its "include" (a path or list of paths, relative to the
 // including file) merged underneath it: included files first, in order, then
-// the file's own keys on top (JSON merge patch).
+// the file's own keys on top (overlay).
 nlohmann::json read_config_file(const std::string& path, int depth = 0);
+// `top` over `base`, object by object. Unlike a JSON merge patch a null
+// stays, so that the loader still sees (and refuses) it.
+void overlay(nlohmann::json& base, const nlohmann::json& top);
 // The "include" of a config already read (an inline sweep base, say) merged
 // the same way, relative paths resolved against `dir`; `source` names the
 // config in messages.
@@ -42,9 +45,6 @@ std::vector<std::string> key_segments(const std::string& path);
 // such --set's ("--set a.b=5: a.b: ..."); otherwise as it is.
 std::string against_sets(const std::string& what, const std::string& source,
                          const std::vector<std::string>& sets);
-// Throws e, told against the sets as above.
-[[noreturn]] void rethrow_against_sets(const ConfigError& e, const std::string& source,
-                                       const std::vector<std::string>& sets);
 
 // The words of every input error message, shared by the other JSON inputs
 // (sweep specs, explain scenarios): "a, b, c"; "a number", "an object", ...

@@ -116,7 +116,8 @@ public:
 
 private:
     const nlohmann::json* find(const char* key) {
-        m_known.push_back(key);
+        // counts() and the integers() it calls both look the key up: listed once.
+        if (std::find(m_known.begin(), m_known.end(), key) == m_known.end()) m_known.push_back(key);
         auto it = m_obj.find(key);
         return it == m_obj.end() ? nullptr : &*it;
     }

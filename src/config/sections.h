@@ -54,6 +54,13 @@ std::vector<ConfigSection> kvm_sections();
 std::vector<ConfigSection> xen_sections();
 std::vector<ConfigSection> power_sections();
 
+// Beside a POWER partition stands an idle x86 host: one CPU, its timer off,
+// its device silent. Its cost sections are never spent (a POWER config
+// refuses them and its effective config leaves them out); of its layout a
+// config may state only what idle_x86_host() holds, with those values.
+extern const char* const kIdleX86HostCostSections[5];
+nlohmann::json idle_x86_host();
+
 // An object section whose parameters are the member `params` of SimConfig.
 template <class Params>
 ConfigSection object_section(std::string key, const char* family, Params SimConfig::*params) {

@@ -50,8 +50,8 @@ void DeviceConfig::describe(ParamVisitor& v) {
     v.text("assigned_to", assigned_to,
            "the vCPU (\"vcpu0\", ...) this device is assigned to through VFIO, \"guest\" "
            "(Xen: the whole domain, its queues dealt to the vCPUs round robin in device order), or \"\" for the "
-           "host; an assigned device's queues interrupt their vCPU's pCPU (irq_cpus is "
-           "ignored) and the guest vector is first_vector upward");
+           "host; an assigned device's queues interrupt their vCPU's pCPU (it takes no irq_cpus) "
+           "and the guest vector is first_vector upward");
     visit_choice(v, "host_handler", host_handler, kHostHandlerNames,
                  "VFIO's MSI handler on the host: hard (IRQF_NO_THREAD) | threaded (forced "
                  "threading, threadirqs) | bypass_inject (the hard handler injects through the "

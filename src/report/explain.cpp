@@ -177,6 +177,17 @@ void parse_scenario(ExplainScenario& s) {
             check_keys((*v)[i], at, {"label", "set"});
             ExplainVariant var;
             var.label = text((*v)[i], "label", at + ".", "variant " + std::to_string(i));
+            // A label heads the variant's rows and names its runs: one printed line, its own.
+            const bool control = std::any_of(var.label.begin(), var.label.end(), [](char ch) {
+                return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f;
+            });
+            if (var.label.empty() || control || var.label.size() > kMaxNameLength)
+                throw ConfigError(at + ".label: expected 1 to " + std::to_string(kMaxNameLength) +
+                                  " printable characters, found " + show_json(var.label));
+            for (const ExplainVariant& before : s.variants)
+                if (before.label == var.label)
+                    throw ConfigError(at + ".label: \"" + var.label + "\" labels an earlier "
+                                      "variant too; each variant needs its own");
             if ((*v)[i].contains("set")) {
                 var.set = (*v)[i]["set"];
                 if (!var.set.is_object()) throw ConfigError(at + ".set: expected an object of key.path: value");
@@ -211,10 +222,23 @@ ExplainScenario load_scenario(const std::string& path) {
 }
 
 void apply_sets(ExplainScenario& s, const std::vector<std::string>& sets) {
+    const ExplainScenario read = s;
     for (const std::string& set : sets) apply_override(s.document, set);
     try {
         parse_scenario(s);  // the explain section too: --set explain.variants=5 is bad input
     } catch (const ConfigError& e) {
+        // Named by the first --set after which the scenario no longer reads.
+        json document = read.document;
+        for (const std::string& set : sets) {
+            apply_override(document, set);
+            ExplainScenario attempt = read;
+            attempt.document = document;
+            try {
+                parse_scenario(attempt);
+            } catch (const ConfigError& f) {
+                throw ConfigError(s.path + " with --set " + set + ": " + f.what());
+            }
+        }
         throw ConfigError(s.path + " with --set: " + e.what());
     }
     // A value every variant sets over the scenario's is never run.

@@ -25,6 +25,14 @@ void InterruptCounts::add(const System& sys) {
         k.piw += s.piw;
         for (unsigned v = 0; v < 256; ++v) k.guest_handler_calls[v] += s.guest_handler_calls[v];
     }
+    xen.resize(sys.xen_vcpu_count());
+    for (unsigned i = 0; i < sys.xen_vcpu_count(); ++i) {
+        const XenPcpuStats& s = sys.xen_pcpu(i).stats();
+        xen[i].host_irqs += s.host_irqs;
+        xen[i].guest_interrupts += s.guest_interrupts;
+        xen[i].posted_in_guest += s.posted_in_guest;
+        xen[i].avoided_eois += s.avoided_eois;
+    }
     if (const PowerPartition* p = sys.power()) {
         power.resize(p->cpu_count());
         for (unsigned c = 0; c < p->cpu_count(); ++c) {
@@ -210,6 +218,23 @@ std::string power_table(const System& sys, const InterruptCounts& k) {
     return out;
 }
 
+// A Xen domain's vCPUs (XenPcpuStats), each on its pCPU.
+std::string xen_table(const InterruptCounts& k) {
+    const unsigned m = unsigned(k.xen.size());
+    std::vector<std::string> names;
+    for (unsigned i = 0; i < m; ++i) names.push_back("vcpu" + std::to_string(i));
+    using X = InterruptCounts::XenVcpu;
+    const auto row = [&](const char* name, uint64_t X::*count, const char* what) {
+        return arch_row(name, per(m, [&](unsigned i) { return k.xen[i].*count; }), what);
+    };
+    return header(names) +
+           row("IRQ", &X::host_irqs,
+               " Device interrupts taken by Xen (do_IRQ, the domain's pirqs)") +
+           row("INJ", &X::guest_interrupts, " Virtual interrupts delivered to the guest") +
+           row("PIG", &X::posted_in_guest, " Posted interrupts taken in guest mode (intpost)") +
+           row("AEO", &X::avoided_eois, " EOIs APIC assist let the guest skip");
+}
+
 }  // namespace
 
 std::string interrupts_table(const System& sys, const InterruptCounts& counts) {
@@ -217,6 +242,7 @@ std::string interrupts_table(const System& sys, const InterruptCounts& counts) {
     if (sys.power()) out += "POWER partition:\n" + power_table(sys, counts) + "\nx86 host:\n";
     out += host_table(sys, counts);
     if (sys.vcpu_count()) out += "\nthe guest's own /proc/interrupts:\n" + guest_table(sys, counts);
+    if (!counts.xen.empty()) out += "\nthe Xen domain's counters:\n" + xen_table(counts);
     return out;
 }
 

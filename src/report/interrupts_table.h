@@ -11,7 +11,9 @@
 // one bus per device. With vCPUs, their pCPUs are columns after the host's
 // (VFIO's vfio-msix lines, PIN, PIW) and each guest's own file follows (its
 // vCPUs, the assigned devices' vectors). A POWER partition's file comes
-// first: XIVE's IPI line(s) (one per chip with IPI/chip) and LOC.
+// first: XIVE's IPI line(s) (one per chip with IPI/chip) and LOC. A Xen
+// domain's counters (XenPcpuStats) follow the host's in the same layout,
+// one column per vCPU: Xen keeps no /proc/interrupts of its own.
 // With run.batches > 1 the blocks' statistics restart each window: the
 // counts are added up window by window (InterruptCounts), so the table is
 // the whole measured time's, as the summary is.
@@ -36,9 +38,13 @@ struct InterruptCounts {
     struct PowerCpu {
         uint64_t ipis = 0, timer_interrupts = 0;
     };
+    struct XenVcpu {
+        uint64_t host_irqs = 0, guest_interrupts = 0, posted_in_guest = 0, avoided_eois = 0;
+    };
     std::vector<Cpu> cpus;
     std::vector<Vcpu> vcpus;
     std::vector<PowerCpu> power;
+    std::vector<XenVcpu> xen;
 
     // Adds the system's counts since its last reset.
     void add(const System& system);

@@ -23,8 +23,14 @@ TraceSession::TraceSession(const TraceOutputs& options, System& system)
         m_recorder = std::make_unique<TraceRecorder>();
         system.attach_observer(m_recorder.get());
     }
-    if ((!options.perfetto_path.empty() || !options.vcd_path.empty()) && system.vcpu_count())
-        m_vm = std::make_unique<VmTraceLogs>(system, !options.perfetto_path.empty());
+    if (options.records() && system.vcpu_count())
+        m_vm = std::make_unique<VmTraceLogs>(system,
+                                             options.timeline || !options.perfetto_path.empty());
+    // The host's rows show neither a Xen domain's vCPUs nor a POWER
+    // partition: their explain logs draw them.
+    if (options.timeline && system.xen_vcpu_count())
+        m_xen = std::make_unique<XenExplainLogs>(system);
+    if (options.timeline && system.power()) m_power = std::make_unique<PowerExplainLogs>(system);
     if (options.interrupts)
         system.on_reset([this] {
             // The warm-up's reset ends no measured window: its counts go.
@@ -35,7 +41,41 @@ TraceSession::TraceSession(const TraceOutputs& options, System& system)
 
 TraceSession::~TraceSession() {
     if (m_recorder) m_system.attach_observer(nullptr);
+    if (m_xen) m_xen->detach();
+    if (m_power) m_power->detach();
     if (m_options.interrupts) m_system.on_reset(nullptr);
+}
+
+// The host's rows (a POWER partition's replace its idle host's), then each
+// vCPU's or the Xen domain's.
+std::vector<TimelineRow> TraceSession::timeline_of(const std::vector<TraceRecord>& events,
+                                                   const TraceContext& ctx,
+                                                   const TimelineWindow& w) const {
+    std::vector<TimelineRow> rows;
+    const auto add = [&](const nlohmann::json& explained) {
+        for (const nlohmann::json& r : explained["rows"])
+            rows.push_back({r["label"].get<std::string>(), r["cells"].get<std::string>(),
+                            r["note"].get<std::string>()});
+    };
+    if (m_power) {
+        add(m_power->explain(w, w, 0, "power"));
+        return rows;
+    }
+    for (const TimelineRow& r : timeline_rows(events, ctx, w, ctx.posted ? "posted" : "remappable"))
+        // With guests, a host CPU row with nothing on it only hides theirs (as explain does).
+        if (!(m_vm || m_xen) || r.label == "MSIs" ||
+            r.cells.find_first_not_of(' ') != std::string::npos)
+            rows.push_back(r);
+    if (m_vm)
+        for (TimelineRow& r : m_vm->timeline_rows(w)) rows.push_back(std::move(r));
+    if (m_xen) add(m_xen->explain(w, w, 0, "xen"));
+    return rows;
+}
+
+std::string TraceSession::legends() const {
+    return std::string(m_vm ? std::string(kVmTimelineLegend) + "\n" : "") +
+           (m_xen ? std::string(kXenTimelineLegend) + "\n" : "") +
+           (m_power ? std::string(kPowerTimelineLegend) + "\n" : "");
 }
 
 void TraceSession::finish(std::ostream& out, OutputBatch& files) {
@@ -54,9 +94,7 @@ void TraceSession::finish(std::ostream& out, OutputBatch& files) {
             if (m_options.window.empty() && w.to - w.from > ns(20000)) w.to = w.from + ns(20000);
             out << "\ntimeline " << format_ns(w.from) << " .. " << format_ns(w.to)
                 << " ns (choose with --window-ns A:B)\n"
-                << render_timeline(timeline_rows(events, ctx, w,
-                                                 ctx.posted ? "posted" : "remappable"),
-                                   w);
+                << render_timeline(timeline_of(events, ctx, w), w) << legends();
         }
         if (!m_options.vcd_path.empty())
             files.add(m_options.vcd_path,

@@ -11,7 +11,9 @@
 #include "report/interrupts_table.h"
 #include "report/timeline.h"
 #include "report/trace_recorder.h"
+#include "report/machines/power_explain.h"
 #include "report/machines/vm_tracks.h"
+#include "report/machines/xen_explain.h"
 #include "sim/system.h"
 
 namespace cidsim {
@@ -41,11 +43,18 @@ public:
     void finish(std::ostream& out, OutputBatch& files);
 
 private:
+    std::vector<TimelineRow> timeline_of(const std::vector<TraceRecord>& events,
+                                         const TraceContext& ctx, const TimelineWindow& w) const;
+    std::string legends() const;
+
     TraceOutputs m_options;
     System& m_system;
     std::unique_ptr<TraceRecorder> m_recorder;
-    // With vCPUs: their tracks, for the VCD and Perfetto.
+    // With vCPUs: their tracks, for the VCD and Perfetto, and their
+    // timeline rows; a Xen domain's and a POWER partition's rows.
     std::unique_ptr<VmTraceLogs> m_vm;
+    std::unique_ptr<XenExplainLogs> m_xen;
+    std::unique_ptr<PowerExplainLogs> m_power;
     // --interrupts: the windows that ended before the last (run.batches).
     InterruptCounts m_interrupts;
 };

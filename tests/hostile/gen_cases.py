@@ -933,7 +933,8 @@ for tag, sets, msg, key in [
 for tag, fname in [("posted", "posted-bursty.json")]:
     case(f"run-x86-config-with-power-{tag}", ["run", "x.json", "-q", "--set", "power.loop_ns=1"], 2,
          "a POWER partition (power) has none",
-         [{"path": "x.json", "repo": "configs/examples/" + fname}], names=["x.json", "mode"])
+         [{"path": "x.json", "repo": "configs/examples/" + fname}],
+         names=["--set power.loop_ns=1: mode"])
 case("run-power-with-workloads", ["run", "w.json", "-q"], 2, "runs ipistorm, its own section",
      [P9, text("w.json", '{"include": "p9.json", "workloads": [{"type": "periodic", "device": "idle0", '
                          '"period_ns": 1000}]}')], names=["w.json", "workloads"])
@@ -1291,6 +1292,121 @@ case("reproduce-all-zero-metric-not-met", ["reproduce", "x", "--tables", "t.json
      [TINY, js("t.json", {"tables": [{"name": "x", "title": "t", "set": "prediction",
                                       "metrics": ["irq_rate_M", "iops_M"],
                                       "rows": [{"key": {"a": 1}, "config": "tiny.json"}]}]})])
+
+# --- a POWER partition's idle x86 host: its costs are never spent ---------------------
+POWER = shipped("configs/explain/ipi-storm.json")
+POWER.pop("explain", None)
+POWER.pop("platform", None)
+for tag, changes, key in [
+        ("cpu", {"cpu": {"eoi_ns": 10}}, "cpu"),
+        ("handler", {"handler": {"loop_limit": 4}}, "handler"),
+        ("iommu", {"iommu": {"iec_entries": 8}}, "iommu"),
+        ("pid_line", {"pid_line": {"miss_ns": 50}}, "pid_line"),
+        ("root_port", {"root_port": {"drain_ns": 10}}, "root_port"),
+        ("topology-sockets", {"topology": {"cpus": 1, "sockets": 1}}, "topology.sockets"),
+        ("topology-cpus", {"topology": {"cpus": 4}}, "topology.cpus"),
+        ("lapic-tpr", {"lapic": {"timer_period_ns": 0, "tpr": 16}}, "lapic.tpr"),
+        ("lapic-timer", {"lapic": {"timer_period_ns": 1000}}, "lapic.timer_period_ns"),
+        ("platform-spr", {"platform": "spr"}, "platform")]:
+    c = json.loads(json.dumps(POWER))
+    c.update(changes)
+    case(f"run-power-x86-{tag}", ["run", "c.json", "-q"], 2, "POWER partition",
+         [js("c.json", c)], names=["c.json: " + key])
+# The idle host's own layout may be stated, or left out (the partition runs the same).
+case("run-power-idle-host-unstated", ["run", "c.json", "-q"], 0, None,
+     [js("c.json", {k: v for k, v in POWER.items() if k not in ("topology", "lapic")})])
+for flag in ["--trace-vcd=t.vcd", "--trace-perfetto=t.json", "--fio-json=f.json"]:
+    option = flag.split("=")[0]
+    case(f"run-power-output{option}", ["run", "c.json", "-q", flag], 2,
+         "runs a POWER partition", [js("c.json", POWER)], names=[option, "c.json"])
+case("run-power-timeline", ["run", "c.json", "-q", "--timeline", "--window-ns", "1000:2000",
+                            "--columns", "40"], 0, None, [js("c.json", POWER)],
+     stdout_holds=["power cpu0", "IPI"])
+# A guest's rows: the host's alone would show an idle CPU0 as the whole run.
+case("run-xen-timeline-and-interrupts", ["run", "c.json", "-q", "--timeline", "--interrupts"], 0,
+     None, [js("c.json", FAMILIES["xen"])],
+     stdout_holds=["xen vcpu0", "xen event_lock", "the Xen domain's counters"])
+case("run-kvm-timeline", ["run", "c.json", "-q", "--timeline"], 0, None, [js("c.json", KVM)],
+     stdout_holds=["vcpu0", "VM exit"])
+case("bench-power-no-msi", ["bench", "--config", "c.json", "--reps", "1"], 1,
+     "no device sent an MSI", [js("c.json", POWER)])
+# A combination is told against the --set that made it.
+case("run-power-set-xen", ["run", "c.json", "-q", "--set", "xen.vcpus=2"], 2,
+     "not both", [js("c.json", POWER)], names=["--set xen.vcpus=2: power"])
+case("run-x86-set-power", ["run", "tiny.json", "-q", "--set", "power.threads_per_core=2"], 2,
+     "POWER partition", [TINY], names=["--set power.threads_per_core=2: mode"])
+# An assigned device's queues go to their vCPUs: a host CPU list would be ignored.
+for tag, base, at in [("kvm", KVM, 1), ("xen", FAMILIES["xen"], 0)]:
+    c = json.loads(json.dumps(base))
+    dev = [i for i, d in enumerate(c["devices"]) if d.get("assigned_to")][0] if tag == "kvm" else at
+    c["devices"][dev]["irq_cpus"] = [0]
+    case(f"run-{tag}-assigned-device-irq-cpus", ["run", "c.json", "-q"], 2, "assigned",
+         [js("c.json", c)], names=["c.json", f"devices[{dev}].irq_cpus"])
+
+# --- a third campaign: sweeps of guests, nulls under includes, --set blame -----------
+# A guest's result config (assigned devices without irq_cpus) reads back: its sweep runs.
+case("sweep-xen-shipped-emits", ["sweep", "sweeps/xen-pirqs-x-vcpus.json", "--out", "sw",
+                                 "--emit-commands"], 0, None,
+     [{"path": "sweeps", "dir": True},
+      {"path": "sweeps/xen-pirqs-x-vcpus.json", "repo": "configs/sweeps/xen-pirqs-x-vcpus.json"},
+      {"path": "vm", "dir": True}, {"path": "vm/e1-xen-eoi.json", "repo": "configs/vm/e1-xen-eoi.json"}],
+     stdout_holds=["cidsim run"], creates=["sw"])
+# An include merges as the loader reads: a null is refused, not a key deleted.
+for tag, top in [("run-key", {"run": {"duration_ns": None}}), ("section", {"cpu": None}),
+                 ("mode", {"mode": None})]:
+    key = list(top)[0] + ("." + list(top[list(top)[0]])[0] if isinstance(top[list(top)[0]], dict)
+                          else "")
+    case(f"run-include-null-{tag}", ["run", "n.json", "-q"], 2, "found null",
+         [TINY, js("n.json", dict(top, include="tiny.json"))], names=["n.json", key])
+# A --set value is JSON read as a file is: a key twice is refused.
+case("run-set-value-duplicate-key", ["run", "tiny.json", "-q", "--set",
+                                     'run={"duration_ns":1,"duration_ns":20000}'], 2,
+     "duplicate key", [TINY], names=["--set run", "duration_ns"])
+# A check of one key that a --set of another broke names that --set.
+for tag, base, sets, named in [
+        ("xen-vcpus-below-sockets", XEN, ["xen.vcpus=1"], "--set xen.vcpus=1: xen.sockets"),
+        ("power-cpulist-offset", js("c.json", POWER), ['ipistorm.cpulist="0"'],
+         '--set ipistorm.cpulist="0": ipistorm.offset'),
+        ("first-of-two", TINY, ["handler.loop_limit=4", "topology.cpus=2", "topology.sockets=4"],
+         "--set topology.sockets=4: topology.sockets")]:
+    argv = ["run", base["path"], "-q"]
+    for s_ in sets:
+        argv += ["--set", s_]
+    case(f"run-set-blame-{tag}", argv, 2, None, [base], names=[named])
+case("explain-set-blame", ["explain", "scenario.json", "--set", "run.warmup_ns=0",
+                           "--set", "run.duration_ns=1"], 2, None, [SCEN],
+     names=["scenario.json with --set run.duration_ns=1"])
+# A variant's label heads its rows: printable, its own.
+for tag, label in [("empty", ""), ("newline", "a\nb"), ("duplicate", None)]:
+    sc = json.loads(json.dumps(SCENARIO))
+    sc["explain"]["variants"] = [{"label": "one"}, {"label": "one" if label is None else label}]
+    case(f"explain-variant-label-{tag}", ["explain", "s.json"], 2, None, [js("s.json", sc)],
+         names=["s.json", "explain.variants[1].label"])
+# A cpulist naming a number twice hides a typo: refused as the array form is.
+for tag, sel in [("chips", '"0,0"'), ("cores", '"0-1,1"')]:
+    case(f"run-override-{tag}-cpulist-twice", ["run", "c.json", "-q", "--set",
+         f'overrides=[{{"{tag}":{sel},"power":{{"loop_ns":5}}}}]'], 2, "is listed twice",
+         [js("c.json", POWER)], names=["--set overrides", f"overrides[0].{tag}"])
+# ipistorm's sleep alone advances the run: the costs may all be 0.
+case("run-power-delay-only-advances", ["run", "c.json", "-q"] +
+     sum([["--set", f"power.{k}=0"] for k in ("loop_ns", "usleep_enter_ns", "timer_delta_ns",
+                                              "timer_handler_ns", "usleep_exit_ns")], []) +
+     ["--set", "ipistorm.delay_us=1"], 0, None, [js("c.json", POWER)])
+
+# Keys the machine never reads: an assigned device's host driver, the idle
+# POWER host's device costs, posting with no APICv vCPU to post into.
+HG = {"path": "hg.json", "repo": "configs/vm/host-and-guest.json"}
+for tag, base, sets, named in [
+        ("xen-assigned-threaded-irq", XEN, ["devices.0.threaded_irq=true"], "devices[0].threaded_irq"),
+        ("kvm-assigned-threaded-irq", HG, ["devices.1.threaded_irq=true"], "devices[1].threaded_irq"),
+        ("power-idle-device-cost", js("c.json", POWER), ["devices.0.handler_base_ns=5"],
+         "devices[0].handler_base_ns"),
+        ("kvm-posting-without-apicv", HG, ["vcpus.*.vid=false", "vcpus.*.apicv=false"],
+         "vm.irq_posting")]:
+    argv = ["run", base["path"], "-q"]
+    for s_ in sets:
+        argv += ["--set", s_]
+    case(f"run-unread-{tag}", argv, 2, None, [base], names=["--set", named])
 
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}

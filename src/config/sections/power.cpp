@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "config/config_error.h"
+#include "config/json_text.h"
 #include "model/power/chip_layout.h"
 
 namespace cidsim {
@@ -62,7 +63,39 @@ unsigned partition_cpus(const PowerParams& p) {
     }
 }
 
+// A key of the idle host's (idle_x86_host) stated in `config`, or another
+// of its sections: read and never spent, so refused.
+void refuse_x86_costs(const nlohmann::json& config) {
+    const std::string why = ": an x86 host's costs; a POWER partition (power) never spends them "
+                            "(its costs are power, xive and power_line): drop it";
+    for (const char* section : kIdleX86HostCostSections)
+        if (config.contains(section)) throw ConfigError(section + why);
+    const nlohmann::json idle = idle_x86_host();
+    for (auto section = idle.begin(); section != idle.end(); ++section) {
+        const auto s = config.find(section.key());
+        if (s == config.end() || !s->is_object()) continue;
+        for (auto k = s->begin(); k != s->end(); ++k) {
+            const std::string at = section.key() + "." + k.key();
+            if (!section->contains(k.key())) throw ConfigError(at + why);
+            const bool cpus = k.key() == "cpus";
+            if (*k != section->at(k.key()))
+                throw ConfigError(at + ": the idle x86 host beside a POWER partition (power) "
+                                  "has " + (cpus ? "one CPU" : "its timer off") + ", found " +
+                                  show_json(*k) + ": drop it" +
+                                  (cpus ? " (the partition's CPUs are power.cores_per_chip x "
+                                          "power.threads_per_core)" : ""));
+        }
+    }
+}
+
 }  // namespace
+
+const char* const kIdleX86HostCostSections[5] = {"cpu", "handler", "iommu", "pid_line",
+                                                 "root_port"};
+
+nlohmann::json idle_x86_host() {
+    return {{"topology", {{"cpus", 1}}}, {"lapic", {{"timer_period_ns", 0}}}};
+}
 
 SharedLineParams power_line_defaults() {
     SharedLineParams p;
@@ -83,7 +116,8 @@ std::vector<ConfigSection> power_sections() {
     power.present = present;
     power.admit = [](const nlohmann::json& config, SimConfig& c) {
         if (c.has_vm() || c.xen_guest)
-            throw ConfigError("power: a config runs a POWER partition or a guest, not both");
+            throw ConfigError("power: a config runs a POWER partition or a guest (vm and vcpus, "
+                              "or xen), not both");
         c.power_machine = true;
         // An x86 host's settings would be read and never used by the partition.
         if (config.contains("mode"))
@@ -93,9 +127,11 @@ std::vector<ConfigSection> power_sections() {
                                                      !w->empty())
             throw ConfigError("workloads: a POWER partition (power) runs ipistorm, its own "
                               "section, and no device workload: drop them");
+        refuse_x86_costs(config);
     };
     power.settle = [](const nlohmann::json&, SimConfig& c) {
         if (!c.power_machine) return;
+        c.lapic.timer_period = sc_core::SC_ZERO_TIME;  // idle_x86_host()
         // A POWER core runs 1, 2, 4 or 8 threads (ppc64_cpu --smt); no other split exists.
         const uint64_t t = c.power.threads_per_core;
         if (t != 1 && t != 2 && t != 4 && t != 8)

@@ -56,7 +56,10 @@ std::vector<unsigned> parse_cpulist(const std::string& text, unsigned max_cpu) {
     }
     if (!text.empty() && text.back() == ',') throw bad();
     std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
+    // A number twice is a typo the set would hide ("0-3,2": meant 12?).
+    if (const auto twice = std::adjacent_find(out.begin(), out.end()); twice != out.end())
+        throw std::invalid_argument(quoted(text) + ": " + std::to_string(*twice) +
+                                    " is listed twice");
     if (out.empty()) throw std::invalid_argument("an empty cpulist");
     return out;
 }

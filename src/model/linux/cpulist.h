@@ -8,8 +8,8 @@
 
 namespace cidsim {
 
-// The CPUs, ascending, each once; std::invalid_argument naming the text
-// when it is not a cpulist or a CPU exceeds `max_cpu`.
+// The CPUs, ascending; std::invalid_argument naming the text when it is not
+// a cpulist, names a CPU twice or a CPU exceeds `max_cpu`.
 std::vector<unsigned> parse_cpulist(const std::string& text, unsigned max_cpu = 65535);
 
 }  // namespace cidsim

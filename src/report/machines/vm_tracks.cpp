@@ -45,6 +45,13 @@ std::string vcd_name(std::string s) {
 
 }  // namespace
 
+std::vector<TimelineRow> VmTraceLogs::timeline_rows(const TimelineWindow& w) const {
+    std::vector<TimelineRow> rows;
+    for (size_t i = 0; i < m_states.size(); ++i)
+        rows.push_back(vm_timeline_row(m_states[i], m_steps[i], w, "vcpu" + std::to_string(i)));
+    return rows;
+}
+
 const char* const kVmTimelineLegend =
     "vCPU rows: g guest, r root (the vCPU thread), t an IRQ thread, . idle; "
     "X VM exit, P posted interrupt taken in guest mode (no exit), H guest handler";

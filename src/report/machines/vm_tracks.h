@@ -39,6 +39,8 @@ public:
     std::string with_perfetto_tracks(const std::string& perfetto, const TimelineWindow& w) const;
     // The VCD wires of every vCPU.
     std::vector<VcdWire> vcd_wires() const;
+    // Each vCPU's timeline row (vm_timeline_row), labelled vcpuN.
+    std::vector<TimelineRow> timeline_rows(const TimelineWindow& w) const;
 
 private:
     System& m_system;
