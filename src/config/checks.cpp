@@ -4,8 +4,9 @@
 #include <cmath>
 #include <set>
 
-#include "config/overrides.h"
 #include "config/json_text.h"
+#include "config/overrides.h"
+#include "config/printable.h"
 
 namespace cidsim {
 
@@ -94,8 +95,7 @@ void check_references(const SimConfig& c) {
         if (d.name.empty()) throw ConfigError(at + "name: a device needs a name");
         // A name is printed in tables and in one-line commands (sweep
         // --emit-commands): a control character would break them.
-        if (std::any_of(d.name.begin(), d.name.end(),
-                        [](unsigned char ch) { return ch < 0x20 || ch == 0x7f; }))
+        if (has_control_character(d.name))
             throw ConfigError(at + "name: a control character in device name; expected printable "
                                    "characters only");
         if (!names.insert(d.name).second)

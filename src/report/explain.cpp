@@ -16,6 +16,7 @@
 
 #include "config/config_loader.h"
 #include "config/json_text.h"
+#include "config/printable.h"
 #include "report/explain_section.h"
 #include "report/results.h"
 #include "report/trace_recorder.h"
@@ -178,10 +179,8 @@ void parse_scenario(ExplainScenario& s) {
             ExplainVariant var;
             var.label = text((*v)[i], "label", at + ".", "variant " + std::to_string(i));
             // A label heads the variant's rows and names its runs: one printed line, its own.
-            const bool control = std::any_of(var.label.begin(), var.label.end(), [](char ch) {
-                return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f;
-            });
-            if (var.label.empty() || control || var.label.size() > kMaxNameLength)
+            if (var.label.empty() || has_control_character(var.label) ||
+                var.label.size() > kMaxNameLength)
                 throw ConfigError(at + ".label: expected 1 to " + std::to_string(kMaxNameLength) +
                                   " printable characters, found " + show_json(var.label));
             for (const ExplainVariant& before : s.variants)
@@ -313,9 +312,7 @@ json run_variant(const ExplainScenario& s, size_t index) {
     // A POWER partition's rows replace the (idle) x86 host's.
     for (const TimelineRow& r : power ? std::vector<TimelineRow>{}
                                       : timeline_rows(recorder.events(), ctx, w, var.label)) {
-        // With guests, a host CPU row with nothing on it only hides the vCPU rows.
-        const bool empty = r.cells.find_first_not_of(' ') == std::string::npos;
-        if ((system.vcpu_count() || xen) && empty && r.label != "MSIs") continue;
+        if ((system.vcpu_count() || xen) && blank_host_row(r)) continue;
         rows.push_back({{"label", r.label}, {"cells", r.cells}, {"note", r.note}});
     }
     for (unsigned i = 0; i < system.vcpu_count(); ++i) {

@@ -36,6 +36,11 @@ struct TimelineRow {
 std::vector<TimelineRow> timeline_rows(const std::vector<TraceRecord>& events,
                                        const TraceContext& ctx, const TimelineWindow& w,
                                        const std::string& name);
+// A host row with nothing on it beside guests' rows (the MSIs row always
+// counts): it only pushes theirs down, so explain and run --timeline drop it.
+inline bool blank_host_row(const TimelineRow& r) {
+    return r.label != "MSIs" && r.cells.find_first_not_of(' ') == std::string::npos;
+}
 // The time axis, then the rows, labels padded to one width.
 std::string render_timeline(const std::vector<TimelineRow>& rows, const TimelineWindow& w);
 

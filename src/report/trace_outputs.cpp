@@ -62,10 +62,7 @@ std::vector<TimelineRow> TraceSession::timeline_of(const std::vector<TraceRecord
         return rows;
     }
     for (const TimelineRow& r : timeline_rows(events, ctx, w, ctx.posted ? "posted" : "remappable"))
-        // With guests, a host CPU row with nothing on it only hides theirs (as explain does).
-        if (!(m_vm || m_xen) || r.label == "MSIs" ||
-            r.cells.find_first_not_of(' ') != std::string::npos)
-            rows.push_back(r);
+        if (!((m_vm || m_xen) && blank_host_row(r))) rows.push_back(r);
     if (m_vm)
         for (TimelineRow& r : m_vm->timeline_rows(w)) rows.push_back(std::move(r));
     if (m_xen) add(m_xen->explain(w, w, 0, "xen"));

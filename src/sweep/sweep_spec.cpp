@@ -10,6 +10,7 @@
 
 #include "config/config_loader.h"
 #include "config/json_text.h"
+#include "config/printable.h"
 #include "report/renamed_metrics.h"
 
 namespace cidsim {
@@ -39,15 +40,11 @@ void check_path(const std::string& at, const std::string& path) {
 // A control character anywhere in a value (a string, or an array's or
 // object's strings and keys).
 bool has_control(const json& j) {
-    const auto in = [](const std::string& t) {
-        return std::any_of(t.begin(), t.end(),
-                           [](char c) { return (unsigned char)c < 0x20 || c == 0x7f; });
-    };
-    if (j.is_string()) return in(j.get_ref<const std::string&>());
+    if (j.is_string()) return has_control_character(j.get_ref<const std::string&>());
     if (j.is_array()) return std::any_of(j.begin(), j.end(), has_control);
     if (j.is_object())
         for (auto it = j.begin(); it != j.end(); ++it)
-            if (in(it.key()) || has_control(it.value())) return true;
+            if (has_control_character(it.key()) || has_control(it.value())) return true;
     return false;
 }
 
