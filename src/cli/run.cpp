@@ -1,5 +1,6 @@
 // cidsim run CONFIG.json [--set key.path=value ...] [--seed N] [--stepwise] [--out RESULT.json]
 //   [--stats FILE] [--fio-json FILE [--percentile-list 1:50:99]] [--timeline [--window-ns A:B]] [--trace-vcd F] [--trace-perfetto F [--trace-limit N]] [--interrupts]
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 
@@ -128,6 +129,12 @@ int cmd_run(int argc, char** argv) {
                     throw BadInput(std::string("--") + flag + ": it records the x86 host's " +
                                    "MSIs and jobs; " + path + " runs a POWER partition " +
                                    "(power), whose IPIs --timeline draws and --interrupts counts");
+        // fio's figures are an NVMe job's: without one the file would hold no job.
+        if (vm.count("fio-json") &&
+            std::none_of(config.workloads.begin(), config.workloads.end(),
+                         [](const WorkloadConfig& w) { return w.type == "nvme"; }))
+            throw BadInput("--fio-json: it writes the NVMe workloads' figures as fio does; " +
+                           path + " has no workload of type \"nvme\"");
         if (vm.count("out")) claim_output("--out", out);
         if (vm.count("stats")) claim_output("--stats", stats);
         if (vm.count("trace-vcd")) claim_output("--trace-vcd", trace.vcd_path);

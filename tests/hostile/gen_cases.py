@@ -44,6 +44,7 @@ def js(path, j):
 
 
 TINY = copy("tiny.json")
+NVME = copy("nvme.json")  # an NVMe job: what --fio-json reports on
 SPEC = copy("spec.json")
 TABLES = copy("tables.json")
 SCEN = copy("scenario.json")
@@ -77,10 +78,18 @@ FULL_EXTRA = {
 }
 
 # --- Outputs: every output option against every kind of bad target --------------
-for cmd, (argv, files, inp, outs) in COMMANDS.items():
-    base_files = files + [text("plain.txt", "a file\n"), {"path": "d", "dir": True},
-                          {"path": "ff", "fifo": True}, text("other.txt", "keep me\n")]
+def with_nvme(argv, files, inp, opts):
+    """run's --fio-json needs an NVMe job, which tiny.json has not."""
+    if "--fio-json" in opts:
+        return [a if a != inp else "nvme.json" for a in argv], files + [NVME], "nvme.json"
+    return argv, files, inp
+
+
+for cmd, (cmd_argv, cmd_files, cmd_inp, outs) in COMMANDS.items():
     for opt in outs:
+        argv, files, inp = with_nvme(cmd_argv, cmd_files, cmd_inp, [opt])
+        base_files = files + [text("plain.txt", "a file\n"), {"path": "d", "dir": True},
+                              {"path": "ff", "fifo": True}, text("other.txt", "keep me\n")]
         o = opt.lstrip("-")
         bad = [
             ("empty", "", "expected a file name, found an empty string"),
@@ -119,6 +128,8 @@ for cmd, (argv, files, inp, outs) in COMMANDS.items():
     # Two outputs of one command naming the same file.
     for i, a in enumerate(outs):
         for b in outs[i + 1:]:
+            argv, files, inp = with_nvme(cmd_argv, cmd_files, cmd_inp, [a, b])
+            base_files = files + [text("plain.txt", "a file\n")]
             case(f"{cmd}-{a.lstrip('-')}-same-as-{b.lstrip('-')}", argv + [a, "x.out", b, "x.out"], 2,
                  "this file is also written as", base_files, names=[b + " x.out", "written as " + a])
             case(f"{cmd}-{a.lstrip('-')}-link-to-{b.lstrip('-')}", argv + [a, "x.out", b, "lx"], 2,
@@ -130,7 +141,7 @@ for cmd, opt, extra in [("run", "--out", []), ("run", "--stats", []), ("run", "-
                         ("run", "--fio-json", []),
                         ("run", "--trace-perfetto", []), ("explain", "--out", []),
                         ("reproduce", "--out", []), ("bench", "--json", [])]:
-    argv, files, inp, _ = COMMANDS[cmd]
+    argv, files, inp = with_nvme(*COMMANDS[cmd][:3], [opt])
     case(f"{cmd}-{opt.lstrip('-')}-through-symlink", argv + [opt, "link.out"], 0, None,
          files + [{"path": "link.out", "symlink": "target.out"}, text("target.out", "old\n")],
          changes=["target.out"])
@@ -864,8 +875,8 @@ for i, w in enumerate(["0:inf", "0:1e300", "1e9:2e9", "0x10:0x20", "0:nan", "-5:
     case(f"run-window-ns-bad{i}", ["run", "tiny.json", "-q", "--timeline", "--window-ns", w], 2,
          None, [TINY], names=["--window-ns " + w])
 for i, p in enumerate(["", "0", "101", "50:", ":50", "1e2", "nan", "50,99", "-1", "0x10"]):
-    case(f"run-percentile-list-bad{i}", ["run", "tiny.json", "-q", "--fio-json", "f.json",
-                                          "--percentile-list", p], 2, None, [TINY],
+    case(f"run-percentile-list-bad{i}", ["run", "nvme.json", "-q", "--fio-json", "f.json",
+                                          "--percentile-list", p], 2, None, [NVME],
          names=["--percentile-list"])
 case("run-percentile-list-without-fio-json", ["run", "tiny.json", "-q", "--percentile-list", "50"],
      2, "give --fio-json FILE too", [TINY], names=["--percentile-list"])
@@ -1203,12 +1214,12 @@ for tag, p, msg in [("twice", "50:99:50", "'50' repeats '50'"),
                     ("zero-point", "0.0", "not a percentage"),
                     ("above-100", "100.5", "not a percentage"),
                     ("word", "p99", "not a percentage")]:
-    case(f"run-percentile-list-{tag}", ["run", "tiny.json", "-q", "--fio-json", "f.json",
-                                         "--percentile-list", p], 2, msg, [TINY],
+    case(f"run-percentile-list-{tag}", ["run", "nvme.json", "-q", "--fio-json", "f.json",
+                                         "--percentile-list", p], 2, msg, [NVME],
          names=["--percentile-list"])
 for tag, p in [("unsorted", "99:50:1"), ("hundred", "100"), ("twenty", TWENTY)]:
-    case(f"run-percentile-list-{tag}-ok", ["run", "tiny.json", "-q", "--fio-json", "f.json",
-                                            "--percentile-list", p], 0, None, [TINY],
+    case(f"run-percentile-list-{tag}-ok", ["run", "nvme.json", "-q", "--fio-json", "f.json",
+                                            "--percentile-list", p], 0, None, [NVME],
          creates=["f.json"])
 
 # A POWER core runs SMT1, SMT2, SMT4 or SMT8: no other power.threads_per_core.
@@ -1407,6 +1418,17 @@ for tag, base, sets, named in [
     for s_ in sets:
         argv += ["--set", s_]
     case(f"run-unread-{tag}", argv, 2, None, [base], names=["--set", named])
+
+# fio's JSON holds NVMe jobs: a run with none would write a file of no job.
+case("run-fio-json-without-nvme", ["run", "tiny.json", "-q", "--fio-json", "f.json"], 2,
+     'has no workload of type "nvme"', [TINY], names=["--fio-json", "tiny.json"])
+case("run-fio-json-kvm-without-nvme", ["run", "c.json", "-q", "--fio-json", "f.json"], 2,
+     'has no workload of type "nvme"', [js("c.json", KVM)], names=["--fio-json", "c.json"])
+case("run-fio-json-xen-guest-jobs", ["run", "c.json", "-q", "--fio-json", "f.json"], 0, None,
+     [js("c.json", FAMILIES["xen"])], creates=["f.json"])
+case("run-fio-json-nvme-set-away", ["run", "nvme.json", "-q", "--fio-json", "f.json",
+                                    "--set", "workloads=[]"], 2,
+     'has no workload of type "nvme"', [NVME], names=["--fio-json", "nvme.json"])
 
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
