@@ -308,6 +308,7 @@ json effective_config(const SimConfig& config) {
         for (const char* section : kIdleX86HostCostSections) out.erase(section);
         out.update(idle_x86_host());
     }
+    if (c.xen_guest) out.erase("handler");  // never runs (xen_sections)
     if (!c.overrides.empty()) {
         out["overrides"] = json::array();
         for (const Override& o : c.overrides) {

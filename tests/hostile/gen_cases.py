@@ -1430,6 +1430,15 @@ case("run-fio-json-nvme-set-away", ["run", "nvme.json", "-q", "--fio-json", "f.j
                                     "--set", "workloads=[]"], 2,
      'has no workload of type "nvme"', [NVME], names=["--fio-json", "nvme.json"])
 
+# A Xen domain's devices are never posted to the host: Linux's posted-MSI
+# handler never runs, and its section is refused (and left out of the echo).
+XEN_HANDLER = json.loads(json.dumps(FAMILIES["xen"]))
+XEN_HANDLER["handler"] = {"loop_limit": 4}
+case("run-xen-handler-section", ["run", "c.json", "-q"], 2, "never runs",
+     [js("c.json", XEN_HANDLER)], names=["c.json", "handler"])
+case("run-xen-handler-set", ["run", "c.json", "-q", "--set", "handler.harvest=\"xchg_all\""], 2,
+     "never runs", [js("c.json", FAMILIES["xen"])], names=["--set handler.harvest", "handler"])
+
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups

@@ -70,6 +70,11 @@ std::vector<ConfigSection> xen_sections() {
             throw ConfigError("mode: \"posted\" is Linux's posted MSI on the host; a Xen "
                               "domain's devices are remapped by Xen (xen.variant \"intpost\" "
                               "posts them into the vCPUs): drop mode or set it to \"remappable\"");
+        // For the same reason Linux's posted-MSI notification handler never runs.
+        if (config.contains("handler"))
+            throw ConfigError("handler: Linux's posted-MSI notification handler on the host; a "
+                              "Xen domain's devices are remapped by Xen, never posted to the "
+                              "host, so it never runs: drop it");
     };
     // intpost delivers with VID, whose guest EOIs never exit, whatever EOI
     // mode the config states for the other variants: the effective config
