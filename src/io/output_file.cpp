@@ -75,6 +75,16 @@ void claim_output(const std::string& role, const std::string& path) {
                 throw BadInput(role + " " + path + ": this file is also written as " + c.role +
                                "; give each output its own file");
     }
+    // An old file that cannot be replaced: immutable or append-only
+    // (chattr +i, +a: EPERM), or a read-only file mounted over it (EROFS).
+    // Opened, never written; a file merely without write permission is
+    // replaced by the rename, as every other output is.
+    if (id.exists) {
+        const int fd = ::open(id.resolved.c_str(), O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+        if (fd >= 0) ::close(fd);
+        else if (errno == EPERM || errno == EROFS)
+            throw BadInput(role + " " + path + ": cannot write here: " + std::strerror(errno));
+    }
     // Can a file be created beside the target? Only trying tells (read-only
     // mounts, ACLs); the probe is removed at once, or on a signal.
     const std::string dir = parent_of(id.resolved);
@@ -109,16 +119,19 @@ class StagedFile {
 public:
     StagedFile(const std::string& path, const std::string& text);
     ~StagedFile() {
-        if (!m_placed) ::unlink(m_tmp.c_str());
+        if (!m_placed || m_exchanged) ::unlink(m_tmp.c_str());
     }
     StagedFile(const StagedFile&) = delete;
     StagedFile& operator=(const StagedFile&) = delete;
     void place();
+    // Puts back what place() replaced (the old file, or no file).
+    void undo() noexcept;
 
 private:
     std::string m_path, m_target, m_tmp;
     std::unique_ptr<CleanupGuard> m_guard;
     bool m_placed = false;
+    bool m_exchanged = false;  // the old file waits under m_tmp until done
 };
 
 StagedFile::StagedFile(const std::string& path, const std::string& text) : m_path(path) {
@@ -155,11 +168,26 @@ StagedFile::StagedFile(const std::string& path, const std::string& text) : m_pat
 }
 
 void StagedFile::place() {
+    // An old file is swapped out, not overwritten, so that a later output's
+    // failure can put it back; a file system that cannot swap gets a rename.
+    if (::renameat2(AT_FDCWD, m_tmp.c_str(), AT_FDCWD, m_target.c_str(), RENAME_EXCHANGE) == 0) {
+        m_placed = m_exchanged = true;
+        return;
+    }
     if (std::rename(m_tmp.c_str(), m_target.c_str()) != 0) {
         const std::string why = std::strerror(errno);
         throw std::runtime_error(m_path + ": cannot rename the file into place: " + why);
     }
     m_placed = true;
+}
+
+void StagedFile::undo() noexcept {
+    if (!m_placed) return;
+    if (m_exchanged)
+        (void)::renameat2(AT_FDCWD, m_tmp.c_str(), AT_FDCWD, m_target.c_str(), RENAME_EXCHANGE);
+    else
+        ::unlink(m_target.c_str());
+    m_placed = m_exchanged = false;  // the destructor removes m_tmp
 }
 
 }  // namespace
@@ -175,7 +203,16 @@ void OutputBatch::add(const std::string& path, std::string text) {
 void OutputBatch::write() {
     std::vector<std::unique_ptr<StagedFile>> staged;
     for (const auto& [path, text] : m_files) staged.push_back(std::make_unique<StagedFile>(path, text));
-    for (auto& f : staged) f->place();
+    // One that cannot be placed (an immutable target, a mount point) takes
+    // back those placed before it: all are in place, or none.
+    for (size_t i = 0; i < staged.size(); ++i) {
+        try {
+            staged[i]->place();
+        } catch (...) {
+            while (i-- > 0) staged[i]->undo();
+            throw;
+        }
+    }
     m_files.clear();
 }
 

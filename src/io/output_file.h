@@ -27,7 +27,8 @@ void write_file_atomically(const std::string& path, const std::string& text);
 // The outputs of one command, written whole or not at all: every file is
 // written beside its target first, and only when all are written are they
 // renamed into place (a full disk on the third leaves the first two as they
-// were).
+// were); a rename that fails (an immutable target, a mount point) puts back
+// the files renamed before it.
 class OutputBatch {
 public:
     void add(const std::string& path, std::string text);  // an empty path adds nothing

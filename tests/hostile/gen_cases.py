@@ -1439,6 +1439,20 @@ case("run-xen-handler-section", ["run", "c.json", "-q"], 2, "never runs",
 case("run-xen-handler-set", ["run", "c.json", "-q", "--set", "handler.harvest=\"xchg_all\""], 2,
      "never runs", [js("c.json", FAMILIES["xen"])], names=["--set handler.harvest", "handler"])
 
+# A target a rename cannot replace: found before the work when it is
+# read-only (2); a mount point is found only when renaming (1), and the
+# outputs renamed before it are put back: all of a run's outputs, or none.
+case("run-stats-read-only-mounted-file", ["run", "tiny.json", "-q", "--out", "a.json",
+                                          "--stats", "mp"], 2, "Read-only file system",
+     [TINY, {"path": "mp", "mounted_file": "ro"}], names=["--stats mp"])
+case("run-stats-mount-point-puts-back-out", ["run", "tiny.json", "-q", "--out", "a.json",
+                                             "--stats", "mp"], 1,
+     ["mp: cannot rename the file into place", "Device or resource busy"],
+     [TINY, text("a.json", "an earlier result\n"), {"path": "mp", "mounted_file": "rw"}])
+case("run-trace-mount-point-removes-new-out", ["run", "tiny.json", "-q", "--out", "new.json",
+                                               "--trace-vcd", "mp"], 1,
+     "mp: cannot rename the file into place", [TINY, {"path": "mp", "mounted_file": "rw"}])
+
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups

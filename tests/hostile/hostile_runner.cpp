@@ -22,8 +22,10 @@
 // (a path in the source tree),
 // "text", "json", "dir": true, "fifo": true, "symlink": TARGET, "hardlink":
 // EXISTING, "tmpfs": "full" | "ro" (a small tmpfs mounted at P, filled up or
-// read-only: the disk faults; in a private mount namespace of this runner,
-// and skipped, not failed, where none can be made).
+// read-only: the disk faults), "mounted_file": "rw" | "ro" (a file with
+// another bind-mounted over it: a target rename cannot replace); mounts are
+// made in a private mount namespace of this runner, and the case is
+// skipped, not failed, where none can be made.
 // In args and messages "{dir}" is the scratch directory (also the cwd).
 #include <fcntl.h>
 #include <sched.h>
@@ -183,6 +185,24 @@ void mount_tmpfs(const fs::path& p, const std::string& kind) {
     }
 }
 
+// A file P with a file P.src mounted over it ("rw": its rename fails with
+// EBUSY; "ro": read-only, writes to it fail with EROFS).
+void mount_over_file(const fs::path& p, const std::string& kind) {
+    if (!private_mounts()) throw Skip("no private mount namespace here for a bind mount");
+    const fs::path src = p.string() + ".src";
+    std::ofstream(src) << "mounted over\n";
+    std::ofstream(p) << "under the mount\n";
+    if (::mount(src.c_str(), p.c_str(), nullptr, MS_BIND, nullptr) != 0)
+        throw Skip(std::string("cannot bind-mount a file: ") + std::strerror(errno));
+    g_mounts.push_back(p);
+    if (kind == "ro") {
+        if (::mount(nullptr, p.c_str(), nullptr, MS_REMOUNT | MS_BIND | MS_RDONLY, nullptr) != 0)
+            throw std::runtime_error("cannot remount read-only: " + p.string());
+    } else if (kind != "rw") {
+        throw std::runtime_error("mounted_file: expected \"rw\" or \"ro\"");
+    }
+}
+
 void unmount_all() {
     for (const fs::path& p : g_mounts) ::umount2(p.c_str(), MNT_DETACH);
     g_mounts.clear();
@@ -203,6 +223,7 @@ void setup(const json& files, const fs::path& dir, const fs::path& fixtures) {
         } else if (f.contains("symlink")) fs::create_symlink(f["symlink"].get<std::string>(), p);
         else if (f.contains("hardlink")) fs::create_hard_link(dir / f["hardlink"].get<std::string>(), p);
         else if (f.contains("tmpfs")) mount_tmpfs(p, f["tmpfs"].get<std::string>());
+        else if (f.contains("mounted_file")) mount_over_file(p, f["mounted_file"].get<std::string>());
         else throw std::runtime_error("setup entry without a kind: " + f.dump());
     }
 }
