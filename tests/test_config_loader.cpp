@@ -309,6 +309,14 @@ TEST_CASE("every described Xen parameter is accepted by the loader under its key
     CHECK(e == effective_config(load_config(base)));
     CHECK(e["xen_line"]["hop_ns"] == Approx(80));  // the 2018 box's, not pid_line's
     CHECK(e["devices"][0]["assigned_to"] == "guest");
+    // What the domain never reads is not echoed, and its devices are
+    // remapped whatever mode is unstated: the echo reads back.
+    CHECK_FALSE(base.contains("mode"));
+    CHECK(e["mode"] == "remappable");
+    CHECK_FALSE(e.contains("handler"));
+    CHECK_FALSE(e["xen_line"].contains("same_core_ns"));
+    CHECK_FALSE(e["xen_line"].contains("device_rmw_ns"));
+    CHECK(effective_config(load_config(e)) == e);
 }
 
 TEST_CASE("every described POWER parameter is accepted by the loader under its key", "[config][ipistorm]") {

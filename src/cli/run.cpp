@@ -129,6 +129,13 @@ int cmd_run(int argc, char** argv) {
                     throw BadInput(std::string("--") + flag + ": it records the x86 host's " +
                                    "MSIs and jobs; " + path + " runs a POWER partition " +
                                    "(power), whose IPIs --timeline draws and --interrupts counts");
+        // Likewise a Xen domain's vCPUs and event_lock live outside the host's tracks.
+        if (config.xen_guest)
+            for (const char* flag : {"trace-vcd", "trace-perfetto"})
+                if (vm.count(flag))
+                    throw BadInput(std::string("--") + flag + ": it records the x86 host's " +
+                                   "CPUs and MSIs; " + path + " runs a Xen domain (xen), whose " +
+                                   "vCPUs and event_lock --timeline draws and --interrupts counts");
         // fio's figures are an NVMe job's: without one the file would hold no job.
         if (vm.count("fio-json") &&
             std::none_of(config.workloads.begin(), config.workloads.end(),

@@ -33,7 +33,8 @@ void check_trace(const SimConfig& c, const WorkloadConfig& w, const std::string&
         const double t = e[0].get<double>();
         if (!std::isfinite(t) || t < 0)
             throw ConfigError(ev + ": expected a time >= 0 ns, found " + show_json(e[0]));
-        if (t >= end_ns)
+        // As replayed: rounded to the kernel's picosecond (19999.9996 is 20000).
+        if (t >= end_ns || ns(t) >= c.run.warmup + c.run.duration)
             throw ConfigError(ev + ": at " + format_number(t) +
                               " ns, beyond the end of the run (run.warmup_ns + run.duration_ns = " +
                               format_number(end_ns) + " ns); it would never be replayed");
@@ -50,6 +51,25 @@ void check_trace(const SimConfig& c, const WorkloadConfig& w, const std::string&
             e[2].get<uint64_t>() >= dev->params.vectors)
             throw ConfigError(ev + ": queue " + show_json(e[2]) + " does not exist: " + name + " has " +
                               std::to_string(dev->params.vectors) + " queues (vectors)");
+    }
+}
+
+// An NVMe or DSA workload reaps its device's completions: another
+// workload on the device would have them delivered to it.
+void check_device_alone(const SimConfig& c, size_t index, const std::string& at) {
+    const std::string& device = c.workloads[index].device();
+    for (size_t j = 0; j < c.workloads.size(); ++j) {
+        const WorkloadConfig& other = c.workloads[j];
+        if (j == index) continue;
+        bool drives = other.type != "trace" && other.device() == device;
+        if (other.type == "trace" && other.events.is_array())
+            for (const json& e : other.events)
+                drives = drives || (e.is_array() && e.size() == 3 && e[1] == device);
+        if (drives)
+            throw ConfigError(at + "device: '" + device + "' is also driven by workloads[" +
+                              std::to_string(j) + "]: an " + c.workloads[index].type +
+                              " workload reaps its device's completions, so it drives the "
+                              "device alone");
     }
 }
 
@@ -136,6 +156,7 @@ void check_references(const SimConfig& c) {
             throw ConfigError(at + "device: no device named '" + w.device() +
                               "' (devices: " + join_keys(name_list) + ")");
         if (w.type == "trace") check_trace(c, w, at);
+        if (nvme || dsa) check_device_alone(c, i, at);
         // NVMe jobs and DSA submitters are host threads on host CPUs; a Xen
         // guest runs NVMe jobs as its own I/O threads (xen_pcpu.h), a KVM
         // guest's driver stack is not modelled.
@@ -256,16 +277,24 @@ void check_consistency(const SimConfig& c) {
                               std::to_string(d.params.vectors) +
                               " vectors (" + at + "vectors): the extra CPUs would get no queue");
         // The LAPIC delivers a vector only when its priority class exceeds
-        // the TPR's class (SDM vol. 3 11.8.3.1); an assigned device's go to its vCPUs.
-        if (c.is_assigned(d)) continue;
-        for (uint64_t cpu : d.irq_cpus) {
+        // the TPR's class (SDM vol. 3 11.8.3.1). An assigned device's host
+        // vector lands on whichever pCPU runs its vCPU: every CPU's TPR counts.
+        const bool assigned = c.is_assigned(d);
+        std::vector<uint64_t> cpus = d.irq_cpus;
+        if (assigned) {
+            cpus.resize(c.topology.cpus);
+            for (unsigned cpu = 0; cpu < c.topology.cpus; ++cpu) cpus[cpu] = cpu;
+        }
+        for (uint64_t cpu : cpus) {
             const uint64_t tpr = lapic_of(unsigned(cpu)).tpr;
-            if (c.mode == RemapMode::Remappable && (d.first_vector >> 4) <= (tpr >> 4))
-                throw ConfigError(key_of_cpu(c, unsigned(cpu), "lapic", "tpr") + ": " + format_hex(tpr) +
-                                  " masks " + at + "first_vector " + format_hex(d.first_vector) +
-                                  " (priority class " + std::to_string(d.first_vector >> 4) +
-                                  " <= " + std::to_string(tpr >> 4) +
-                                  "): its interrupts would never be delivered in remappable mode");
+            if ((assigned || c.mode == RemapMode::Remappable) &&
+                (d.first_vector >> 4) <= (tpr >> 4))
+                throw ConfigError(key_of_cpu(c, unsigned(cpu), "lapic", "tpr") + ": " +
+                                  format_hex(tpr) + " masks " + at + "first_vector " +
+                                  format_hex(d.first_vector) + " (priority class " +
+                                  std::to_string(d.first_vector >> 4) + " <= " +
+                                  std::to_string(tpr >> 4) + "): its interrupts would never " +
+                                  (assigned ? "reach the guest" : "be delivered in remappable mode"));
         }
     }
     for (unsigned cpu = 0; cpu < c.topology.cpus; ++cpu) {

@@ -95,6 +95,9 @@ SimConfig load_unprefixed(const json& config) {
         top.allow(s.key);
         if (auto it = config.find(s.key); it != config.end()) {
             if (s.admit) s.admit(config, c);
+            for (const auto& [key, why] : s.unread_keys)
+                if (it->is_object() && it->contains(key))
+                    throw ConfigError(s.key + "." + key + ": " + why + ": drop it");
             read_section(s, *it, c);
         }
         if (s.settle) s.settle(config, c);
@@ -290,6 +293,7 @@ json effective_config(const SimConfig& config) {
             json section = json::object();
             JsonWriter w(section);
             s.describe(c, 0, w);
+            for (const auto& unread : s.unread_keys) section.erase(unread.first);
             out[s.key] = section;
             continue;
         }
@@ -375,6 +379,10 @@ json describe_parameters() {
             if (const char* src = s.source ? s.source(list[i]["key"].get<std::string>()) : nullptr)
                 list[i]["description"] = list[i]["description"].get<std::string>() + ". " + src;
         }
+        for (const auto& unread : s.unread_keys)
+            list.erase(std::remove_if(list.begin(), list.end(),
+                                      [&](const json& e) { return e["key"] == unread.first; }),
+                       list.end());
         out[s.max_entries ? s.key + "[]" : s.key] = list;
     }
     out["overrides[]"] = describe_overrides();

@@ -1,15 +1,29 @@
 #pragma once
-// Whether a name or label the user gave holds a control character (a byte
-// below 0x20, or DEL): printed in tables, timelines and one-line commands,
-// it would break their lines.
-#include <algorithm>
+// Whether a name or label the user gave holds a control character: printed
+// in tables, timelines and one-line commands, it would break their lines
+// or reorder what follows. In UTF-8: C0 (below 0x20) and DEL, C1 (U+0080 to
+// U+009F, NEL among them), the line and paragraph separators (U+2028,
+// U+2029) and the bidirectional controls (U+061C, U+200E, U+200F, U+202A to
+// U+202E, U+2066 to U+2069).
 #include <string>
 
 namespace cidsim {
 
 inline bool has_control_character(const std::string& text) {
-    return std::any_of(text.begin(), text.end(),
-                       [](unsigned char c) { return c < 0x20 || c == 0x7f; });
+    const auto byte = [&](size_t i) { return i < text.size() ? (unsigned char)text[i] : 0u; };
+    for (size_t i = 0; i < text.size(); ++i) {
+        const unsigned c = byte(i);
+        if (c < 0x20 || c == 0x7f) return true;
+        if (c == 0xc2 && byte(i + 1) >= 0x80 && byte(i + 1) <= 0x9f) return true;
+        if (c == 0xd8 && byte(i + 1) == 0x9c) return true;
+        if (c == 0xe2 && byte(i + 1) == 0x80) {
+            const unsigned d = byte(i + 2);
+            if (d == 0x8e || d == 0x8f || (d >= 0xa8 && d <= 0xae)) return true;
+        }
+        if (c == 0xe2 && byte(i + 1) == 0x81 && byte(i + 2) >= 0xa6 && byte(i + 2) <= 0xa9)
+            return true;
+    }
+    return false;
 }
 
 }  // namespace cidsim

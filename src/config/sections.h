@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -37,6 +38,10 @@ struct ConfigSection {
     // For `cidsim params`: where a key's default comes from (appended to its
     // description), or nullptr.
     const char* (*source)(const std::string& key) = nullptr;
+    // Keys describe() has that this family never reads, each with why: a
+    // config stating one is refused, and the echo and `cidsim params` leave
+    // them out (an object section's).
+    std::vector<std::pair<std::string, std::string>> unread_keys;
     // An array section: at most this many entries (at least one), and how
     // many c holds; 0 for an object section.
     size_t max_entries = 0;

@@ -1453,6 +1453,64 @@ case("run-trace-mount-point-removes-new-out", ["run", "tiny.json", "-q", "--out"
                                                "--trace-vcd", "mp"], 1,
      "mp: cannot rename the file into place", [TINY, {"path": "mp", "mounted_file": "rw"}])
 
+# An NVMe or DSA workload reaps its device's completions: it drives the
+# device alone (two on one device crashed, or wrapped a counter).
+NVME_CFG = json.load(open(__file__.replace("gen_cases.py", "fixtures/nvme.json")))
+for tag, other in [("nvme", {"type": "nvme", "device": "nvme0", "jobs": 1}),
+                   ("bursty", {"type": "bursty", "device": "nvme0"}),
+                   ("dsa", {"type": "dsa", "device": "nvme0"}),
+                   ("trace", {"type": "trace", "events": [[100, "nvme0", 0]]})]:
+    c = json.loads(json.dumps(NVME_CFG))
+    c["workloads"].append(other)
+    case(f"run-nvme-device-shared-with-{tag}", ["run", "c.json", "-q"], 2,
+         "is also driven by workloads[1]", [js("c.json", c)], names=["c.json", "workloads[0].device"])
+c = json.loads(json.dumps(NVME_CFG))
+c["workloads"] = [{"type": "dsa", "device": "nvme0"}, {"type": "dsa", "device": "nvme0"}]
+case("run-dsa-device-shared-with-dsa", ["run", "c.json", "-q"], 2, "is also driven by workloads[1]",
+     [js("c.json", c)], names=["c.json", "workloads[0].device"])
+# A guest's host TPR masks its assigned devices' host vectors as a host's does.
+for fam, base in [("kvm", js("c.json", KVM)), ("xen", js("c.json", FAMILIES["xen"]))]:
+    case(f"run-{fam}-tpr-masks-assigned-device", ["run", "c.json", "-q", "--set", "lapic.tpr=32"],
+         2, "its interrupts would never reach the guest", [base], names=["--set lapic.tpr=32", "lapic.tpr"])
+    case(f"run-{fam}-tpr-below-device-class-ok", ["run", "c.json", "-q", "--set", "lapic.tpr=16",
+                                                  "--set", "run.duration_ns=20000"], 0, None, [base])
+# A Xen domain's tracks are not the host's: the host-only traces are refused.
+for flag in ["--trace-vcd=t.vcd", "--trace-perfetto=t.json"]:
+    option = flag.split("=")[0]
+    case(f"run-xen-output{option}", ["run", "c.json", "-q", flag], 2, "runs a Xen domain",
+         [js("c.json", FAMILIES["xen"])], names=[option, "c.json"])
+# xen_line keys no agent of the domain's lines uses.
+for key in ["same_core_ns", "device_rmw_ns"]:
+    case(f"run-xen-line-{key}", ["run", "c.json", "-q", "--set", f"xen_line.{key}=3"], 2, "drop it",
+         [js("c.json", FAMILIES["xen"])], names=[f"--set xen_line.{key}=3", f"xen_line.{key}"])
+# ipistorm's target is (cpu + offset) % n: a list off 0 calls other CPUs at offset n.
+case("run-ipistorm-offset-list-length-off-zero-ok",
+     ["run", "c.json", "-q", "--set", "ipistorm.cpulist=4-7", "--set", "ipistorm.offset=4"], 0, None,
+     [js("c.json", POWER)])
+case("run-ipistorm-offset-list-length-from-zero",
+     ["run", "c.json", "-q", "--set", "ipistorm.cpulist=0-3", "--set", "ipistorm.offset=4"], 2,
+     "every kthread would call itself", [js("c.json", POWER)],
+     names=["--set ipistorm.offset=4", "ipistorm.offset"])
+# A name that breaks or reorders a line in any reader: C1 (NEL), separators, bidi.
+for tag, ch in [("nel", "\u0085"), ("line-separator", "\u2028"), ("bidi-override", "\u202e"),
+                ("bidi-isolate", "\u2066")]:
+    c = json.load(open(__file__.replace("gen_cases.py", "fixtures/tiny.json")))
+    c["devices"][0]["name"] = "a" + ch + "b"
+    for e in c["workloads"][0]["events"]:
+        e[1] = "a" + ch + "b"
+    case(f"run-device-name-{tag}", ["run", "c.json", "-q"], 2, "a control character in device name",
+         [js("c.json", c)], names=["c.json", "devices[0].name"])
+c = json.load(open(__file__.replace("gen_cases.py", "fixtures/tiny.json")))
+c["devices"][0]["name"] = "d\u00e9v\u00b5"  # printable beyond ASCII stays accepted
+for e in c["workloads"][0]["events"]:
+    e[1] = c["devices"][0]["name"]
+case("run-device-name-latin1-ok", ["run", "c.json", "-q"], 0, None, [js("c.json", c)])
+# A trace time is replayed at the kernel's picosecond: one that rounds onto
+# the end of the run would never be replayed.
+case("run-trace-event-rounds-to-end", ["run", "tiny.json", "-q", "--set",
+                                       "workloads[0].events[3]=[19999.9996, \"dev0\", 0]"], 2,
+     "it would never be replayed", [TINY], names=["--set workloads[0].events[3]", "events[3]"])
+
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups

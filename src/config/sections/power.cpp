@@ -4,6 +4,8 @@
 // kthreads that send the IPIs).
 #include "config/sections.h"
 
+#include <algorithm>
+
 #include <map>
 #include <stdexcept>
 
@@ -168,13 +170,15 @@ std::vector<ConfigSection> power_sections() {
                               " is not in the partition's " + std::to_string(n) + " CPUs" +
                               (listed ? "" : " (the default \"" + c.ipistorm.cpulist +
                                                  "\"; set ipistorm.cpulist)"));
-        // ipistorm's target is (cpu + offset) % n over the list: a multiple
-        // of n makes every kthread call itself, a local call with no IPI.
-        if (c.ipistorm.offset % cpus.size() == 0)
-            throw ConfigError("ipistorm.offset: " + std::to_string(c.ipistorm.offset) +
-                              " is a multiple of the " + std::to_string(cpus.size()) +
-                              " CPUs of ipistorm.cpulist: every kthread would call itself and "
-                              "no IPI would be sent");
+        // ipistorm's target is (cpu + offset) % n, n the list's length: if
+        // it is each kthread's own CPU, every call is local and no IPI is sent.
+        const uint64_t offset = c.ipistorm.offset;
+        if (std::all_of(cpus.begin(), cpus.end(),
+                        [&](unsigned cpu) { return (cpu + offset) % cpus.size() == cpu; }))
+            throw ConfigError("ipistorm.offset: " + std::to_string(offset) + " sends each CPU " +
+                              "of ipistorm.cpulist to itself ((cpu + offset) % " +
+                              std::to_string(cpus.size()) + ", the list's length): every " +
+                              "kthread would call itself and no IPI would be sent");
     };
     return s;
 }

@@ -32,7 +32,6 @@ const char* xen_line_source(const std::string& key) {
          "Source (xen_line): assumed, cross-socket core-to-core latency of 100-150 ns on "
          "two-socket Intel servers (Chips and Cheese, \"Core to Core Latency Data on Large "
          "Systems\", 2023) less the in-socket 40 ns; range 60-120 ns"},
-        {"device_rmw_ns", "Source (xen_line): unused, no device writes the domain's lines"},
     };
     const auto it = sources.find(key);
     return it == sources.end() ? nullptr : it->second;
@@ -79,8 +78,12 @@ std::vector<ConfigSection> xen_sections() {
     // intpost delivers with VID, whose guest EOIs never exit, whatever EOI
     // mode the config states for the other variants: the effective config
     // says so, so a result never records a mode its run did not take.
+    // Likewise its devices are remapped by Xen whatever mode is unstated:
+    // the effective config says "remappable", which reads back.
     xen.settle = [](const nlohmann::json&, SimConfig& c) {
-        if (c.xen_guest && c.xen.variant == XenVariant::Intpost) c.xen.eoi = XenEoi::Virtualised;
+        if (!c.xen_guest) return;
+        c.mode = RemapMode::Remappable;
+        if (c.xen.variant == XenVariant::Intpost) c.xen.eoi = XenEoi::Virtualised;
     };
     ConfigSection line = object_section("xen_line", "xen", &SimConfig::xen_line);
     line.present = present;
@@ -88,6 +91,11 @@ std::vector<ConfigSection> xen_sections() {
         if (!c.xen_guest) throw ConfigError("xen_line: the Xen domain's line costs need a xen section");
     };
     line.source = xen_line_source;
+    line.unread_keys = {
+        {"same_core_ns", "each vCPU runs on a core of its own, so no SMT sibling supplies the "
+                         "domain's lines"},
+        {"device_rmw_ns", "no device writes the domain's lines (the lock and pirq lines are "
+                          "the vCPUs')"}};
     return {xen, line};
 }
 
