@@ -110,9 +110,15 @@ SimConfig load_unprefixed(const json& config) {
     if (auto it = config.find("comment"); it != config.end() && !it->is_string())
         throw ConfigError("comment: expected a string, found " + json_type_name(*it));
     top.allow("provenance");  // where fitted values came from (docs/calibration.md)
+    top.allow("explain");     // cidsim explain's section; a run ignores it
+    // Read by other commands (reproduce, explain), yet of their shape here:
+    // `--set explain=5` is nonsense to every reader.
+    for (const char* key : {"provenance", "explain"})
+        if (auto it = config.find(key); it != config.end() && !it->is_object())
+            throw ConfigError(std::string(key) + ": expected an object, found " +
+                              json_type_name(*it));
     top.allow("platform");    // applied by with_platform()
     c.platform = config.value("platform", std::string(kDefaultPlatform));
-    top.allow("explain");     // cidsim explain's section; a run ignores it
     top.check_unknown();
 
     if (auto it = config.find("devices"); it != config.end()) {

@@ -127,12 +127,31 @@ namespace {
 // Every variant's config and explain settings must load: bad input is found
 // before anything runs.
 void check_variants(const ExplainScenario& s) {
-    for (size_t i = 0; i < s.variants.size(); ++i) {
-        json ex;
-        const SimConfig config = load_config(variant_config(s, i, ex));
+    const auto check = [](const json& run, const json& ex) {
+        const SimConfig config = load_config(run);
         check_view_in_run(explain_view(ex), config);
         if (ex.contains("affinity_move")) check_affinity_refs(affinity_params(ex["affinity_move"]), config);
         if (ex.contains("retrigger")) check_retrigger_refs(retrigger_params(ex["retrigger"]), config);
+    };
+    for (size_t i = 0; i < s.variants.size(); ++i) {
+        json ex;
+        const json run = variant_config(s, i, ex);
+        try {
+            check(run, ex);
+        } catch (const ConfigError& e) {
+            // What the variant set (or broke the check of) is the variant's
+            // error; the scenario's own are told as they are.
+            if (s.variants[i].set.empty()) throw;
+            json base = s.document;
+            base.erase("explain");
+            try {
+                check(base, explain_section(s.document));
+            } catch (const ConfigError&) {
+                throw e;
+            }
+            throw ConfigError("explain.variants[" + std::to_string(i) + "].set (variant \"" +
+                              s.variants[i].label + "\"): " + e.what());
+        }
     }
 }
 
@@ -190,6 +209,13 @@ void parse_scenario(ExplainScenario& s) {
             if ((*v)[i].contains("set")) {
                 var.set = (*v)[i]["set"];
                 if (!var.set.is_object()) throw ConfigError(at + ".set: expected an object of key.path: value");
+                // A variant sets what its run is; how all are drawn is the scenario's.
+                for (auto a = var.set.begin(); a != var.set.end(); ++a)
+                    if (a.key() == "explain" || a.key().rfind("explain.", 0) == 0 ||
+                        a.key().rfind("explain[", 0) == 0)
+                        throw ConfigError(at + ".set.\"" + a.key() + "\": a variant sets its "
+                                          "run's config; the explain section is the scenario's, "
+                                          "one for every variant");
                 // Two paths naming one value would be applied in key order,
                 // the later one silently replacing (and unchecked) the other.
                 for (auto a = var.set.begin(); a != var.set.end(); ++a)

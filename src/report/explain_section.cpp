@@ -138,9 +138,9 @@ constexpr double kMaxExplainRunNs = 1e8;
 void check_view_in_run(const ExplainView& v, const SimConfig& config) {
     const double end = ns_of(config.run.warmup + config.run.duration);
     if (end > kMaxExplainRunNs)
-        throw ConfigError("run.duration_ns: explain records every step, so it runs at most 100 ms "
-                          "of simulated time (run.warmup_ns + run.duration_ns: " +
-                          ns_text(end) + " ns); cidsim run simulates longer");
+        throw ConfigError("run.warmup_ns + run.duration_ns: " + ns_text(end) + " ns, but "
+                          "explain records every step, so it runs at most 100 ms of simulated "
+                          "time; cidsim run simulates longer");
     for (const auto& [key, win] : {std::make_pair("window_ns", v.window),
                                    std::make_pair("narration_window_ns", v.narration_window)})
         if (win && win->second > end)

@@ -1511,6 +1511,27 @@ case("run-trace-event-rounds-to-end", ["run", "tiny.json", "-q", "--set",
                                        "workloads[0].events[3]=[19999.9996, \"dev0\", 0]"], 2,
      "it would never be replayed", [TINY], names=["--set workloads[0].events[3]", "events[3]"])
 
+# An explain variant sets its run's config: the explain section is the
+# scenario's, and an error its set causes names the variant.
+SCEN_J = json.load(open(__file__.replace("gen_cases.py", "fixtures/scenario.json")))
+for tag, sets, msg, named in [
+        ("explain-key", {"explain.bogus": 1}, "the explain section is the scenario's",
+         'explain.variants[1].set."explain.bogus"'),
+        ("explain-columns", {"explain.columns": 50}, "the explain section is the scenario's",
+         'explain.variants[1].set."explain.columns"'),
+        ("bad-value", {"handler.loop_limit": 99}, "expected an integer in [1, 64]",
+         "explain.variants[1].set (variant"),
+        ("warmup-past-limit", {"run.warmup_ns": 2e8}, "explain records every step",
+         "explain.variants[1].set (variant")]:
+    sc = json.loads(json.dumps(SCEN_J))
+    sc["explain"]["variants"][1]["set"] = sets
+    case(f"explain-variant-set-{tag}", ["explain", "x.json"], 2, msg, [js("x.json", sc)],
+         names=["x.json", named])
+# run reads neither explain nor provenance, but they are objects to whoever does.
+for key in ["explain", "provenance"]:
+    case(f"run-set-{key}-not-object", ["run", "tiny.json", "-q", "--set", f"{key}=5"], 2,
+         "expected an object", [TINY], names=[f"--set {key}=5", key])
+
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
