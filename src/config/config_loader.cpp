@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "config/checks.h"
 #include "config/param_io.h"
@@ -244,12 +246,83 @@ json with_profiles(json config) {
 
 }  // namespace
 
+namespace {
+
+// The value at `keys` in `doc` ("devices", "0", "name"), or nullptr.
+const json* value_at(const json& doc, const std::vector<std::string>& keys) {
+    const json* node = &doc;
+    for (const std::string& k : keys) {
+        if (node->is_object()) {
+            const auto it = node->find(k);
+            if (it == node->end()) return nullptr;
+            node = &*it;
+        } else if (node->is_array() && !k.empty() &&
+                   k.find_first_not_of("0123456789") == std::string::npos && k.size() < 10 &&
+                   std::stoul(k) < node->size()) {
+            node = &(*node)[std::stoul(k)];
+        } else {
+            return nullptr;
+        }
+    }
+    return node;
+}
+
+// Which included file of `path` states `value` at `keys` (the file itself
+// wins, then the last include, as merge_includes overlays them): the chain
+// `include "x.json": dir/x.json` to it, or nullopt when the file itself does
+// or none does (the value came from a --set).
+std::optional<std::string> included_origin(const std::string& path,
+                                           const std::vector<std::string>& keys,
+                                           const json& value, int depth = 0) {
+    if (depth > 8) return std::nullopt;
+    json doc;
+    try {
+        doc = read_json_file(path);
+    } catch (const ConfigError&) {
+        return std::nullopt;
+    }
+    if (!doc.is_object() || value_at(doc, keys)) return std::nullopt;
+    const auto inc = doc.find("include");
+    if (inc == doc.end()) return std::nullopt;
+    const json files = inc->is_array() ? *inc : json::array({*inc});
+    const std::string dir = path.find('/') == std::string::npos
+                                ? std::string(".")
+                                : path.substr(0, path.find_last_of('/'));
+    for (auto f = files.rbegin(); f != files.rend(); ++f) {
+        if (!f->is_string() || f->get<std::string>().empty()) continue;
+        const std::string name = f->get<std::string>();
+        const std::string file = name[0] == '/' ? name : dir + "/" + name;
+        const std::string here = "include \"" + name + "\": " + file;
+        if (const auto deeper = included_origin(file, keys, value, depth + 1))
+            return here + ": " + *deeper;
+        json included;
+        try {
+            included = read_json_file(file);
+        } catch (const ConfigError&) {
+            continue;
+        }
+        if (const json* v = value_at(included, keys)) {
+            if (*v == value) return here;
+            return std::nullopt;  // overridden after it was read: not this file's
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
 SimConfig load_config(const json& config, const std::string& source) {
     try {
         return load_unprefixed(with_platform(with_profiles(config)));
     } catch (const ConfigError& e) {
         if (source.empty()) throw;
-        throw ConfigError(source + ": " + e.what());
+        // A key an included file states is that file's error.
+        const std::string what = e.what();
+        const std::vector<std::string> keys = key_segments(what.substr(0, what.find(": ")));
+        if (const json* value = value_at(config, keys); value && !keys.empty())
+            if (const auto origin = included_origin(source, keys, *value))
+                throw ConfigError(source + ": " + *origin + ": " + what);
+        throw ConfigError(source + ": " + what);
     }
 }
 

@@ -1532,6 +1532,20 @@ for key in ["explain", "provenance"]:
     case(f"run-set-{key}-not-object", ["run", "tiny.json", "-q", "--set", f"{key}=5"], 2,
          "expected an object", [TINY], names=[f"--set {key}=5", key])
 
+# A bad key of an included file is that file's error, through every level.
+INC_TOP = {"include": ["sub/mid.json"], "devices": [{"name": "d0"}],
+           "workloads": [{"type": "bursty", "device": "d0"}]}
+case("run-include-bad-value-named", ["run", "top.json", "-q"], 2, 'found a string "x"',
+     [js("top.json", INC_TOP), js("sub/mid.json", {"include": "deep.json"}),
+      js("sub/deep.json", {"handler": {"loop_limit": "x"}})],
+     names=['top.json: include "sub/mid.json": ./sub/mid.json: include "deep.json": '
+            './sub/deep.json: handler.loop_limit'])
+case("run-include-unknown-key-named", ["run", "top.json", "-q"], 2, "unknown key",
+     [js("top.json", INC_TOP), js("sub/mid.json", {"handler": {"loop_limt": 3}})],
+     names=['include "sub/mid.json": ./sub/mid.json: handler.loop_limt'])
+case("run-include-bad-value-set-over-ok", ["run", "top.json", "-q", "--set", "handler.loop_limit=4"],
+     0, None, [js("top.json", INC_TOP), js("sub/mid.json", {"handler": {"loop_limit": "x"}})])
+
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
