@@ -306,12 +306,18 @@ void check_consistency(const SimConfig& c) {
         const CpuCoreParams& costs = cpu_of(cpu);
         const sc_core::sc_time timer_cost =
             costs.irq_entry + costs.timer_handler + costs.eoi + costs.irq_exit;
-        if (lapic.timer_period > sc_core::SC_ZERO_TIME && lapic.timer_period <= timer_cost)
-            throw ConfigError(key_of_cpu(c, cpu, "lapic", "timer_period_ns") + ": " +
+        if (lapic.timer_period > sc_core::SC_ZERO_TIME && lapic.timer_period <= timer_cost) {
+            // Named by the override that made it so: its period, else a cost.
+            std::string key = key_of_cpu(c, cpu, "lapic", "timer_period_ns");
+            for (const char* cost : {"timer_handler_ns", "irq_entry_ns", "eoi_ns", "irq_exit_ns"})
+                if (key.rfind("overrides[", 0) != 0) key = key_of_cpu(c, cpu, "cpu", cost);
+            if (key.rfind("overrides[", 0) != 0) key = "lapic.timer_period_ns";
+            throw ConfigError(key + ": on CPU " + std::to_string(cpu) + " the timer period " +
                               format_number(ns_of(lapic.timer_period)) +
                               " ns is not longer than one timer interrupt (cpu.irq_entry_ns + "
                               "timer_handler_ns + eoi_ns + irq_exit_ns = " +
                               format_number(ns_of(timer_cost)) + " ns): the CPUs would do nothing else");
+        }
     }
     if (vectors > c.iommu.irte_entries)
         throw ConfigError("iommu.irte_entries: " + std::to_string(c.iommu.irte_entries) +

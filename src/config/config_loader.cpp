@@ -309,11 +309,34 @@ std::optional<std::string> included_origin(const std::string& path,
     return std::nullopt;
 }
 
+// A device key its profile brought, not the config: the profile's error.
+[[noreturn]] void rethrow_against_profile(const ConfigError& e, const json& config) {
+    const std::string what = e.what();
+    const std::vector<std::string> keys = key_segments(what.substr(0, what.find(": ")));
+    if (keys.size() == 3 && keys[0] == "devices") {
+        const json* device = value_at(config, {keys[0], keys[1]});
+        if (device && device->is_object() && device->contains("profile") &&
+            !device->contains(keys[2])) {
+            std::string why = what.substr(what.find(": ") + 2);
+            if (const size_t drop = why.rfind(": drop it"); drop != std::string::npos &&
+                                                            drop + 9 == why.size())
+                why = why.substr(0, drop) + ": name another profile, or none";
+            throw ConfigError("devices[" + keys[1] + "].profile: " +
+                              show_json((*device)["profile"]) + " sets " + keys[2] + ": " + why);
+        }
+    }
+    throw e;
+}
+
 }  // namespace
 
 SimConfig load_config(const json& config, const std::string& source) {
     try {
-        return load_unprefixed(with_platform(with_profiles(config)));
+        try {
+            return load_unprefixed(with_platform(with_profiles(config)));
+        } catch (const ConfigError& e) {
+            rethrow_against_profile(e, config);
+        }
     } catch (const ConfigError& e) {
         if (source.empty()) throw;
         // A key an included file states is that file's error.

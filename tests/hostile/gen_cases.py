@@ -1546,6 +1546,11 @@ case("run-include-unknown-key-named", ["run", "top.json", "-q"], 2, "unknown key
 case("run-include-bad-value-set-over-ok", ["run", "top.json", "-q", "--set", "handler.loop_limit=4"],
      0, None, [js("top.json", INC_TOP), js("sub/mid.json", {"handler": {"loop_limit": "x"}})])
 
+# A device key its profile brings is the profile's error (the config never wrote it).
+case("run-profile-brings-refused-key", ["run", "c.json", "-q", "--set", "devices.0.profile=dsa"], 2,
+     "name another profile, or none", [js("c.json", KVM)],
+     names=["--set devices.0.profile=dsa", 'devices[0].profile: "dsa" sets threaded_irq'])
+
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
