@@ -18,6 +18,7 @@
 
 #include "cli/command_line.h"
 #include "io/data_files.h"
+#include "io/file_identity.h"
 #include "cli/commands.h"
 #include "report/progress.h"
 #include "cli/numeric_option.h"
@@ -42,6 +43,22 @@ struct Series {
     std::string name;
     std::vector<double> msis, wall, rate, events_per_msi, rss_mb, keq;
 };
+
+// Each config is a row named by its file's stem: one file twice, or two
+// files of one name, would be rows no one can tell apart. Names the second.
+void refuse_repeated_configs(const std::vector<std::string>& configs) {
+    for (size_t i = 0; i < configs.size(); ++i)
+        for (size_t j = 0; j < i; ++j) {
+            const std::string again = "--config " + configs[i] + ": ";
+            if (same_file(identify(configs[i]), identify(configs[j])))
+                throw BadInput(again + "the same file as --config " + configs[j] +
+                               " (given twice)");
+            const std::string stem = fs::path(configs[i]).stem().string();
+            if (stem == fs::path(configs[j]).stem().string())
+                throw BadInput(again + "its row would be named " + stem + ", as --config " +
+                               configs[j] + "'s is: rename one of them");
+        }
+}
 
 }  // namespace
 
@@ -125,6 +142,7 @@ int cmd_bench(int argc, char** argv) {
                 rethrow_against_sets(e, file, c, sets);
             }
         }
+        refuse_repeated_configs(configs);
         if (!json_out.empty()) claim_output("--json", json_out);
     } catch (const BadInput& e) {
         std::cerr << "cidsim bench: " << e.what() << "\n";

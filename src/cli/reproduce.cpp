@@ -108,6 +108,43 @@ RunParams config_run(const Table& table, const TableRow& row) {
     }
 }
 
+// A row's file in --keep that is a symbolic link or not a regular file:
+// reproduce picks those names and writes only its own files there, never
+// through a link to a file elsewhere (as a sweep refuses one in its
+// directory); a directory there would fail the row's run midway.
+void refuse_foreign_keep_file(const std::string& keep, const std::string& name) {
+    const std::string path = keep + "/" + name;
+    std::error_code ec;
+    const fs::file_status st = fs::symlink_status(path, ec);
+    if (fs::is_symlink(st))
+        throw BadInput("--keep " + keep + ": " + name + " is a symbolic link (to " +
+                       fs::read_symlink(path, ec).string() + "); reproduce writes only its "
+                       "own files there: remove the link, or name another directory");
+    if (fs::exists(st) && !fs::is_regular_file(st))
+        throw BadInput("--keep " + keep + ": " + name + " is not a regular file (" +
+                       (fs::is_directory(st) ? "a directory" : "a FIFO, socket or device") +
+                       "), where a row writes its run: remove it, or name another directory");
+}
+
+// At a --precision looser than the default every row runs shorter; a row
+// whose config no longer loads at that length (a trace event past the end
+// of the run) is refused before any run, naming the option and the row,
+// not failed in its run under a --set the user never gave.
+void check_shortened_row(const Table& table, const TableRow& row, double duration_ns,
+                         const std::string& option) {
+    json j = read_config_file(row.config);  // config_run read it and its sets already
+    for (const std::string& o : row.overrides) apply_override(j, o);
+    // The text the row's run gets (submit, below).
+    apply_override(j, "run.duration_ns=" + std::to_string(duration_ns));
+    try {
+        (void)load_config(j, row.config);
+    } catch (const ConfigError& e) {
+        throw ConfigError(option + ": " + row.at + " (table " + table.name + ", row " +
+                          key_text(row.key) + "): at that precision its run is shortened to " +
+                          format_number(duration_ns) + " ns, and then " + e.what());
+    }
+}
+
 struct Pending {
     size_t table, row;
     double duration_ns;
@@ -290,13 +327,23 @@ int cmd_reproduce(int argc, char** argv) {
     std::vector<std::vector<Sets>> variant_sets(chosen.size());  // [table][row]
     size_t variant_runs = 0;
     try {
+        // Where a looser precision came from, for a row it shortens too much.
+        const std::string precision_option =
+            vm["precision"].defaulted()
+                ? "--sensitivity (which runs at --precision " +
+                      format_number(kSensitivityPrecision) + " unless given)"
+                : "--precision " + vm["precision"].as<std::string>();
         const double shorter = precision > kDefaultPrecision
                                    ? (kDefaultPrecision / precision) * (kDefaultPrecision / precision)
                                    : 1.0;
         for (size_t t = 0; t < chosen.size(); ++t)
             for (size_t r = 0; r < chosen[t].rows.size(); ++r) {
                 const RunParams run = config_run(chosen[t], chosen[t].rows[r]);
-                initial.push_back({t, r, ns_of(run.duration) * shorter, run.batches, 0, "", -1, {}});
+                const double duration_ns = ns_of(run.duration) * shorter;
+                if (shorter < 1)
+                    check_shortened_row(chosen[t], chosen[t].rows[r], duration_ns,
+                                        precision_option);
+                initial.push_back({t, r, duration_ns, run.batches, 0, "", -1, {}});
             }
         if (sensitivity) {
             json profiles;
@@ -343,6 +390,7 @@ int cmd_reproduce(int argc, char** argv) {
                             names.push_back(stem + "-v" + std::to_string(v) + ".json");
                     for (const std::string& n : names)
                         for (const std::string& f : {n, n + ".stderr"}) {
+                            refuse_foreign_keep_file(keep, f);
                             const FileId id = identify(keep + "/" + f);
                             for (const FileId& in : inputs)
                                 if (same_file(in, id))

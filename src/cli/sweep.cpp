@@ -11,6 +11,7 @@
 #include "cli/command_line.h"
 #include "cli/commands.h"
 #include "config/platforms.h"
+#include "config/printable.h"
 #include "cli/numeric_option.h"
 #include "io/input_file.h"
 #include "config/config_loader.h"
@@ -38,6 +39,20 @@ std::string platforms_line(const std::vector<SweepPoint>& points) {
     return line + "\n";
 }
 
+// A path that goes into every point's one-line command (--emit-commands,
+// the Slurm commands file) or a line of the Slurm script: a newline in it
+// would split the line, and the script would run the rest as shell text.
+// Refused whether or not this sweep emits: a later one may.
+void refuse_control_characters(const std::string& option, const std::string& path) {
+    const std::string absolute = std::filesystem::absolute(path).lexically_normal().string();
+    if (!has_control_character(absolute)) return;
+    const bool in_name = has_control_character(path);
+    throw BadInput(option + " " + show_json(path) + ": a control character in " +
+                   (in_name ? "the path" : "its absolute path " + show_json(absolute)) +
+                   "; expected printable characters only (it is written into the one-line "
+                   "commands of each point and the Slurm script)");
+}
+
 }  // namespace
 
 int cmd_sweep(int argc, char** argv) {
@@ -62,6 +77,8 @@ int cmd_sweep(int argc, char** argv) {
         jobs = vm.count("jobs") ? unsigned(integer_option(vm, "jobs", 1, 4096)) : available_cpus();
         out_dir = path_option(vm, "out");
         if (vm.count("emit-slurm")) slurm = path_option(vm, "emit-slurm");
+        refuse_control_characters("--out", out_dir);
+        if (!slurm.empty()) refuse_control_characters("--emit-slurm", slurm);
         check_directory_option("--out", out_dir, false);
     } catch (const BadInput& e) {
         std::cerr << "cidsim sweep: " << e.what() << "\n";

@@ -339,6 +339,9 @@ TableRow load_row(const json& r, const std::string& dir, const std::string& at,
     if (row.key.empty()) throw ConfigError(at + ".key: empty; a row is named by its key");
     for (const auto& [name, value] : row.key.items()) {
         (void)text(name, at + ".key");
+        // Printed as name=value: an empty name would print "=1".
+        if (name.empty())
+            throw ConfigError(at + ".key: an empty key name; expected a name like mode");
         if (value.is_string()) (void)text(value, at + ".key." + name);
         else if (!value.is_number() && !value.is_boolean())
             throw ConfigError(at + ".key." + name + ": expected a string, number or boolean, got " +
@@ -414,10 +417,19 @@ std::vector<Table> load_tables(const std::string& path) {
         for (size_t k = 0; k < rows.size(); ++k) {
             const std::string row_at = at + ".rows[" + std::to_string(k) + "]";
             table.rows.push_back(load_row(rows[k], dir, row_at, table.metrics));
-            for (size_t before = 0; before < k; ++before)
-                if (table.rows[before].key == table.rows[k].key)
+            // A row is named by its key as printed: {"a": 1} and {"a": "1"} both
+            // print a=1, and the output could not tell their rows apart.
+            for (size_t before = 0; before < k; ++before) {
+                const TableRow& earlier = table.rows[before];
+                if (earlier.key == table.rows[k].key)
                     throw ConfigError(row_at + ".key: the key of rows[" + std::to_string(before) +
                                       "] too; a row is named by its key");
+                if (key_text(earlier.key) == key_text(table.rows[k].key))
+                    throw ConfigError(row_at + ".key: " + show_json(table.rows[k].key) +
+                                      " prints as rows[" + std::to_string(before) + "]'s key " +
+                                      show_json(earlier.key) + " does (" +
+                                      key_text(earlier.key) + "); a row is named by its key");
+            }
         }
         out.push_back(table);
     }

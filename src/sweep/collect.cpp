@@ -149,6 +149,84 @@ bool config_holds(const json& config, const std::string& path, const json& value
     return holds_at(config, key_segments(path), 0, value);
 }
 
+// Whether the point's params, set onto the result's own config, give that
+// config back after the loader's normalisation: a cpulist "0-1" is read as
+// [0, 1], an object gets its defaults, so the result ran with those values
+// although its config does not hold them as written.
+bool config_normalises_to(const json& config, const json& params) {
+    try {
+        json c = config;
+        for (auto it = params.begin(); it != params.end(); ++it)
+            apply_override(c, it.key() + "=" + override_value_text(it.value()));
+        return effective_config(load_config(c)) == config;
+    } catch (const std::exception&) {  // not a config the loader takes: another one
+        return false;
+    }
+}
+
+// Whether a result was made for the point (its seed, varied values and, when
+// the manifest has it, its whole config's digest).
+bool result_matches(const json& result, const json& seed, const json& params,
+                    const json* digest) {
+    if (result.value("seed", json()) != seed) return false;
+    if (!result.contains("config") || !result["config"].is_object()) return false;
+    const json& config = result["config"];
+    // The point's whole config (manifests written before the digest lack it).
+    if (digest && *digest != config_digest(config)) return false;
+    for (auto it = params.begin(); it != params.end(); ++it)
+        if (!config_holds(config, it.key(), it.value()))
+            return config_normalises_to(config, params);  // slower: only when needed
+    return true;
+}
+
+// A list of metrics names each once: a metric twice would be two columns no
+// one can tell apart. Named as given: the second --metric, or the manifest's key.
+void refuse_repeated_metrics(const std::vector<std::string>& metrics, bool from_option,
+                             const std::string& manifest_path) {
+    for (size_t i = 0; i < metrics.size(); ++i) {
+        const size_t first = size_t(std::find(metrics.begin(), metrics.end(), metrics[i]) -
+                                    metrics.begin());
+        if (first == i) continue;
+        if (from_option)
+            throw ConfigError("--metric " + metrics[i] + ": given twice (a column twice)");
+        throw ConfigError(manifest_path + ": metrics[" + std::to_string(i) + "]: " + metrics[i] +
+                          " is listed twice (first at [" + std::to_string(first) + "])");
+    }
+}
+
+// The points of each group so far: --aggregate-seeds averages a group's
+// points into one row, so each must be one combination of values, once per seed.
+struct GroupsSeen {
+    std::map<std::string, size_t> first;                    // group -> its first point
+    std::map<std::string, size_t> combinations;             // params (JSON text) -> first point
+    std::map<std::pair<std::string, uint64_t>, size_t> seeds;  // (group, seed) -> point
+};
+
+// Point `i` of the manifest's `points`, of group `group`: refused when the
+// group's first point has other params (its result would be averaged with
+// another config's), when its params are another group's (one combination
+// split over two rows), or when the group holds its seed already (one run
+// counted twice).
+void check_group(GroupsSeen& seen, const std::string& file, const json& points, size_t i,
+                 const std::string& group, uint64_t seed) {
+    const std::string at = file + ": points[" + std::to_string(i) + "].group: " + show_json(group);
+    const json& params = points[i]["params"];
+    const auto [first, fresh] = seen.first.emplace(group, i);
+    if (!fresh && points[first->second]["params"] != params)
+        throw ConfigError(at + " is the group of points[" + std::to_string(first->second) +
+                          "], whose params differ (" + show_json(points[first->second]["params"]) +
+                          ", here " + show_json(params) + "): a group holds the seeds of one "
+                          "combination of values");
+    const auto [same, novel] = seen.combinations.emplace(params.dump(), i);
+    if (!novel && points[same->second]["group"] != group)
+        throw ConfigError(at + ": points[" + std::to_string(same->second) + "], of the same "
+                          "params, is in group " + show_json(points[same->second]["group"]) +
+                          ": the seeds of one combination of values are one group");
+    if (const auto [it, added] = seen.seeds.emplace(std::make_pair(group, seed), i); !added)
+        throw ConfigError(at + " holds seed " + std::to_string(seed) + " of points[" +
+                          std::to_string(it->second) + "] too; a group holds each seed once");
+}
+
 }  // namespace
 
 SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metrics,
@@ -167,6 +245,12 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
     // Where each metric was named, for a message about one no result has.
     const bool from_option = !metrics.empty();
     if (metrics.empty()) metrics = mr.strings(manifest, "metrics");
+    // Where the m-th metric was named: the option or the manifest's list.
+    const auto metric_label = [&](size_t m) {
+        return from_option ? "--metric " + metrics[m]
+                           : manifest_path + ": metrics[" + std::to_string(m) + "]: " + metrics[m];
+    };
+    refuse_repeated_metrics(metrics, from_option, manifest_path);
     const std::vector<std::string> params = mr.strings(manifest, "parameters");
     mr.known_keys(manifest, "", {"parameters", "metrics", "points"});
     const json& point_list = mr.member(manifest, "", "points");
@@ -189,6 +273,7 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
     };
     std::vector<Row> rows;
     std::map<std::string, size_t> names, results;  // -> the point that gave it first
+    GroupsSeen groups_seen;
     for (size_t i = 0; i < point_list.size(); ++i) {
         const json& pt = point_list[i];
         const std::string at = "points[" + std::to_string(i) + "]";
@@ -221,6 +306,7 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
         if (const auto [it, fresh] = results.emplace(normal, i); !fresh)
             throw ConfigError(manifest_path + ": " + at + ".result: " + show_json(result_name) +
                               " is the result of points[" + std::to_string(it->second) + "] too");
+        check_group(groups_seen, manifest_path, point_list, i, r.group, r.seed);
         std::error_code ec;
         if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) {
             t.missing.push_back(r.name);
@@ -230,33 +316,20 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
         if (result.is_discarded() || !result.is_object() || !result.contains("metrics"))
             throw ConfigError(path + ": not a cidsim result");
         // A result left by an earlier, different spec must not pass for this point.
-        bool matches = result.value("seed", json()) == seed;
-        if (!result.contains("config") || !result["config"].is_object()) matches = false;
-        for (auto it = pparams.begin(); it != pparams.end() && matches; ++it)
-            matches = config_holds(result["config"], it.key(), it.value());
-        // The point's whole config (manifests written before the digest lack it).
-        if (matches && digest != pt.end())
-            matches = *digest == config_digest(result["config"]);
-        if (!matches)
+        if (!result_matches(result, seed, pparams, digest != pt.end() ? &*digest : nullptr))
             throw ConfigError(path + ": the result is for another seed or config than point " +
                               r.name + " (rerun `cidsim sweep` to refresh it)");
         for (size_t m = 0; m < metrics.size(); ++m) {
             const json* v = json_at_path(result, metrics[m]);
-            if (!v)
-                throw ConfigError((from_option ? "--metric " + metrics[m]
-                                               : manifest_path + ": metrics[" + std::to_string(m) +
-                                                     "]: " + metrics[m]) +
-                                  ": not found in " + path);
+            if (!v) throw ConfigError(metric_label(m) + ": not found in " + path);
             if (v->is_object() || v->is_array())
-                throw ConfigError("metrics[" + std::to_string(m) + "]: " + metrics[m] +
-                                  " is not a single value in " + path +
+                throw ConfigError(metric_label(m) + " is not a single value in " + path +
                                   " (name a field inside it, e.g. " + metrics[m] + "." +
                                   (v->is_object() && !v->empty() ? v->begin().key() : "0") + ")");
             if (aggregate_seeds && !v->is_number())
-                throw ConfigError("metrics[" + std::to_string(m) + "]: " + metrics[m] +
-                                  " is " + (v->is_null() ? std::string("null") : v->dump()) +
-                                  " in " + path +
-                                  ", not a number, so it cannot be averaged over seeds");
+                throw ConfigError(metric_label(m) + " is " +
+                                  (v->is_null() ? std::string("null") : v->dump()) + " in " +
+                                  path + ", not a number, so it cannot be averaged over seeds");
             r.values.push_back(*v);
         }
         rows.push_back(std::move(r));

@@ -12,6 +12,7 @@
 #include "config/json_text.h"
 #include "config/printable.h"
 #include "report/renamed_metrics.h"
+#include "sweep/collect.h"
 
 namespace cidsim {
 
@@ -29,6 +30,10 @@ const std::vector<std::string> kDefaultMetrics = {
     "metrics.msi_to_handler_ns.p50",  "metrics.msi_to_handler_ns.p99"};
 
 void check_path(const std::string& at, const std::string& path) {
+    // The path is a --set of every point's one-line command.
+    if (has_control_character(path))
+        throw ConfigError(show_json(at) + ": a control character in a key path; expected a "
+                          "config key path like handler.loop_limit");
     if (path.empty() || path.front() == '.' || path.back() == '.' ||
         path.find("..") != std::string::npos || path.find('=') != std::string::npos)
         throw ConfigError(at + ": '" + path + "' is not a config key path like handler.loop_limit");
@@ -36,7 +41,6 @@ void check_path(const std::string& at, const std::string& path) {
         throw ConfigError(at + ": vary the seed with the spec's \"seeds\" key, not run.seed");
 }
 
-// A list of values for one path: non-empty, no nulls, no duplicates.
 // A control character anywhere in a value (a string, or an array's or
 // object's strings and keys).
 bool has_control(const json& j) {
@@ -48,6 +52,7 @@ bool has_control(const json& j) {
     return false;
 }
 
+// A list of values for one path: non-empty, no nulls, no duplicates.
 std::vector<json> value_list(const std::string& at, const json& j) {
     if (!j.is_array() || j.empty())
         throw ConfigError(at + ": expected a non-empty array of values, found " +
@@ -74,6 +79,22 @@ std::vector<json> value_list(const std::string& at, const json& j) {
         out.push_back(j[i]);
     }
     return out;
+}
+
+// Why varying the key path `segments` changes no run, or "": a result's
+// config does not echo a comment, and `cidsim run` ignores the explain
+// section and provenance, so every point would be the same run (and
+// collect could not tell a varied comment's points apart).
+std::string changes_no_run(const std::vector<std::string>& segments) {
+    if (std::find(segments.begin(), segments.end(), "comment") != segments.end())
+        return "a comment does not change the run; vary a setting instead";
+    if (!segments.empty() && segments.front() == "explain")
+        return "the explain section does not change the run (cidsim run ignores it); "
+               "vary a setting instead";
+    if (!segments.empty() && segments.front() == "provenance")
+        return "provenance does not change the run (cidsim run ignores it); "
+               "vary a setting instead";
+    return "";
 }
 
 // JSON built in C++ holds 3 as a signed integer, parsed JSON as unsigned.
@@ -115,6 +136,37 @@ std::string blame(const SweepSpec& spec, const json& base, const std::vector<siz
         }
     }
     return keys.empty() ? std::string() : "the combination " + join_keys(keys) + ", ";
+}
+
+// Two points of one seed with one effective config are one run twice: a
+// value the loader reads as another one ("0" and [0] as irq_cpus). Names the
+// later point's value that differs, as a value given twice is named.
+std::string same_run_text(const SweepSpec& spec, const std::vector<size_t>& earlier,
+                          const std::vector<size_t>& later, const std::string& earlier_raw,
+                          const std::string& later_raw) {
+    std::vector<std::string> keys;
+    std::string first_key, first_value;
+    for (size_t d = 0; d < spec.dimensions.size(); ++d) {
+        if (earlier[d] == later[d]) continue;
+        const SweepDimension& dim = spec.dimensions[d];
+        for (size_t p = 0; p < dim.paths.size(); ++p) {
+            const json& a = dim.values[p][earlier[d]];
+            const json& b = dim.values[p][later[d]];
+            if (a == b) continue;
+            const std::string at = dim.origin + "." + dim.paths[p];
+            keys.push_back(at + "[" + std::to_string(later[d]) + "]");
+            if (first_key.empty()) {
+                first_key = keys.back() + " = " + b.dump();
+                first_value = at + "[" + std::to_string(earlier[d]) + "] = " + a.dump();
+            }
+        }
+    }
+    if (keys.size() == 1)
+        return first_key + ": appears twice: the config loader reads it as " + first_value +
+               ", so both give one run (point " + earlier_raw + ")";
+    return "the combination " + join_keys(keys) + ", point " + later_raw +
+           ": appears twice: it gives the same config as point " + earlier_raw +
+           " (the config loader reads their values as one)";
 }
 
 }  // namespace
@@ -169,6 +221,11 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
         fs::path p = base->get<std::string>();
         if (p.is_relative()) p = fs::path(spec_dir) / p;
         s.base_path = fs::absolute(p).lexically_normal().string();
+        // The path is in every point's one-line command (--emit-commands, Slurm).
+        if (has_control_character(s.base_path))
+            throw ConfigError("base: " + show_json(s.base_path) +
+                              ": a control character in the base config's path; expected "
+                              "printable characters only (each point is one command line)");
         try {
             s.base = read_config_file(s.base_path);
         } catch (const ConfigError& e) {
@@ -201,11 +258,9 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
             const std::string what = e.what();
             throw ConfigError(at + ": " + what.substr(what.find(": ") + 2));
         }
-        // A result's config does not echo comments, so collect could never
-        // tell the points of a varied comment apart.
-        if (at.rfind("set.", 0) != 0 &&
-            std::find(segments.begin(), segments.end(), "comment") != segments.end())
-            throw ConfigError(at + ": a comment does not change the run; vary a setting instead");
+        if (at.rfind("set.", 0) != 0)
+            if (const std::string why = changes_no_run(segments); !why.empty())
+                throw ConfigError(at + ": " + why);
         for (const auto& [other, theirs] : used) {
             bool overlap = true;
             for (size_t i = 0; overlap && i < std::min(segments.size(), theirs.size()); ++i)
@@ -222,6 +277,10 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
         for (auto it = set->begin(); it != set->end(); ++it) {
             claim("set." + it.key(), it.key());
             if (it.value().is_null()) throw ConfigError("set." + it.key() + ": null is not a value");
+            if (has_control(it.value()))
+                throw ConfigError("set." + it.key() + ": " + it.value().dump() +
+                                  ": a control character in a value; expected printable "
+                                  "characters only (each point is one command line)");
             s.set.emplace_back(it.key(), it.value());
         }
     }
@@ -286,6 +345,12 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
             const json& m = (*metrics)[i];
             if (!m.is_string() || m.get<std::string>().empty())
                 throw ConfigError("metrics[" + std::to_string(i) + "]: expected a result path like metrics.msi_to_handler_ns.p99, found " + m.dump());
+            // A metric twice would be two columns no one can tell apart.
+            const auto first = std::find(s.metrics.begin(), s.metrics.end(), m.get<std::string>());
+            if (first != s.metrics.end())
+                throw ConfigError("metrics[" + std::to_string(i) + "]: " + m.get<std::string>() +
+                                  " is listed twice (first at [" +
+                                  std::to_string(first - s.metrics.begin()) + "])");
             s.metrics.push_back(m.get<std::string>());
             if (const std::string note = renamed_note(s.metrics.back()); !note.empty())
                 std::cerr << "cidsim sweep: metrics[" << i << "]: " << note << "\n";
@@ -336,6 +401,9 @@ std::vector<SweepPoint> expand_points(const SweepSpec& spec) {
 
     std::vector<SweepPoint> points;
     std::map<std::string, std::string> names;  // sanitised -> raw, to catch collisions
+    // Digest of an effective config -> the point that has it, and its steps
+    // (a digest, not the text: a sweep may have 100 000 points).
+    std::map<std::string, std::pair<size_t, std::vector<size_t>>> runs;
     std::vector<size_t> step(spec.dimensions.size(), 0);
     for (size_t c = 0; c < combos; ++c) {
         // Mixed-radix counter, last dimension fastest.
@@ -374,6 +442,11 @@ std::vector<SweepPoint> expand_points(const SweepSpec& spec) {
             } catch (const ConfigError& e) {
                 throw ConfigError(blame(spec, base, step, e.what()) + "point " + raw + ": " + e.what());
             }
+            const auto [run, unique] = runs.emplace(config_digest(pt.effective_config),
+                                                     std::make_pair(points.size(), step));
+            if (!unique && points[run->second.first].effective_config == pt.effective_config)
+                throw ConfigError(same_run_text(spec, run->second.second, step,
+                                                names[points[run->second.first].name], raw));
             points.push_back(std::move(pt));
         }
     }

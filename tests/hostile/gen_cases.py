@@ -1551,6 +1551,172 @@ case("run-profile-brings-refused-key", ["run", "c.json", "-q", "--set", "devices
      "name another profile, or none", [js("c.json", KVM)],
      names=["--set devices.0.profile=dsa", 'devices[0].profile: "dsa" sets threaded_irq'])
 
+# --- probe B: sweep, collect, reproduce, bench (findings 2, 3, 6, 7, 8, 9, 11, 12, 14) -------
+# reproduce --keep never writes through a link, nor onto a directory, where a row's files go (7).
+for tag, entry, msg, name in [
+        ("result-symlink-outside", {"path": "kk/tiny-0.json", "symlink": "../victim.txt"},
+         "is a symbolic link", "tiny-0.json"),
+        ("stderr-symlink-outside", {"path": "kk/tiny-0.json.stderr", "symlink": "../victim.txt"},
+         "is a symbolic link", "tiny-0.json.stderr"),
+        ("result-is-directory", {"path": "kk/tiny-0.json", "dir": True},
+         "is not a regular file (a directory)", "tiny-0.json")]:
+    case(f"reproduce-keep-{tag}", ["reproduce", "tiny", "--tables", "tables.json", "--keep", "kk"],
+         2, msg, [TINY, TABLES, text("victim.txt", "precious\n"), {"path": "kk", "dir": True},
+                  entry], names=["--keep kk", name])
+
+# A control character in a path that goes into the one-line commands or the Slurm script (2).
+SW2 = [TINY, SPEC]
+for tag, extra, named in [
+        ("out-newline", ["--out", "sw\nx", "--emit-commands"], '--out "sw\\nx"'),
+        ("out-newline-runs", ["--out", "sw\nx"], '--out "sw\\nx"'),
+        ("out-shell-text-slurm", ["--out", "sw3\necho INJECTED; false #", "--emit-slurm", "job.sh"],
+         '--out "sw3\\necho INJECTED; false #"'),
+        ("emit-slurm-newline", ["--out", "sw", "--emit-slurm", "j\nk.sh"],
+         '--emit-slurm "j\\nk.sh"'),
+        ("out-tab", ["--out", "sw\tx", "--emit-commands"], '--out "sw\\tx"')]:
+    case(f"sweep-{tag}", ["sweep", "spec.json"] + extra, 2, "a control character in the path",
+         SW2, names=[named])
+case("sweep-base-path-newline", ["sweep", "s.json", "--out", "sw", "--emit-commands"], 2,
+     "a control character in the base config's path",
+     [copy("ti\nny.json", "tiny.json"),
+      js("s.json", {"base": "ti\nny.json", "vary": {"handler.loop_limit": [1, 2]}})],
+     names=["s.json: base"])
+case("sweep-set-value-newline", ["sweep", "s.json", "--out", "sw", "--emit-commands"], 2,
+     "a control character in a value",
+     [TINY, js("s.json", {"base": "tiny.json", "set": {"comment": "a\nb"},
+                          "vary": {"handler.loop_limit": [1, 2]}})],
+     names=["s.json: set.comment"])
+case("sweep-vary-key-newline", ["sweep", "s.json", "--out", "sw", "--emit-commands"], 2,
+     "a control character in a key path",
+     [TINY, js("s.json", {"base": "tiny.json", "vary": {"handler.loop_limit\n": [1, 2]}})],
+     names=["s.json: ", '"vary.handler.loop_limit\\n"'])
+
+# collect: a group holds the seeds of one combination, each seed once (3).
+P0 = {"name": "p0", "group": "g0", "params": {"handler.loop_limit": 1}, "seed": 1,
+      "result": "points/p0.json"}
+for tag, second, msg in [
+        ("group-of-other-params", dict(P0, name="p1", params={"handler.loop_limit": 2}, seed=2,
+                                       result="points/p1.json"), "whose params differ"),
+        ("group-seed-twice", dict(P0, name="p1", result="points/p1.json"),
+         "holds seed 1 of points[0] too"),
+        ("params-in-two-groups", dict(P0, name="p1", group="g1", seed=2, result="points/p1.json"),
+         "of the same params, is in group")]:
+    case(f"collect-manifest-{tag}", ["collect", "m", "--aggregate-seeds"], 2, msg,
+         [js("m/sweep.json", {"parameters": ["handler.loop_limit"],
+                              "metrics": ["metrics.msi_rate_mps"], "points": [P0, second]})],
+         names=["m/sweep.json: points[1].group"])
+
+# --precision that shortens a row below its own trace: refused before any run (6).
+for tag, extra, named in [("precision-1", ["--precision", "1"], "--precision 1"),
+                          ("precision-0.5-sensitivity", ["--precision", "0.5", "--sensitivity"],
+                           "--precision 0.5")]:
+    case(f"reproduce-{tag}-shortens-row-below-trace",
+         ["reproduce", "tiny", "--tables", "tables.json"] + extra, 2,
+         "at that precision its run is shortened to", [TINY, TABLES],
+         names=[named, "tables.json: tables[0].rows[0] (table tiny, row mode=posted)",
+                "beyond the end of the run"])
+
+# A sweep varying what changes no run: the explain section, provenance (8).
+for tag, spec, key in [
+        ("vary-explain-title", {"vary": {"explain.title": ["a", "b"]}}, "vary.explain.title"),
+        ("vary-explain-unknown", {"vary": {"explain.foo": [1, 2]}}, "vary.explain.foo"),
+        ("vary-explain", {"vary": {"explain": [{}, {"title": "t"}]}}, "vary.explain"),
+        ("zip-explain", {"zip": [{"explain.columns": [60, 80], "handler.loop_limit": [1, 2]}]},
+         "zip[0].explain.columns"),
+        ("vary-provenance", {"vary": {"provenance": [1, 2]}}, "vary.provenance")]:
+    case(f"sweep-{tag}", ["sweep", "s.json", "--out", "sw"], 2, "does not change the run",
+         [TINY, js("s.json", dict(spec, base="tiny.json"))], names=["s.json: ", key])
+
+# A cpulist string or an object varied: the loader's reading of it is one value (9).
+for tag, values, key in [
+        ("cpulist-and-array", [[0], "0"], "vary.devices.0.irq_cpus[1]"),
+        ("array-and-cpulist", ["0", [0]], "vary.devices.0.irq_cpus[1]")]:
+    case(f"sweep-vary-{tag}-one-point", ["sweep", "s.json", "--out", "sw"], 2, "appears twice",
+         [TINY, js("s.json", {"base": "tiny.json", "vary": {"devices.0.irq_cpus": values}})],
+         names=["s.json", key, "vary.devices.0.irq_cpus[0]"])
+# collect reads a result made from a cpulist string or an object as the point's (9): the
+# result's config is the loader's reading of tiny.json with that value, made now.
+import os as _os
+import subprocess as _sp
+import tempfile as _tf
+
+
+def _effective_config(sets):
+    fixture = __file__.replace(_os.path.basename(__file__), "fixtures/tiny.json")
+    with _tf.TemporaryDirectory() as d:
+        args = [_os.environ.get("CIDSIM", _os.path.join(ROOT, "build", "cidsim")), "run", fixture,
+                "-q", "--out", d + "/r.json"]
+        for s in sets:
+            args += ["--set", s]
+        _sp.run(args, check=True, stdout=_sp.DEVNULL)
+        with open(d + "/r.json") as f:
+            return json.load(f)["config"]
+
+
+for tag, path, value in [("cpulist-string", "devices.0.irq_cpus", "0"),
+                         ("object", "lapic", {"timer_period_ns": 0})]:
+    point = {"name": "p0", "group": "g0", "params": {path: value}, "seed": 1,
+             "result": "points/p0.json"}
+    case(f"collect-param-{tag}-ok", ["collect", "m"], 0, None,
+         [js("m/sweep.json", {"parameters": [path], "metrics": ["metrics.msis"],
+                              "points": [point]}),
+          js("m/points/p0.json", {"metrics": {"msis": 4}, "seed": 1,
+                                  "config": _effective_config([])})],
+         stdout_holds=["p0,", ",1,4"])
+# ... and still refuses a result whose config the value does not give.
+case("collect-param-object-other-config", ["collect", "m"], 2, "is for another seed or config",
+     [js("m/sweep.json", {"parameters": ["lapic"], "metrics": ["metrics.msis"],
+                          "points": [{"name": "p0", "group": "g0",
+                                      "params": {"lapic": {"timer_period_ns": 0}}, "seed": 1,
+                                      "result": "points/p0.json"}]}),
+      js("m/points/p0.json", {"metrics": {"msis": 4}, "seed": 1,
+                              "config": _effective_config(["lapic.timer_period_ns=1000000"])})],
+     names=["m/points/p0.json", "point p0"])
+
+# A metric or config twice: two columns or rows no one can tell apart (11).
+case("sweep-metric-twice", ["sweep", "s.json", "--out", "sw"], 2, "is listed twice (first at [0])",
+     [TINY, js("s.json", {"base": "tiny.json", "vary": {"handler.loop_limit": [1, 2]},
+                          "metrics": ["metrics.msis", "metrics.msis"]})],
+     names=["s.json: metrics[1]: metrics.msis"])
+case("collect-metric-option-twice", ["collect", "m", "--metric", "metrics.msi_rate_mps",
+                                     "--metric", "metrics.msi_rate_mps"], 2, "given twice",
+     sweep_dir(), names=["--metric metrics.msi_rate_mps"])
+case("collect-manifest-metric-twice", ["collect", "m"], 2, "is listed twice (first at [0])",
+     [js("m/sweep.json", {"parameters": ["handler.loop_limit"],
+                          "metrics": ["metrics.msi_rate_mps", "metrics.msi_rate_mps"],
+                          "points": [P0]})],
+     names=["m/sweep.json: metrics[1]"])
+case("bench-config-twice", ["bench", "--reps", "1", "--no-floor", "--config", "tiny.json",
+                            "--config", "./tiny.json"], 2, "the same file as --config tiny.json",
+     [TINY], names=["--config ./tiny.json", "given twice"])
+case("bench-config-two-of-one-name", ["bench", "--reps", "1", "--no-floor", "--config",
+                                      "tiny.json", "--config", "sub/tiny.json"], 2,
+     "its row would be named tiny", [TINY, copy("sub/tiny.json", "tiny.json")],
+     names=["--config sub/tiny.json", "--config tiny.json"])
+
+# reproduce: rows whose keys print alike, a key with an empty name (12).
+for tag, keys, row, msg in [
+        ("number-and-string", [{"a": 1}, {"a": "1"}], 1, "prints as rows[0]'s key"),
+        ("spaces-in-value", [{"a": 1, "b": 2}, {"a": "1 b=2"}], 1, "prints as rows[0]'s key"),
+        ("empty-key-name", [{"": 1}], 0, "an empty key name")]:
+    rows = [{"key": k, "config": "tiny.json", "set": [f"handler.loop_limit={i + 1}"]}
+            for i, k in enumerate(keys)]
+    case(f"reproduce-row-key-{tag}", ["reproduce", "x", "--tables", "t.json"], 2, msg,
+         [TINY, js("t.json", {"tables": [{"name": "x", "title": "t", "set": "prediction",
+                                          "metrics": ["irq_rate_M"], "rows": rows}]})],
+         names=["t.json", f"tables[0].rows[{row}].key"])
+
+# collect --metric errors name the option, not the manifest's metrics[N] (14).
+R0 = js("m/points/p0.json", {"metrics": {"msi_rate_mps": 1.5}, "seed": 1,
+                             "config": {"handler": {"loop_limit": 1}, "mode": "posted"}})
+for tag, extra, msg, metric in [
+        ("not-single-value", ["--metric", "config.handler"], "is not a single value",
+         "config.handler"),
+        ("not-number", ["--metric", "config.mode", "--aggregate-seeds"],
+         "not a number, so it cannot be averaged", "config.mode")]:
+    case(f"collect-metric-option-{tag}", ["collect", "m"] + extra, 2, msg, sweep_dir([R0]),
+         names=[f"--metric {metric} is", "m/points/p0.json"])
+
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
