@@ -464,8 +464,10 @@ TEST_CASE("a sweep into a directory another sweep holds writes nothing there", "
     const int fd = ::open((dir + "/out/.sweep.lock").c_str(), O_RDWR);
     REQUIRE(fd >= 0);
     REQUIRE(::flock(fd, LOCK_EX | LOCK_NB) == 0);  // as a running sweep holds it
-    write(dir + "/spec2.json", json{{"base", kBase}, {"vary", {{"handler.loop_limit", {2}}}},
-                                    {"metrics", {"metrics.msis"}}}.dump());
+    // A grown sweep (a value more), which could otherwise resume here.
+    json grown = json::parse(read(spec));
+    grown["vary"]["handler.loop_limit"] = {1, 3, 5};
+    write(dir + "/spec2.json", grown.dump());
     const auto [rc, out] = capture(kBinary + " sweep " + dir + "/spec2.json --out " + dir + "/out 2>&1");
     ::close(fd);
     CHECK(rc != 0);

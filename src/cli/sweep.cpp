@@ -112,6 +112,7 @@ int cmd_sweep(int argc, char** argv) {
         dir_owner = std::make_unique<SweepDir>(out_dir, self_executable());
         fresh_dir = dir_owner->claim_outputs(spec, [&] {
             dir_owner->refuse_links(points, out_dir);
+            dir_owner->refuse_other_sweep(points, out_dir);
             if (!slurm.empty()) {
                 claim_output("--emit-slurm", slurm);
                 claim_output("--emit-slurm's commands file", slurm_commands_path(slurm));

@@ -165,7 +165,9 @@ void check_references(const SimConfig& c) {
                 if (d.name == w.device() && !d.assigned_to.empty())
                     throw ConfigError(at + "device: '" + d.name + "' is assigned to " +
                                       d.assigned_to + ": only bursty, periodic and trace "
-                                      "workloads drive an assigned device");
+                                      "workloads drive an assigned device" +
+                                      (c.xen_guest ? " (and nvme, as the Xen domain's I/O "
+                                                     "threads)" : ""));
     }
 }
 

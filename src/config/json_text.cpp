@@ -269,6 +269,9 @@ void set_at(json& node, const std::vector<std::string>& keys, size_t i, const js
                               (digits ? "" : " (an index is written in digits only, or * for every one)"));
         set_at(node[idx], keys, i + 1, value, walked);
     } else if (k == "*") {
+        if (node.is_null() && i > 0)
+            throw ConfigError("--set " + walked + ": * names every element of an array, and " +
+                              walked_before + " is not in the config");
         throw ConfigError("--set " + walked + ": * names every element of an array, found " +
                           json_type_name(node));
     } else if (node.is_null() && i > 0 && !k.empty() &&

@@ -64,9 +64,9 @@ public:
     }
     void counts(const char* key, std::vector<uint64_t>& value, uint64_t min, uint64_t max,
                 const char* desc) override {
-        if (const nlohmann::json* j = find(key); j && j->is_string())
+        if (const nlohmann::json* j = find(key); j && (!j->is_array() || j->empty()))
             fail(key, "expected a non-empty array of integers, one per element (a cpulist "
-                      "would sort and merge them), found a string");
+                      "would sort and merge them), found " + json_type_name(*j));
         integers(key, value, min, max, desc);
     }
     void integers(const char* key, std::vector<uint64_t>& value, uint64_t min, uint64_t max,

@@ -209,13 +209,18 @@ void parse_scenario(ExplainScenario& s) {
             if ((*v)[i].contains("set")) {
                 var.set = (*v)[i]["set"];
                 if (!var.set.is_object()) throw ConfigError(at + ".set: expected an object of key.path: value");
-                // A variant sets what its run is; how all are drawn is the scenario's.
-                for (auto a = var.set.begin(); a != var.set.end(); ++a)
-                    if (a.key() == "explain" || a.key().rfind("explain.", 0) == 0 ||
-                        a.key().rfind("explain[", 0) == 0)
+                // A variant sets what its run is, the affinity move and the
+                // retriggers among it; how all are drawn is the scenario's.
+                for (auto a = var.set.begin(); a != var.set.end(); ++a) {
+                    const std::vector<std::string> keys = key_segments(a.key());
+                    if (keys.empty() || keys[0] != "explain") continue;
+                    if (keys.size() < 3 || (keys[1] != "affinity_move" && keys[1] != "retrigger"))
                         throw ConfigError(at + ".set.\"" + a.key() + "\": a variant sets its "
-                                          "run's config; the explain section is the scenario's, "
-                                          "one for every variant");
+                                          "run's config and the keys of explain.affinity_move "
+                                          "and explain.retrigger; the rest of the explain "
+                                          "section (title, window, columns, narration) is the "
+                                          "scenario's, one for every variant");
+                }
                 // Two paths naming one value would be applied in key order,
                 // the later one silently replacing (and unchecked) the other.
                 for (auto a = var.set.begin(); a != var.set.end(); ++a)

@@ -106,7 +106,7 @@ InvariantResult bounded_queues(const System& sys) {
         merge(r, v);
     }
     r.holds = r.violations == 0;
-    r.detail += r.holds ? "no device queue overflowed" : "the results cover a partial run";
+    r.detail += r.holds ? "no device queue overflowed" : "its figures would cover a partial run";
     return r;
 }
 

@@ -8,9 +8,11 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <stdexcept>
 
 #include "config/config_loader.h"
+#include "io/bad_input.h"
 #include "sweep/collect.h"
 #include "io/output_file.h"
 #include "io/input_file.h"
@@ -100,6 +102,35 @@ void SweepDir::refuse_links(const std::vector<SweepPoint>& points, const std::st
                                fs::read_symlink(path, ec).string() +
                                "); a sweep writes only its own files there: remove the link");
         }
+}
+
+void SweepDir::refuse_other_sweep(const std::vector<SweepPoint>& points,
+                                  const std::string& shown) const {
+    std::error_code ec;
+    if (!fs::is_regular_file(manifest_path(), ec)) return;
+    // Read as the sweep's own file, not an input (which it would refuse to
+    // write); one collect could not read loses nothing by being replaced.
+    std::ifstream in(manifest_path());
+    const nlohmann::json manifest = nlohmann::json::parse(in, nullptr, false);
+    const auto listed = manifest.find("points");
+    if (manifest.type() != nlohmann::json::value_t::object || listed == manifest.end() ||
+        !listed->is_array())
+        return;
+    std::set<std::string> ours;
+    for (const SweepPoint& p : points) ours.insert(p.name);
+    size_t lost = 0;
+    std::string first;
+    for (const nlohmann::json& p : *listed) {
+        if (!p.is_object() || !p.contains("name") || !p["name"].is_string()) continue;
+        const std::string name = p["name"].get<std::string>();
+        if (ours.count(name) || !fs::exists(m_dir + "/points/" + name + ".json", ec)) continue;
+        if (!lost++) first = name;
+    }
+    if (lost)
+        throw BadInput("--out " + shown + ": holds " + std::to_string(lost) + " result(s) of "
+                       "another sweep (point " + first + ", ...) that this spec does not have: "
+                       "its manifest would no longer list them, and collect could not reach "
+                       "them; name another directory, or remove " + shown + "/sweep.json");
 }
 
 std::string SweepDir::result_path(const SweepPoint& p) const {

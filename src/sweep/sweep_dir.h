@@ -40,6 +40,10 @@ public:
     // A point's result or log that is a symbolic link: BadInput naming it
     // (under --out `shown`). A sweep writes only through names it made.
     void refuse_links(const std::vector<SweepPoint>& points, const std::string& shown) const;
+    // A manifest in DIR whose points hold results and are not all among
+    // `points` (another spec's sweep): BadInput, as replacing it would leave
+    // those results unreachable. A sweep grown by more values passes.
+    void refuse_other_sweep(const std::vector<SweepPoint>& points, const std::string& shown) const;
     std::string result_path(const SweepPoint& p) const;
     std::string log_path(const SweepPoint& p) const;
     std::string manifest_path() const { return m_dir + "/sweep.json"; }

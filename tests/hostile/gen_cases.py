@@ -1515,10 +1515,12 @@ case("run-trace-event-rounds-to-end", ["run", "tiny.json", "-q", "--set",
 # scenario's, and an error its set causes names the variant.
 SCEN_J = json.load(open(__file__.replace("gen_cases.py", "fixtures/scenario.json")))
 for tag, sets, msg, named in [
-        ("explain-key", {"explain.bogus": 1}, "the explain section is the scenario's",
+        ("explain-key", {"explain.bogus": 1}, "is the scenario's, one for every variant",
          'explain.variants[1].set."explain.bogus"'),
-        ("explain-columns", {"explain.columns": 50}, "the explain section is the scenario's",
+        ("explain-columns", {"explain.columns": 50}, "is the scenario's, one for every variant",
          'explain.variants[1].set."explain.columns"'),
+        ("affinity-move-unknown-key", {"explain.affinity_move.bogus": 1}, "bogus",
+         "explain.variants[1].set (variant"),
         ("bad-value", {"handler.loop_limit": 99}, "expected an integer in [1, 64]",
          "explain.variants[1].set (variant"),
         ("warmup-past-limit", {"run.warmup_ns": 2e8}, "explain records every step",
@@ -1716,6 +1718,23 @@ for tag, extra, msg, metric in [
          "not a number, so it cannot be averaged", "config.mode")]:
     case(f"collect-metric-option-{tag}", ["collect", "m"] + extra, 2, msg, sweep_dir([R0]),
          names=[f"--metric {metric} is", "m/points/p0.json"])
+
+# A count per chip is an array, one per chip: its message offers no cpulist.
+for tag, v in [("number", "4"), ("object", "{}"), ("empty", "[]")]:
+    case(f"run-power-cores-per-chip-{tag}", ["run", "c.json", "-q", "--set", f"power.cores_per_chip={v}"],
+         2, "one per element", [js("c.json", POWER)],
+         names=[f"--set power.cores_per_chip={v}", "power.cores_per_chip"])
+# [*] over an array the config lacks says so (not "found null").
+case("run-set-star-of-missing-array", ["run", "tiny.json", "-q", "--set", 'overrides[*].cpus="0"'], 2,
+     "overrides is not in the config", [TINY], names=["--set overrides.*"])
+
+# A sweep into another spec's directory would drop its results from the manifest.
+case("sweep-over-another-sweeps-results", ["sweep", "spec.json", "--out", "m", "--emit-commands"], 2,
+     "result(s) of another sweep (point p0", sweep_dir([TINY, SPEC, text("m/points/p0.json", "{}")]),
+     names=["--out m", "m/sweep.json"])
+case("sweep-over-another-sweep-without-results-ok", ["sweep", "spec.json", "--out", "m",
+                                                     "--emit-commands"], 0, None,
+     sweep_dir([TINY, SPEC]), changes=["m/sweep.json"])
 
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
