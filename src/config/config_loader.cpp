@@ -244,10 +244,6 @@ json with_profiles(json config) {
     return config;
 }
 
-}  // namespace
-
-namespace {
-
 // The value at `keys` in `doc` ("devices", "0", "name"), or nullptr.
 const json* value_at(const json& doc, const std::vector<std::string>& keys) {
     const json* node = &doc;

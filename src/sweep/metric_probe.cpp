@@ -1,9 +1,15 @@
 #include "sweep/metric_probe.h"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include "config/config_loader.h"
 #include "report/results.h"
@@ -53,7 +59,7 @@ void add_shape(const json& j, std::string& out) {
     }
 }
 
-json probe_result(const SweepPoint& point) {
+json simulate_probe(const SweepPoint& point) {
     json probe_config = point.effective_config;
     probe_config["run"]["duration_ns"] = kProbeNs;
     probe_config["run"]["warmup_ns"] = 0;
@@ -63,17 +69,81 @@ json probe_result(const SweepPoint& point) {
     return collect_results(system);
 }
 
+// SystemC elaborates one system per process: each probe runs in a child of
+// its own, which sends back its result, or its error's kind and text.
+json probe_result(const SweepPoint& point) {
+    int fds[2];
+    if (::pipe(fds) != 0)
+        throw std::runtime_error(std::string("metric probe: pipe: ") + std::strerror(errno));
+    const pid_t pid = ::fork();
+    if (pid < 0)
+        throw std::runtime_error(std::string("metric probe: fork: ") + std::strerror(errno));
+    if (pid == 0) {
+        ::close(fds[0]);
+        std::string out;
+        try {
+            out = "R" + simulate_probe(point).dump();
+        } catch (const BadInput& e) {
+            out = std::string("C") + e.what();
+        } catch (const std::invalid_argument& e) {
+            out = std::string("I") + e.what();
+        } catch (const std::exception& e) {
+            out = std::string("E") + e.what();
+        }
+        for (size_t done = 0; done < out.size();) {
+            const ssize_t n = ::write(fds[1], out.data() + done, out.size() - done);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) break;
+            done += size_t(n);
+        }
+        ::_exit(0);
+    }
+    ::close(fds[1]);
+    std::string got;
+    char buffer[65536];
+    for (;;) {
+        const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        got.append(buffer, size_t(n));
+    }
+    ::close(fds[0]);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    if (got.empty() || !WIFEXITED(status))
+        throw std::runtime_error("the metric probe of point " + point.name + " ended without a " +
+                                 "result" + (WIFSIGNALED(status) ? " (signal " +
+                                 std::to_string(WTERMSIG(status)) + ")" : std::string()));
+    const std::string text = got.substr(1);
+    switch (got[0]) {
+    case 'R': return json::parse(text);
+    case 'C': throw ConfigError(text);
+    case 'I': throw std::invalid_argument(text);
+    default: throw std::runtime_error(text);
+    }
+}
+
+// Whether a metric path goes through an array index (per_cpu.3.busy_fraction).
+bool indexed_path(const std::string& path) {
+    std::stringstream parts(path);
+    for (std::string k; std::getline(parts, k, '.');)
+        if (!k.empty() && std::isdigit(static_cast<unsigned char>(k[0]))) return true;
+    return false;
+}
+
 }  // namespace
 
 void check_metric_paths(const SweepSpec& spec, const std::vector<SweepPoint>& points) {
-    // One probe per shape of config (usually one): an index past an array in
-    // every shape names nothing any point will have.
+    // One probe per shape of config (usually one) when a path has an index:
+    // an index past an array in every shape names nothing any point will have.
+    const bool any_indexed = std::any_of(spec.metrics.begin(), spec.metrics.end(), indexed_path);
     std::vector<json> results;
     std::set<std::string> shapes;
     for (const SweepPoint& point : points) {
         std::string shape;
         add_shape(point.effective_config, shape);
         if (shapes.insert(shape).second) results.push_back(probe_result(point));
+        if (!any_indexed) break;
     }
     const json& result = results.front();
 

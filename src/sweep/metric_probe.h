@@ -1,10 +1,11 @@
 #pragma once
-// Checks a sweep's metric paths before any point runs: simulates one point of
-// each config shape (the sizes of its arrays) for a microsecond in this
-// process (the sweep runner elaborates nothing else; its points are separate
-// processes) and looks each path up in those results. A path through an
-// array index (per_cpu.3.busy_fraction) must name a single value in at least
-// one shape's result; its part before the index, in the first point's.
+// Checks a sweep's metric paths before any point runs: simulates the first
+// point, and with a path through an array index one point of each config
+// shape (the sizes of its arrays), for a microsecond, each in a child
+// process (SystemC elaborates once per process), and looks each path up in
+// those results. A path through an array index (per_cpu.3.busy_fraction)
+// must name a single value in at least one shape's result; its part before
+// the index, in the first point's.
 #include <vector>
 
 #include "sweep/sweep_spec.h"

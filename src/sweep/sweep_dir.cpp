@@ -112,15 +112,13 @@ void SweepDir::refuse_other_sweep(const std::vector<SweepPoint>& points,
     // write); one collect could not read loses nothing by being replaced.
     std::ifstream in(manifest_path());
     const nlohmann::json manifest = nlohmann::json::parse(in, nullptr, false);
-    const auto listed = manifest.find("points");
-    if (manifest.type() != nlohmann::json::value_t::object || listed == manifest.end() ||
-        !listed->is_array())
+    if (!manifest.is_object() || !manifest.contains("points") || !manifest["points"].is_array())
         return;
     std::set<std::string> ours;
     for (const SweepPoint& p : points) ours.insert(p.name);
     size_t lost = 0;
     std::string first;
-    for (const nlohmann::json& p : *listed) {
+    for (const nlohmann::json& p : manifest["points"]) {
         if (!p.is_object() || !p.contains("name") || !p["name"].is_string()) continue;
         const std::string name = p["name"].get<std::string>();
         if (ours.count(name) || !fs::exists(m_dir + "/points/" + name + ".json", ec)) continue;
@@ -128,7 +126,8 @@ void SweepDir::refuse_other_sweep(const std::vector<SweepPoint>& points,
     }
     if (lost)
         throw BadInput("--out " + shown + ": holds " + std::to_string(lost) + " result(s) of "
-                       "another sweep (point " + first + ", ...) that this spec does not have: "
+                       "another sweep (point " + first + (lost > 1 ? ", ..." : "") +
+                       ") that this spec does not have: "
                        "its manifest would no longer list them, and collect could not reach "
                        "them; name another directory, or remove " + shown + "/sweep.json");
 }

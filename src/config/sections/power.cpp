@@ -5,7 +5,6 @@
 #include "config/sections.h"
 
 #include <algorithm>
-
 #include <map>
 #include <stdexcept>
 
