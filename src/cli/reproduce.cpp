@@ -140,7 +140,7 @@ void check_shortened_row(const Table& table, const TableRow& row, double duratio
         (void)load_config(j, row.config);
     } catch (const ConfigError& e) {
         throw ConfigError(option + ": " + row.at + " (table " + table.name + ", row " +
-                          key_text(row.key) + "): at that precision its run is shortened to " +
+                          key_text(row.key) + "): there its run is shortened to " +
                           format_number(duration_ns) + " ns, and then " + e.what());
     }
 }
@@ -343,6 +343,12 @@ int cmd_reproduce(int argc, char** argv) {
                 if (shorter < 1)
                     check_shortened_row(chosen[t], chosen[t].rows[r], duration_ns,
                                         precision_option);
+                // Its sensitivity runs are shorter still (and a row only grows).
+                if (sensitivity && variant_length < 1)
+                    check_shortened_row(chosen[t], chosen[t].rows[r], duration_ns * variant_length,
+                                        "--sensitivity-length " +
+                                            vm["sensitivity-length"].as<std::string>() +
+                                            " (with " + precision_option + ")");
                 initial.push_back({t, r, duration_ns, run.batches, 0, "", -1, {}});
             }
         if (sensitivity) {
@@ -376,6 +382,17 @@ int cmd_reproduce(int argc, char** argv) {
                     for (const auto& s : sets) variant_runs += !s.empty();
                     variant_sets[t].push_back(sets);
                 }
+            // A table none of whose rows takes a value would print an empty
+            // sensitivity (the POWER rows run on no x86 platform, say).
+            for (size_t t = 0; t < chosen.size(); ++t)
+                if (std::all_of(variant_sets[t].begin(), variant_sets[t].end(), [](const Sets& r) {
+                        return std::all_of(r.begin(), r.end(),
+                                           [](const std::vector<std::string>& v) { return v.empty(); });
+                    }))
+                    throw BadInput("--sensitivity: no fitted, assumed or guessed value (the " +
+                                   std::string(kDefaultPlatform) + " platform's, --devices's "
+                                   "profiles') reaches a row of table " + chosen[t].name +
+                                   ": nothing would be varied");
         }
         // The runs write DIR/TABLE-ROW[-vK].json and its .stderr into --keep: one
         // of them being an input (a row's config there) would fail a run midway.

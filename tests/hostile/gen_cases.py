@@ -1614,7 +1614,7 @@ for tag, extra, named in [("precision-1", ["--precision", "1"], "--precision 1")
                            "--precision 0.5")]:
     case(f"reproduce-{tag}-shortens-row-below-trace",
          ["reproduce", "tiny", "--tables", "tables.json"] + extra, 2,
-         "at that precision its run is shortened to", [TINY, TABLES],
+         "there its run is shortened to", [TINY, TABLES],
          names=[named, "tables.json: tables[0].rows[0] (table tiny, row mode=posted)",
                 "beyond the end of the run"])
 
@@ -1735,6 +1735,32 @@ case("sweep-over-another-sweeps-results", ["sweep", "spec.json", "--out", "m", "
 case("sweep-over-another-sweep-without-results-ok", ["sweep", "spec.json", "--out", "m",
                                                      "--emit-commands"], 0, None,
      sweep_dir([TINY, SPEC]), changes=["m/sweep.json"])
+
+# Points whose arrays differ in length (a probe per shape, each its own process).
+for tag, spec in [("irq-cpus", {"base": "tiny.json", "vary": {"devices.0.irq_cpus": [[0], [0, 1]]},
+                                "set": {"topology.cpus": 2, "devices.0.vectors": 2}}),
+                  ("irq-cpus-indexed-metric", {"base": "tiny.json",
+                                               "vary": {"devices.0.irq_cpus": [[0], [0, 1]]},
+                                               "set": {"topology.cpus": 2, "devices.0.vectors": 2},
+                                               "metrics": ["per_cpu.1.busy_fraction"]}),
+                  ("overrides-on-off", {"base": "tiny.json", "vary": {"overrides": [
+                      [], [{"cpus": "0", "cpu": {"eoi_ns": 1}}]]}})]:
+    case(f"sweep-array-shapes-{tag}", ["sweep", "s.json", "--out", "sw", "--emit-commands"], 0, None,
+         [TINY, js("s.json", spec)], creates=["sw/sweep.json"], stdout_lacks=["E529"])
+# Sensitivity runs shorter than a row's trace: refused before any run.
+case("reproduce-sensitivity-length-shortens-row-below-trace",
+     ["reproduce", "tiny", "--tables", "tables.json", "--sensitivity", "--precision", "0.01",
+      "--sensitivity-length", "0.01"], 2, "there its run is shortened to", [TINY, TABLES],
+     names=["--sensitivity-length 0.01", "tables.json: tables[0].rows[0]"])
+
+# No value --sensitivity varies reaches a POWER row (no x86 platform): refused.
+case("reproduce-sensitivity-power-nothing-varied",
+     ["reproduce", "p", "--tables", "t.json", "--sensitivity"], 2, "nothing would be varied",
+     [js("c.json", POWER),
+      js("t.json", {"tables": [{"name": "p", "title": "a POWER row", "set": "prediction",
+                                "metrics": ["mint_per_s"],
+                                "rows": [{"key": {"cpus": 8}, "config": "c.json"}]}]})],
+     names=["--sensitivity", "table p"])
 
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
