@@ -105,8 +105,14 @@ int cmd_explain(int argc, char** argv) {
     if (vm.count("variant")) {  // child: one variant, result as JSON on stdout
         // What only the built system can check (vector allocation) is the
         // scenario's fault too: its messages name the scenario file.
+        // A value a --set gave is that --set's, as the loader's errors are.
         const auto named = [&](const std::string& what) {
-            return what.rfind(scenario.path + ":", 0) == 0 ? what : scenario.path + ": " + what;
+            const std::string full =
+                what.rfind(scenario.path + ":", 0) == 0 ? what : scenario.path + ": " + what;
+            if (!vm.count("set")) return full;
+            const std::string told =
+                against_sets(full, scenario.path, vm["set"].as<std::vector<std::string>>());
+            return told == full ? full : scenario.path + " with " + told;
         };
         uint64_t v = 0;
         try {

@@ -150,6 +150,24 @@ void check_view_in_run(const ExplainView& v, const SimConfig& config) {
                               " ns: run.warmup_ns + run.duration_ns)");
 }
 
+namespace {
+
+// An affinity move and a retrigger act on a host device's vector: a
+// guest's assigned device has none on the host, and beside a POWER
+// partition the x86 host is idle.
+void refuse_guest_or_idle_device(const std::string& at, const DeviceConfig& dev,
+                                 const SimConfig& config) {
+    if (config.power_machine)
+        throw ConfigError(at + ": acts on the x86 host's interrupt path; beside a POWER "
+                          "partition (power) that host is idle");
+    if (config.is_assigned(dev))
+        throw ConfigError(at + ".device: \"" + dev.name + "\" is assigned to " +
+                          dev.assigned_to + ": it has no host vector to " +
+                          (at.find("retrigger") != std::string::npos ? "retrigger" : "move"));
+}
+
+}  // namespace
+
 // The affinity move's references, against the variant's loaded config.
 void check_affinity_refs(const AffinityMoveParams& p, const SimConfig& config) {
     const std::string at = "explain.affinity_move";
@@ -162,6 +180,7 @@ void check_affinity_refs(const AffinityMoveParams& p, const SimConfig& config) {
         throw ConfigError(at + ".device: no device named \"" + p.device + "\" (devices: " +
                           join_keys(names) + ")");
     }
+    refuse_guest_or_idle_device(at, *dev, config);
     if (p.queue >= dev->params.vectors)
         throw ConfigError(at + ".queue: device \"" + p.device + "\" has " +
                           std::to_string(dev->params.vectors) + " queue(s), found " +
@@ -180,6 +199,7 @@ void check_retrigger_refs(const RetriggerParams& p, const SimConfig& config) {
                                   [&](const DeviceConfig& d) { return d.name == p.device; });
     if (dev == config.devices.end())
         throw ConfigError(at + ".device: no device named \"" + p.device + "\"");
+    refuse_guest_or_idle_device(at, *dev, config);
     if (p.queue >= dev->params.vectors)
         throw ConfigError(at + ".queue: device \"" + p.device + "\" has " +
                           std::to_string(dev->params.vectors) + " queue(s), found " +

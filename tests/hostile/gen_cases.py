@@ -1762,6 +1762,25 @@ case("reproduce-sensitivity-power-nothing-varied",
                                 "rows": [{"key": {"cpus": 8}, "config": "c.json"}]}]})],
      names=["--sensitivity", "table p"])
 
+# explain's host-side actions: none on a guest's assigned device, none beside POWER.
+for scen, action, value, msg in [
+        ("eoi-lock", "retrigger", '{"device":"nvme0","queue":0,"at_ns":[100]}', "has no host vector"),
+        ("vm-delivery", "affinity_move", '{"device":"vf0","queue":0,"at_ns":100,"to_cpu":0}',
+         "has no host vector"),
+        ("ipi-storm", "retrigger", '{"device":"idle0","queue":0,"at_ns":[100]}', "that host is idle"),
+        ("ipi-storm", "affinity_move", '{"device":"idle0","queue":0,"at_ns":100,"to_cpu":0}',
+         "that host is idle")]:
+    case(f"explain-{scen}-{action}-host-action", ["explain", scen, "--set", f"explain.{action}={value}"],
+         2, msg, [], names=[f"--set explain.{action}=", f"explain.{action}"])
+# What only the built guest can check is told against the --set that caused it.
+case("run-kvm-no-free-guest-vector-set", ["run", "c.json", "-q", "--set", "devices.0.vectors=300"], 2,
+     "has no free guest vector left", [js("c.json", KVM)], names=["--set devices.0.vectors=300: devices[0]"])
+case("explain-vm-delivery-no-free-guest-vector-set",
+     ["explain", "vm-delivery", "--set", "devices.0.vectors=300"], 2, "has no free guest vector left",
+     [], names=["with --set devices.0.vectors=300: devices[0]"])
+case("explain-eoi-lock-pirqs-set", ["explain", "eoi-lock", "--set", "xen.pirqs=3"], 2,
+     "pirqs are fewer than", [], names=["with --set xen.pirqs=3: xen.pirqs"])
+
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups

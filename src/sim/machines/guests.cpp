@@ -57,8 +57,8 @@ void Guests::assign_device(size_t d, Device& dev, int fixed_vcpu, uint32_t& next
     auto allocate = [&](VectorBits& used, const char* what) {
         const unsigned v = used.first_clear(unsigned(dc.first_vector), kPostedMsiNotificationVector);
         if (v >= kPostedMsiNotificationVector)
-            throw ConfigError("devices[" + std::to_string(d) + "].assigned_to: vcpu" +
-                              std::to_string(vcpu) + " has no free " + what + " left");
+            throw ConfigError("devices[" + std::to_string(d) + "]: vcpu" + std::to_string(vcpu) +
+                              " (its assigned_to) has no free " + what + " left");
         used.set(v);
         return Vector(v);
     };
@@ -86,7 +86,8 @@ void Guests::assign_device(size_t d, Device& dev, int fixed_vcpu, uint32_t& next
                 const int pirq = m_xen_domain->bind(vcpu, gv);
                 if (pirq < 0)
                     throw ConfigError("xen.pirqs: " + std::to_string(m_config.xen.pirqs) +
-                                      " pirqs are fewer than the assigned devices' queues");
+                                      " pirqs are fewer than the assigned devices' queues "
+                                      "(devices[].vectors)");
                 m_xen[vcpu]->assign(hv, unsigned(pirq), gv, dev, q);
             } else {
                 m_vmx[vcpu]->assign(hv, gv, dc.host_handler, dev, q);
