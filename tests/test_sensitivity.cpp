@@ -65,6 +65,19 @@ TEST_CASE("a row's assignments reach the devices and workloads a profile made, a
     CHECK(assignments(c2, profiles, {"platform=generic"}, named(as, "cpu.eoi_ns"), 10).empty());
 }
 
+TEST_CASE("a Xen row takes no host CPU cost of its platform and a POWER row none at all") {
+    json profiles;
+    const std::vector<Assumption> as = load_assumptions(kDevices, profiles);
+    const std::string dir = std::string(CIDSIM_SOURCE_DIR) + "/configs/";
+    const json xen = read_config_file(dir + "vm/e1-xen-eoi.json");
+    CHECK(assignments(xen, profiles, {}, named(as, "cpu.eoi_ns"), 10).empty());
+    CHECK(assignments(xen, profiles, {}, named(as, "lapic.timer_period_ns"), 1e5).empty());
+    CHECK(assignments(xen, profiles, {}, named(as, "iommu.iec_miss_ns"), 100) ==
+          std::vector<std::string>{"iommu.iec_miss_ns=100"});
+    const json power = read_config_file(dir + "power/e2-p9.json");
+    CHECK(assignments(power, profiles, {}, named(as, "iommu.iec_miss_ns"), 100).empty());
+}
+
 TEST_CASE("the Latin hypercube puts one point in each stratum of every range") {
     std::vector<Assumption> as(2);
     as[0] = {"a", "guess", 5, 0, 10, false, ""};

@@ -186,6 +186,16 @@ SimConfig load_unprefixed(const json& config) {
 // config that names none runs on kDefaultPlatform, and says so.
 json with_platform(const json& config) {
     if (!config.is_object()) return config;  // load_unprefixed names the problem
+    // A Xen domain's vCPUs spend the xen section's costs: a stated Linux CPU
+    // cost would act on the idle host CPU's timer tick alone. (Its lapic
+    // stays: a timer period of 0 keeps that CPU quiet.)
+    if (config.contains("xen"))
+        for (const char* section : {"cpu", "overrides"})
+            if (config.contains(section))
+                throw ConfigError(std::string(section) +
+                                  ": Linux's costs on an x86 host CPU; a Xen domain's vCPUs "
+                                  "spend the xen section's (cidsim params xen), and the host's "
+                                  "CPU only runs its timer: drop it");
     // A platform holds an x86 host's costs, which a POWER partition's idle
     // host never spends: it takes none, so that its config's x86 keys are
     // its own (the power section refuses them).
@@ -326,6 +336,13 @@ std::optional<std::string> included_origin(const std::string& path,
 
 }  // namespace
 
+bool takes_platform_value(const json& config, const std::string& key) {
+    if (config.contains("power")) return false;
+    // A Xen domain's idle host CPU spends them, which no figure of the domain reads.
+    const std::string section = key.substr(0, key.find('.'));
+    return !config.contains("xen") || (section != "cpu" && section != "lapic");
+}
+
 SimConfig load_config(const json& config, const std::string& source) {
     try {
         try {
@@ -410,7 +427,10 @@ json effective_config(const SimConfig& config) {
         for (const char* section : kIdleX86HostCostSections) out.erase(section);
         out.update(idle_x86_host());
     }
-    if (c.xen_guest) out.erase("handler");  // never runs (xen_sections)
+    // Linux's posted-MSI handler never runs (xen_sections); the host CPU's
+    // costs are the platform's, which the config names (with_platform).
+    if (c.xen_guest)
+        for (const char* section : {"handler", "cpu"}) out.erase(section);
     if (!c.overrides.empty()) {
         out["overrides"] = json::array();
         for (const Override& o : c.overrides) {

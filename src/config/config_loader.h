@@ -31,6 +31,11 @@ SimConfig load_config(const nlohmann::json& config, const std::string& source = 
                                        const std::vector<std::string>& sets);
 nlohmann::json effective_config(const SimConfig& config);
 
+// Whether a platform value ("cpu.eoi_ns") reaches the machine a config (its
+// --sets applied) runs: a POWER partition takes none, a Xen domain no host
+// CPU cost (its idle host CPU runs only its timer).
+bool takes_platform_value(const nlohmann::json& config, const std::string& key);
+
 // Every block's parameters, for `cidsim params`: {block: [{key, type, unit,
 // default, min, max, description}]}.
 nlohmann::json describe_parameters();

@@ -70,8 +70,7 @@ std::vector<std::string> assignments(const json& config, const json& profiles,
     if (!a.platform.empty()) {
         json c = config;
         for (const std::string& s : row_overrides) apply_override(c, s);
-        // A POWER partition's idle x86 host runs on no platform (with_platform).
-        if (c.contains("power") ||
+        if (!takes_platform_value(c, a.name) ||
             c.value("platform", std::string(kDefaultPlatform)) != a.platform)
             return out;
         if (overridden(row_overrides, a.name)) return out;

@@ -1781,6 +1781,17 @@ case("explain-vm-delivery-no-free-guest-vector-set",
 case("explain-eoi-lock-pirqs-set", ["explain", "eoi-lock", "--set", "xen.pirqs=3"], 2,
      "pirqs are fewer than", [], names=["with --set xen.pirqs=3: xen.pirqs"])
 
+# --- third round ---------------------------------------------------------------------
+# A Xen domain's vCPUs spend the xen section's costs: Linux's host CPU costs are refused.
+for tag, sets in [("cpu", ["cpu.eoi_ns=5"]),
+                  ("overrides", ['overrides=[{"cpus": "0", "cpu": {"eoi_ns": 5}}]'])]:
+    case(f"run-xen-host-{tag}-set", ["run", "c.json", "-q", "--set", sets[0]], 2,
+         "only runs its timer", [js("c.json", FAMILIES["xen"])], names=["--set " + tag, tag])
+c = json.loads(json.dumps(FAMILIES["xen"]))
+c["cpu"] = {"irq_entry_ns": 100}
+case("run-xen-host-cpu-file", ["run", "c.json", "-q"], 2, "only runs its timer",
+     [js("c.json", c)], names=["c.json", "cpu"])
+
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
