@@ -137,7 +137,7 @@ TEST_CASE("references between sections are checked", "[config]") {
     CHECK_THAT(cidsim_test::config_error(c), Contains("devices[0].irq_cpus[0]: CPU 3 does not exist"));
     c = minimal();
     c["workloads"][0]["device"] = "nvme9";
-    CHECK_THAT(cidsim_test::config_error(c), Contains("workloads[0].device: no device named 'nvme9'"));
+    CHECK_THAT(cidsim_test::config_error(c), Contains("workloads[0].device: no device named \"nvme9\""));
     c = minimal();
     c["devices"].push_back({{"name", "d0"}});
     CHECK_THAT(cidsim_test::config_error(c), Contains("devices[1].name: duplicate device name"));

@@ -93,7 +93,7 @@ int cmd_bench(int argc, char** argv) {
     try {
         reps = unsigned(integer_option(vm, "reps", 1, 1000));
         floor_events = integer_option(vm, "floor-events", 1, 1000000000000ull);
-        duration_ns = number_option(vm, "duration-ns", 1, 1e15);
+        duration_ns = number_option(vm, "duration-ns", 1, 1e13);  // run.duration_ns's range
         if (vm.count("json")) json_out = path_option(vm, "json");
         // Child modes: one measurement, one JSON line on stdout.
         if (vm.count("floor-child")) {
@@ -130,6 +130,13 @@ int cmd_bench(int argc, char** argv) {
     char duration[64];
     std::snprintf(duration, sizeof duration, "run.duration_ns=%.17g", duration_ns);
     try {
+        for (const std::string& s : sets) {
+            const std::vector<std::string> keys = error_key_segments(s.substr(0, s.find('=')));
+            if ((keys.size() == 1 && keys[0] == "run") ||
+                (keys.size() == 2 && keys[0] == "run" && keys[1] == "duration_ns"))
+                throw BadInput("--set " + s + ": bench runs every config for --duration-ns, "
+                               "which sets run.duration_ns: use that");
+        }
         for (const std::string& c : configs) {
             // Bad input fails here, not in a child: the config, --set, the duration.
             nlohmann::json file = read_config_file(c);

@@ -10,6 +10,7 @@
 #include "config/config_loader.h"
 #include "report/results.h"
 #include "sweep/collect.h"
+#include "sweep/sweep_dir.h"
 
 namespace cidsim {
 
@@ -46,8 +47,14 @@ int cmd_collect(int argc, char** argv) {
                               vm.count("metric") ? vm["metric"].as<std::vector<std::string>>()
                                                  : std::vector<std::string>{},
                               vm.count("aggregate-seeds") > 0);
-        if (vm.count("csv")) claim_output("--csv", csv);
-        if (vm.count("json")) claim_output("--json", json);
+        for (const auto& [option, path] : {std::pair<const char*, const std::string&>{"csv", csv},
+                                           {"json", json}}) {
+            if (!vm.count(option)) continue;
+            claim_output(std::string("--") + option, path);
+            if (is_sweep_file(path_option(vm, "dir"), path))
+                throw BadInput(std::string("--") + option + " " + path + ": one of the sweep's "
+                               "own files (its lock, manifest, base, points or logs)");
+        }
     } catch (const BadInput& e) {
         std::cerr << "cidsim collect: " << e.what() << "\n";
         return kExitBadInput;

@@ -19,4 +19,10 @@ int parse_command_line(const std::string& command, int argc, char** argv,
                        const char* positional, boost::program_options::variables_map& vm,
                        const boost::program_options::options_description* hidden = nullptr);
 
+// A path as a child cidsim's argument: one that starts with "-" would read
+// as an option, so it gets "./" in front.
+inline std::string path_argument(const std::string& path) {
+    return !path.empty() && path[0] == '-' ? "./" + path : path;
+}
+
 }  // namespace cidsim

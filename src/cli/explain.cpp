@@ -156,7 +156,7 @@ int cmd_explain(int argc, char** argv) {
                               std::to_string(int(progress.elapsed())) + " s",
                           true);
             std::string text;
-            std::vector<std::string> args{"cidsim", "explain", scenario.path, "--variant",
+            std::vector<std::string> args{"cidsim", "explain", path_argument(scenario.path), "--variant",
                                           std::to_string(i)};
             if (vm.count("set"))
                 for (const std::string& set : vm["set"].as<std::vector<std::string>>())

@@ -478,7 +478,7 @@ int cmd_reproduce(int argc, char** argv) {
         PoolJob job;
         p.out = dir + "/" + chosen[p.table].name + "-" + std::to_string(p.row) +
                 (p.variant >= 0 ? "-v" + std::to_string(p.variant) : "") + ".json";
-        job.argv = {"/proc/self/exe", "run", row.config};
+        job.argv = {"/proc/self/exe", "run", path_argument(row.config)};
         for (const std::string& s : row.overrides) job.argv.insert(job.argv.end(), {"--set", s});
         for (const std::string& s : p.extra) job.argv.insert(job.argv.end(), {"--set", s});
         job.argv.insert(job.argv.end(),

@@ -111,11 +111,15 @@ int cmd_sweep(int argc, char** argv) {
     try {
         dir_owner = std::make_unique<SweepDir>(out_dir, self_executable());
         fresh_dir = dir_owner->claim_outputs(spec, [&] {
-            dir_owner->refuse_links(points, out_dir);
+            dir_owner->refuse_foreign_files(points, out_dir);
             dir_owner->refuse_other_sweep(points, out_dir);
             if (!slurm.empty()) {
                 claim_output("--emit-slurm", slurm);
                 claim_output("--emit-slurm's commands file", slurm_commands_path(slurm));
+                for (const std::string& path : {slurm, slurm_commands_path(slurm)})
+                    if (is_sweep_file(out_dir, path))
+                        throw BadInput("--emit-slurm " + slurm + ": " + path + " is one of the "
+                                       "sweep's own files (its lock, points or logs)");
             }
         });
     } catch (const BadInput& e) {

@@ -153,9 +153,22 @@ void check_references(const SimConfig& c) {
                               std::to_string(kMaxOutstandingIos) + ", the limit on the memory "
                               "they hold");
         if (w.type != "trace" && !names.count(w.device()))
-            throw ConfigError(at + "device: no device named '" + w.device() +
-                              "' (devices: " + join_keys(name_list) + ")");
+            throw ConfigError(at + "device: no device named " + show_json(json(w.device())) +
+                              " (devices: " + join_keys(name_list) + ")");
         if (w.type == "trace") check_trace(c, w, at);
+        if (nvme)
+            for (const DeviceConfig& d : c.devices)
+                if (d.name == w.device() && w.nvme.first_queue + w.nvme.jobs > d.params.vectors)
+                    throw ConfigError(at + "jobs: " + std::to_string(w.nvme.jobs) +
+                                      " jobs from queue " + std::to_string(w.nvme.first_queue) +
+                                      " but device " + show_json(json(d.name)) + " has " +
+                                      std::to_string(d.params.vectors) + " vectors");
+        if (w.type == "periodic" && w.periodic.phase >= c.run.warmup + c.run.duration)
+            throw ConfigError(at + "phase_ns: the first completion at " +
+                              format_number(ns_of(w.periodic.phase)) +
+                              " ns, beyond the end of the run (run.warmup_ns + run.duration_ns = " +
+                              format_number(ns_of(c.run.warmup + c.run.duration)) +
+                              " ns); it would never fire");
         if (nvme || dsa) check_device_alone(c, i, at);
         // NVMe jobs and DSA submitters are host threads on host CPUs; a Xen
         // guest runs NVMe jobs as its own I/O threads (xen_pcpu.h), a KVM
@@ -179,6 +192,18 @@ void check_xen_domain(const SimConfig& c) {
         throw ConfigError("xen.sockets: " + std::to_string(c.xen.sockets) +
                           " sockets for " + std::to_string(c.xen.vcpus) +
                           " vCPUs (xen.vcpus): a socket without a vCPU's pCPU");
+    if (c.xen.vcpus % c.xen.sockets)
+        throw ConfigError("xen.sockets: " + std::to_string(c.xen.vcpus) + " vCPUs (xen.vcpus) "
+                          "do not split evenly across " + std::to_string(c.xen.sockets) +
+                          " sockets");
+    // Xen binds a pirq to each remapped queue (intpost posts them, unbound).
+    uint64_t queues = 0;
+    for (const DeviceConfig& d : c.devices)
+        if (c.is_assigned(d)) queues += d.params.vectors;
+    if (c.xen.variant != XenVariant::Intpost && queues > c.xen.pirqs)
+        throw ConfigError("xen.pirqs: " + std::to_string(c.xen.pirqs) +
+                          " pirqs are fewer than the assigned devices' " +
+                          std::to_string(queues) + " queues (devices[].vectors)");
     if (std::none_of(c.devices.begin(), c.devices.end(),
                      [&](const DeviceConfig& d) { return c.is_assigned(d); }))
         throw ConfigError("devices: none is assigned to the Xen domain (assigned_to \"guest\" "

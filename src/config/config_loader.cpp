@@ -136,6 +136,12 @@ SimConfig load_unprefixed(const json& config) {
             d.vm_keys = c.has_vm() || c.xen_guest;
             JsonReader r(object_at((*it)[i], at), at + ".");
             d.describe(r);
+            if (!d.vm_keys)
+                for (const char* key : {"assigned_to", "host_handler"})
+                    if ((*it)[i].contains(key))
+                        throw ConfigError(at + "." + key + ": a key of a device assigned to a "
+                                          "guest; this config runs none (a vm and vcpus, or a "
+                                          "xen section, make one): drop it");
             r.check_unknown();
             // Read and ignored where it means nothing: refused.
             for (const auto& [key, why] : unread_device_keys(c, d))
@@ -318,7 +324,7 @@ std::optional<std::string> included_origin(const std::string& path,
 // A device key its profile brought, not the config: the profile's error.
 [[noreturn]] void rethrow_against_profile(const ConfigError& e, const json& config) {
     const std::string what = e.what();
-    const std::vector<std::string> keys = key_segments(what.substr(0, what.find(": ")));
+    const std::vector<std::string> keys = error_key_segments(what);
     if (keys.size() == 3 && keys[0] == "devices") {
         const json* device = value_at(config, {keys[0], keys[1]});
         if (device && device->is_object() && device->contains("profile") &&
@@ -343,9 +349,19 @@ bool takes_platform_value(const json& config, const std::string& key) {
     return !config.contains("xen") || (section != "cpu" && section != "lapic");
 }
 
+void check_included_platform(const json& config, const json& included) {
+    if (!included.is_null() && config.is_object() && config.contains("platform") &&
+        config["platform"] != included)
+        throw ConfigError("platform: " + show_json(config["platform"]) +
+                          ", but an include brings platform " + show_json(included) +
+                          "'s values, which would run under the other name: include the "
+                          "other platform's file, or none");
+}
+
 SimConfig load_config(const json& config, const std::string& source) {
     try {
         try {
+            if (!source.empty()) check_included_platform(config, included_platform(source));
             return load_unprefixed(with_platform(with_profiles(config)));
         } catch (const ConfigError& e) {
             rethrow_against_profile(e, config);
@@ -354,7 +370,7 @@ SimConfig load_config(const json& config, const std::string& source) {
         if (source.empty()) throw;
         // A key an included file states is that file's error.
         const std::string what = e.what();
-        const std::vector<std::string> keys = key_segments(what.substr(0, what.find(": ")));
+        const std::vector<std::string> keys = error_key_segments(what);
         if (const json* value = value_at(config, keys); value && !keys.empty())
             if (const auto origin = included_origin(source, keys, *value))
                 throw ConfigError(source + ": " + *origin + ": " + what);

@@ -21,6 +21,10 @@ namespace cidsim {
 // constraint; the first problem is a ConfigError "SOURCE: key.path: what was
 // expected, found what" (SOURCE and its ": " only when given).
 SimConfig load_config(const nlohmann::json& config, const std::string& source = "");
+// A config (its --sets applied) whose includes bring the values of platform
+// `included` (null: none) may not name another: load_config checks it for
+// the file it is told the config came from.
+void check_included_platform(const nlohmann::json& config, const nlohmann::json& included);
 // Throws e, which load_config threw for `file` (the config `source` as read)
 // with the --sets applied in order, told against the --set that caused it:
 // one that gave its key (against_sets), else the first after which the

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <set>
 #include <sstream>
 
+#include "config/printable.h"
 #include "io/input_file.h"
 
 namespace cidsim {
@@ -66,7 +68,14 @@ std::string format_number(double v) {
 
 std::string show_json(const json& j) {
     std::string s = j.dump(-1, ' ', false, json::error_handler_t::replace);
-    if (s.size() > 80) s = s.substr(0, 77) + "...";
+    // Escaped, a line separator or bidirectional control cannot reorder or
+    // break the message it is shown in.
+    if (has_control_character(s)) s = j.dump(-1, ' ', true, json::error_handler_t::replace);
+    if (s.size() > 80) {
+        size_t cut = 77;
+        while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xc0) == 0x80) --cut;
+        s = s.substr(0, cut) + "...";
+    }
     return s;
 }
 
@@ -91,13 +100,26 @@ namespace {
 // Included files read for the config being read: a tree of includes (each
 // file naming ten others, eight deep) would otherwise be read 10^8 times.
 thread_local size_t g_included_files = 0;
+// The files being read, outermost first: one among them again is a cycle.
+thread_local std::vector<std::string> g_reading;
+
+std::string file_identity(const std::string& path) {
+    std::error_code ec;
+    const std::filesystem::path p = std::filesystem::weakly_canonical(path, ec);
+    return ec ? path : p.string();
+}
 
 }  // namespace
 
 json read_config_file(const std::string& path, int depth) {
-    if (depth > 8) throw ConfigError(path + ": includes nested too deeply (a cycle?)");
-    if (depth == 0) g_included_files = 0;
-    else if (++g_included_files > kMaxIncludedFiles)
+    if (depth == 0) g_included_files = 0, g_reading.clear();
+    g_reading.resize(depth);
+    const std::string identity = file_identity(path);
+    if (std::find(g_reading.begin(), g_reading.end(), identity) != g_reading.end())
+        throw ConfigError(path + ": includes itself (a cycle of includes)");
+    if (depth > 8) throw ConfigError(path + ": includes nested deeper than 8");
+    g_reading.push_back(identity);
+    if (depth > 0 && ++g_included_files > kMaxIncludedFiles)
         throw ConfigError(path + ": more than " + std::to_string(kMaxIncludedFiles) +
                           " included files in one config (counting each time a file is "
                           "included)");
@@ -110,6 +132,20 @@ json read_config_file(const std::string& path, int depth) {
                                 ? std::string(".")
                                 : path.substr(0, path.find_last_of('/'));
     return merge_includes(std::move(config), dir, path, depth);
+}
+
+json included_platform(const std::string& path) {
+    try {
+        const json doc = read_json_file(path);
+        if (!doc.is_object() || !doc.contains("include")) return nullptr;
+        const std::string dir = path.find('/') == std::string::npos
+                                    ? std::string(".")
+                                    : path.substr(0, path.find_last_of('/'));
+        const json merged = merge_includes({{"include", doc["include"]}}, dir, path);
+        return merged.value("platform", json());
+    } catch (const ConfigError&) {
+        return nullptr;  // reading the config itself names the problem
+    }
 }
 
 void overlay(json& base, const json& top) {
@@ -136,9 +172,9 @@ json merge_includes(json config, const std::string& dir, const std::string& sour
         if (!inc.is_string() || inc.get<std::string>().empty())
             throw ConfigError(source + ": include: expected a file name or a list of them");
         const std::string file = inc.get<std::string>();
-        if (file.find('\0') != std::string::npos)
+        if (has_control_character(file))
             throw ConfigError(source + ": include: " + show_json(inc) +
-                              ": a file name with a NUL character");
+                              ": a control character in a file name");
         json included;
         try {
             included = read_config_file(file[0] == '/' ? file : dir + "/" + file, depth + 1);
@@ -232,7 +268,7 @@ std::string against_sets(const std::string& what, const std::string& source,
                          const std::vector<std::string>& sets) {
     if (what.rfind(source + ": ", 0) != 0) return what;
     const std::string rest = what.substr(source.size() + 2);
-    const std::vector<std::string> key = key_segments(rest.substr(0, rest.find(": ")));
+    const std::vector<std::string> key = error_key_segments(rest);
     for (auto s = sets.rbegin(); s != sets.rend(); ++s) {
         const std::vector<std::string> path = key_segments(s->substr(0, s->find('=')));
         bool related = true;
@@ -323,7 +359,21 @@ std::string dotted(const std::string& path) {
 
 }  // namespace
 
+std::vector<std::string> error_key_segments(const std::string& what) {
+    try {
+        return key_segments(what.substr(0, what.find(": ")));
+    } catch (const ConfigError&) {
+        return {};
+    }
+}
+
 std::vector<std::string> key_segments(const std::string& path) {
+    // No config nests deeper, and a path of thousands of keys would build as
+    // deep a JSON value, walked recursively.
+    if (std::count(path.begin(), path.end(), '.') + std::count(path.begin(), path.end(), '[') >=
+        kMaxJsonDepth)
+        throw ConfigError("--set " + show_json(json(path)) + ": a key path deeper than " +
+                          std::to_string(kMaxJsonDepth) + " keys, the deepest a config nests");
     std::vector<std::string> out;
     std::stringstream in(dotted(path));
     for (std::string part; std::getline(in, part, '.');) out.push_back(part);

@@ -21,6 +21,9 @@ nlohmann::json read_json_file(const std::string& path,
 // including file) merged underneath it: included files first, in order, then
 // the file's own keys on top (overlay).
 nlohmann::json read_config_file(const std::string& path, int depth = 0);
+// The platform a config file's includes name (as read_config_file merges
+// them), null when none does or the file does not read.
+nlohmann::json included_platform(const std::string& path);
 // `top` over `base`, object by object. Unlike a JSON merge patch a null
 // stays, so that the loader still sees (and refuses) it.
 void overlay(nlohmann::json& base, const nlohmann::json& top);
@@ -39,6 +42,9 @@ void apply_override(nlohmann::json& config, const std::string& assignment);
 // {"workloads", "0", "iodepth"} (the loader's messages write the first,
 // --set and sweeps either).
 std::vector<std::string> key_segments(const std::string& path);
+// The key path an error message "key.path: what" starts with, as
+// key_segments reads it; empty when that is no path.
+std::vector<std::string> error_key_segments(const std::string& what);
 // The message `what` of the config `source` (prefixed "source: "), told
 // against the --sets that built it: when a --set gave its key (the key, a
 // key inside it, or one below it: a section the --set created), the last

@@ -106,8 +106,14 @@ public:
         for (auto it = m_obj.begin(); it != m_obj.end(); ++it)
             if (std::find(m_known.begin(), m_known.end(), it.key()) == m_known.end()) {
                 const std::string guess = near_miss(it.key(), m_known);
-                const std::string shown =
-                    it.key().size() > 80 ? it.key().substr(0, 77) + "..." : it.key();
+                // Quoted unless a plain name: a "." or "[" in it would read as a path.
+                const bool plain = !it.key().empty() &&
+                                   it.key().find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                                                              "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                              "0123456789_-") == std::string::npos;
+                const std::string shown = plain && it.key().size() <= 80
+                                              ? it.key()
+                                              : show_json(nlohmann::json(it.key()));
                 throw ConfigError(m_path + shown + ": unknown key" +
                                   (guess.empty() ? "" : " (did you mean \"" + guess + "\"?)") +
                                   "; valid keys here: " + join_keys(m_known));
@@ -156,8 +162,13 @@ private:
             if (d >= 18446744073709551616.0)
                 fail(key, "integer overflow: " + show_json(j) +
                               " does not fit in 64 bits; expected an integer in " + range);
-            if (d != std::floor(d) || d > 9007199254740992.0)
+            if (d != std::floor(d))
                 fail(key, "expected a whole number in " + range + ", found " + show_json(j));
+            // 9007199254740993.0 reads as ...992: a neighbour, silently.
+            if (d >= 9007199254740992.0)
+                fail(key, show_json(j) + " is read as a floating-point number, exact only "
+                              "below 2^53 = 9007199254740992: write the integer without a "
+                              "fraction or exponent");
             v = uint64_t(d);
         }
         if (min > 0 && v == 0)

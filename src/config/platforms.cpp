@@ -1,6 +1,7 @@
 #include "config/platforms.h"
 
 #include "config/config_loader.h"
+#include "config/json_text.h"
 #include "config/platforms_data.h"
 
 namespace cidsim {
@@ -26,7 +27,8 @@ json platform_values(const std::string& name) {
             j.erase("provenance");
             return j;
         }
-    throw ConfigError("platform: unknown platform \"" + name + "\"; known platforms: " +
+    throw ConfigError("platform: unknown platform " + show_json(nlohmann::json(name)) +
+                      "; known platforms: " +
                       join_keys(platform_names()) +
                       " (values of your own: a file you \"include\", on top of one of these)");
 }

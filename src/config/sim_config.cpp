@@ -51,11 +51,13 @@ void DeviceConfig::describe(ParamVisitor& v) {
            "the vCPU (\"vcpu0\", ...) this device is assigned to through VFIO, \"guest\" "
            "(Xen: the whole domain, its queues dealt to the vCPUs round robin in device order), or \"\" for the "
            "host; an assigned device's queues interrupt their vCPU's pCPU (it takes no irq_cpus) "
-           "and the guest vector is first_vector upward");
+           "and the guest vector is first_vector upward. Only beside a guest (vm and vcpus, "
+           "or xen)");
     visit_choice(v, "host_handler", host_handler, kHostHandlerNames,
                  "VFIO's MSI handler on the host: hard (IRQF_NO_THREAD) | threaded (forced "
                  "threading, threadirqs) | bypass_inject (the hard handler injects through the "
-                 "irq-bypass consumer). Source: systems.md B, kernel/irq/manage.c");
+                 "irq-bypass consumer); only beside a KVM guest. Source: systems.md B, "
+                 "kernel/irq/manage.c");
 }
 
 const char* const kSmtNumberingNames[2] = {"split", "adjacent"};

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -58,10 +59,26 @@ void refuse_inputs(const std::string& role, const std::string& path, const FileI
                            in.resolved + "); refusing to overwrite it");
 }
 
+// `path` with `suffix` after its file name, the name cut to fit NAME_MAX:
+// an output's temporary or probe file beside it.
+std::string beside(const std::string& path, const std::string& suffix) {
+    const size_t slash = path.rfind('/');
+    const size_t base = slash == std::string::npos ? 0 : slash + 1;
+    const size_t room = NAME_MAX > suffix.size() ? NAME_MAX - suffix.size() : 0;
+    return path.size() - base <= room ? path + suffix : path.substr(0, base + room) + suffix;
+}
+
 }  // namespace
 
 void claim_output(const std::string& role, const std::string& path) {
     if (path.empty()) throw BadInput(role + ": expected a file name, found an empty string");
+    // Renamed over, the file behind a stream (a shell's >> log) would lose
+    // what it held, and what is printed after would go nowhere.
+    for (const char* stream : {"/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/fd/",
+                               "/proc/self/fd/", "/proc/thread-self/fd/"})
+        if (path.rfind(stream, 0) == 0)
+            throw BadInput(role + " " + path + ": a stream of this process, not a file; cidsim "
+                           "writes each output as a file of its own");
     const FileId id = identify(path);
     if (const std::string p = type_problem(id.resolved); !p.empty())
         throw BadInput(role + " " + path + ": " + p);
@@ -96,8 +113,9 @@ void claim_output(const std::string& role, const std::string& path) {
     // A name of this process's own: whatever else is there (a file, a
     // directory) must not pass for a successful probe.
     for (int attempt = 0;; ++attempt) {
-        const std::string probe = id.resolved + ".cidsim-probe." + std::to_string(::getpid()) +
-                                  (attempt ? "." + std::to_string(attempt) : "");
+        const std::string probe =
+            beside(id.resolved, ".cidsim-probe." + std::to_string(::getpid()) +
+                                    (attempt ? "." + std::to_string(attempt) : ""));
         CleanupGuard guard(probe, false);
         const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
         if (fd < 0 && errno == EEXIST && attempt < 100) continue;
@@ -141,7 +159,7 @@ StagedFile::StagedFile(const std::string& path, const std::string& text) : m_pat
     if (const std::string p = type_problem(m_target); !p.empty()) throw BadInput(path + ": " + p);
     refuse_inputs("the output", path, id);
 
-    m_tmp = m_target + ".tmp." + std::to_string(::getpid());
+    m_tmp = beside(m_target, ".tmp." + std::to_string(::getpid()));
     const auto fail = [&](const std::string& what) -> std::runtime_error {
         const std::string why = std::strerror(errno);
         ::unlink(m_tmp.c_str());

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "config/config_loader.h"
+#include "config/json_text.h"
 
 namespace cidsim {
 
@@ -177,7 +178,7 @@ void check_affinity_refs(const AffinityMoveParams& p, const SimConfig& config) {
     if (dev == config.devices.end()) {
         std::vector<std::string> names;
         for (const DeviceConfig& d : config.devices) names.push_back(d.name);
-        throw ConfigError(at + ".device: no device named \"" + p.device + "\" (devices: " +
+        throw ConfigError(at + ".device: no device named " + show_json(json(p.device)) + " (devices: " +
                           join_keys(names) + ")");
     }
     refuse_guest_or_idle_device(at, *dev, config);
@@ -198,7 +199,7 @@ void check_retrigger_refs(const RetriggerParams& p, const SimConfig& config) {
     const auto dev = std::find_if(config.devices.begin(), config.devices.end(),
                                   [&](const DeviceConfig& d) { return d.name == p.device; });
     if (dev == config.devices.end())
-        throw ConfigError(at + ".device: no device named \"" + p.device + "\"");
+        throw ConfigError(at + ".device: no device named " + show_json(json(p.device)));
     refuse_guest_or_idle_device(at, *dev, config);
     if (p.queue >= dev->params.vectors)
         throw ConfigError(at + ".queue: device \"" + p.device + "\" has " +

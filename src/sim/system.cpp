@@ -48,12 +48,7 @@ void System::build_workloads() {
                 seed));
         } else if (w.type == "nvme") {
             const unsigned dev = m_host->view().device_index(w.nvme.device, at + ".device");
-            Device& device = m_host->device(dev);
-            if (w.nvme.first_queue + w.nvme.jobs > device.queues())
-                throw ConfigError(at + ".jobs: " + std::to_string(w.nvme.jobs) +
-                                  " jobs from queue " + std::to_string(w.nvme.first_queue) +
-                                  " but device '" + w.nvme.device + "' has " +
-                                  std::to_string(device.queues()) + " vectors");
+            Device& device = m_host->device(dev);  // jobs fit its queues (check_references)
             // Job j runs where its queue interrupts: a host CPU, or the guest's vCPU.
             std::vector<TaskRunner*> job_cpus;
             for (unsigned j = 0; j < w.nvme.jobs; ++j)

@@ -91,16 +91,27 @@ bool SweepDir::claim_outputs(const SweepSpec& spec, const std::function<void()>&
     return !created.empty();
 }
 
-void SweepDir::refuse_links(const std::vector<SweepPoint>& points, const std::string& shown) const {
+void SweepDir::refuse_foreign_files(const std::vector<SweepPoint>& points, const std::string& shown) const {
+    std::error_code ec;
+    for (const char* sub : {"points", "logs"})
+        if (fs::is_symlink(fs::symlink_status(m_dir + "/" + sub, ec)))
+            throw BadInput("--out " + shown + ": " + sub + " is a symbolic link (to " +
+                           fs::read_symlink(m_dir + "/" + sub, ec).string() +
+                           "); a sweep writes only its own files there: remove the link");
     for (const SweepPoint& p : points)
         for (const std::string& name :
              {"points/" + p.name + ".json", "logs/" + p.name + ".stderr"}) {
             const std::string path = m_dir + "/" + name;
-            std::error_code ec;
-            if (fs::is_symlink(fs::symlink_status(path, ec)))
+            const fs::file_status st = fs::symlink_status(path, ec);
+            if (fs::is_symlink(st))
                 throw BadInput("--out " + shown + ": " + name + " is a symbolic link (to " +
                                fs::read_symlink(path, ec).string() +
                                "); a sweep writes only its own files there: remove the link");
+            // A FIFO would block the point's run, a directory fail it midway.
+            if (fs::exists(st) && !fs::is_regular_file(st))
+                throw BadInput("--out " + shown + ": " + name + " is not a regular file (" +
+                               (fs::is_directory(st) ? "a directory" : "a FIFO, socket or device") +
+                               "); a sweep writes only its own files there: remove it");
         }
 }
 
@@ -162,6 +173,16 @@ std::string SweepDir::command_line(const SweepSpec& spec, const SweepPoint& p) c
     std::string line;
     for (const std::string& a : command(spec, p)) line += (line.empty() ? "" : " ") + shell_quote(a);
     return line;
+}
+
+bool is_sweep_file(const std::string& dir, const std::string& path) {
+    std::error_code ec;
+    const fs::path d = fs::weakly_canonical(fs::absolute(dir, ec), ec);
+    const fs::path rel = fs::weakly_canonical(fs::absolute(path, ec), ec).lexically_relative(d);
+    if (rel.empty() || *rel.begin() == "..") return false;
+    const std::string first = rel.begin()->string();
+    return first == ".sweep.lock" || first == "sweep.json" || first == "base.json" ||
+           first == "points" || first == "logs";
 }
 
 SweepLock::SweepLock(const std::string& dir) {

@@ -37,9 +37,10 @@ public:
     // True when DIR did not exist before.
     bool claim_outputs(const SweepSpec& spec, const std::function<void()>& then) const;
 
-    // A point's result or log that is a symbolic link: BadInput naming it
-    // (under --out `shown`). A sweep writes only through names it made.
-    void refuse_links(const std::vector<SweepPoint>& points, const std::string& shown) const;
+    // DIR/points or DIR/logs that is a symbolic link, or a point's result or
+    // log that is one or no regular file: BadInput naming it (under --out
+    // `shown`). A sweep writes only through names it made.
+    void refuse_foreign_files(const std::vector<SweepPoint>& points, const std::string& shown) const;
     // A manifest in DIR whose points hold results and are not all among
     // `points` (another spec's sweep): BadInput, as replacing it would leave
     // those results unreachable. A sweep grown by more values passes.
@@ -59,6 +60,10 @@ private:
     std::string m_dir;
     std::string m_binary;
 };
+
+// Whether `path` (after symlinks) is one of the files a sweep keeps in `dir`:
+// its lock, manifest, base.json, or anything under points/ or logs/.
+bool is_sweep_file(const std::string& dir, const std::string& path);
 
 // Holds an exclusive lock on DIR/.sweep.lock for the runner's lifetime, so
 // two runners never share a directory. The kernel drops the lock when the

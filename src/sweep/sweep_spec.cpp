@@ -231,11 +231,16 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
         } catch (const ConfigError& e) {
             throw ConfigError(std::string("base: ") + e.what());
         }
+        s.included_platform = included_platform(s.base_path);
     } else if (base->is_object()) {
         // Its includes are relative to the spec, and merged now: the base is
         // written to DIR/base.json, where those paths would mean nothing.
         try {
-            s.base = merge_includes(*base, spec_dir.empty() ? std::string(".") : spec_dir, "base");
+            const std::string dir = spec_dir.empty() ? std::string(".") : spec_dir;
+            s.base = merge_includes(*base, dir, "base");
+            if (base->contains("include"))
+                s.included_platform = merge_includes({{"include", (*base)["include"]}}, dir, "base")
+                                          .value("platform", nlohmann::json());
         } catch (const ConfigError& e) {
             const std::string what = e.what();
             throw ConfigError(what.rfind("base", 0) == 0 ? what : "base: " + what);
@@ -390,6 +395,7 @@ std::vector<SweepPoint> expand_points(const SweepSpec& spec) {
     }
     std::vector<uint64_t> seeds = spec.seeds;
     try {
+        check_included_platform(base, spec.included_platform);
         const SimConfig c = load_config(base);  // the base alone first: clearer errors
         if (seeds.empty()) seeds.push_back(c.run.seed);
     } catch (const ConfigError& e) {
@@ -438,6 +444,7 @@ std::vector<SweepPoint> expand_points(const SweepSpec& spec) {
                 for (const auto& [path, value] : params)
                     apply_override(config, path + "=" + override_value_text(value));
                 config["run"]["seed"] = seed;
+                check_included_platform(config, spec.included_platform);
                 pt.effective_config = effective_config(load_config(config));
             } catch (const ConfigError& e) {
                 throw ConfigError(blame(spec, base, step, e.what()) + "point " + raw + ": " + e.what());

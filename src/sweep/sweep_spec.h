@@ -39,6 +39,7 @@ struct SweepDimension {
 struct SweepSpec {
     nlohmann::json base;    // the base config as JSON (inline or read from base_path)
     std::string base_path;  // absolute path when the base is a file; empty when inline
+    nlohmann::json included_platform;  // the platform the base's includes bring, or null
     std::vector<std::pair<std::string, nlohmann::json>> set;  // fixed overrides
     std::vector<SweepDimension> dimensions;                   // sorted by first path
     std::vector<uint64_t> seeds;

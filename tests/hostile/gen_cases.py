@@ -375,15 +375,19 @@ for tag, cfg, msg in [("empty-object", {}, "devices: expected at least one devic
 case("sweep-comment-number", ["sweep", "s.json", "--out", "sw"], 2,
      "s.json: comment: expected a string, found a number",
      [TINY, js("s.json", {"comment": 5, "base": "tiny.json"})], names=["s.json"])
-# A name SystemC must rewrite (a space, a dot) makes it warn: on stderr, never
-# into run -q's silence or --emit-commands' one command per line.
+# A name SystemC would rewrite (a space, a dot) or that names another module
+# (cpu0): no SystemC warning, never into run -q's silence or --emit-commands'
+# one command per line.
 with open(__file__.replace("gen_cases.py", "fixtures/tiny.json")) as f:
     SPACED = json.load(f)
 SPACED["devices"][0]["name"] = "my dev.0"
 for e in SPACED["workloads"][0]["events"]:
     e[1] = "my dev.0"
-case("run-systemc-warnings-not-on-stdout", ["run", "sp.json", "-q"], 0, "W506", [js("sp.json", SPACED)],
-     stdout_lacks=["Warning", "W506", "In file", "my"])
+case("run-systemc-warnings-not-on-stdout", ["run", "sp.json", "-q"], 0, None, [js("sp.json", SPACED)],
+     stdout_lacks=["Warning", "W506", "In file", "my"], stderr_lacks=["Warning"])
+CPU0 = json.loads(json.dumps(SPACED).replace("my dev.0", "cpu0"))
+case("run-device-named-as-a-cpu", ["run", "c.json", "-q"], 0, None, [js("c.json", CPU0)],
+     stderr_lacks=["Warning"])
 case("sweep-systemc-warnings-not-in-commands", ["sweep", "s.json", "--out", "sw", "--emit-commands"],
      0, None, [js("sp.json", SPACED), js("s.json", {"base": "sp.json",
                                                       "vary": {"handler.loop_limit": [1, 2]}})],
@@ -895,7 +899,7 @@ TREE += [js(f"t{i}.json", {"include": [f"t{i + 1}.json"] * 10}) for i in range(1
 TREE += [js("t8.json", {"comment": "leaf"})]
 case("run-include-tree-too-many-files", ["run", "c.json"], 2, "more than 64 included files",
      TREE, names=["c.json: include", "t1.json"])
-case("run-include-name-with-nul", ["run", "c.json"], 2, "NUL character",
+case("run-include-name-with-nul", ["run", "c.json"], 2, "a control character in a file name",
      [js("c.json", {"include": "tiny.json\u0000x", "devices": [{"name": "d0"}]}), TINY],
      names=["c.json: include"])
 for tag, s_, key in [("unknown-key", "explain.bogus=1", "explain.bogus"),
@@ -1791,6 +1795,120 @@ c = json.loads(json.dumps(FAMILIES["xen"]))
 c["cpu"] = {"irq_entry_ns": 100}
 case("run-xen-host-cpu-file", ["run", "c.json", "-q"], 2, "only runs its timer",
      [js("c.json", c)], names=["c.json", "cpu"])
+
+# A --set that breaks the Xen pirq count is the --set's error.
+case("run-xen-set-vectors-past-pirqs", ["run", "c.json", "-q", "--set", "devices.0.vectors=17"], 2,
+     "pirqs are fewer", [js("c.json", FAMILIES["xen"])], names=["--set devices.0.vectors=17", "xen.pirqs"])
+# A platform an include brings cannot be renamed: its values would run under the other name.
+SPR_INC = text("plat.json", '{"platform": "spr", "cpu": {"eoi_ns": 40}}')
+INCLUDING = js("c.json", dict(json.loads(json.dumps(FAMILIES["topology"])), include="plat.json"))
+for tag, args in [("run", ["run", "c.json", "-q", "--set", "platform=generic"]),
+                  ("bench", ["bench", "--config", "c.json", "--reps", "1", "--no-floor",
+                             "--duration-ns", "20000", "--set", "platform=generic"])]:
+    case(f"{tag}-set-platform-over-included-one", args, 2, "an include brings platform",
+         [SPR_INC, INCLUDING], names=["--set platform=generic"])
+case("sweep-vary-platform-over-included-one", ["sweep", "s.json", "--out", "o"], 2,
+     "an include brings platform",
+     [SPR_INC, INCLUDING, js("s.json", {"base": "c.json", "vary": {"platform": ["generic", "spr"]},
+                                        "metrics": ["metrics.msis"]})], names=["s.json", "platform"])
+# Include cycles are named as cycles.
+case("run-include-self", ["run", "self.json"], 2, "a cycle of includes",
+     [text("self.json", '{"include": "self.json"}')], names=["self.json"])
+case("run-include-two-cycle", ["run", "a.json"], 2, "a cycle of includes",
+     [text("a.json", '{"include": "b.json"}'), text("b.json", '{"include": "a.json"}')],
+     names=["a.json", "b.json"])
+# A config key holding "[", "]" or "." is the file's, quoted: never a --set, never an include's.
+for tag, key in [("close-bracket", "zz]"), ("brackets", "dur[x]"), ("dotted", "run.seed")]:
+    c = json.loads(json.dumps(FAMILIES["topology"]))
+    c["include"] = "inc.json"
+    c[key] = 1
+    case(f"run-key-with-{tag}", ["run", "c.json", "-q"], 2, "unknown key",
+         [js("c.json", c), text("inc.json", '{"run": {"seed": 1}}')],
+         names=["c.json", json.dumps(key)], stderr_lacks=["--set", "inc.json"])
+    c = json.loads(json.dumps(FAMILIES["topology"]))
+    c["run"][key] = 1
+    case(f"run-section-key-with-{tag}", ["run", "c.json", "-q"], 2, "unknown key",
+         [js("c.json", c)], names=["c.json", "run." + json.dumps(key)], stderr_lacks=["--set"])
+# A user's string is shown escaped: no raw line break, escape or bidirectional control.
+for tag, value in [("esc", "\x1b[2J"), ("newline", "a\nb"), ("bidi", "a\u202eb")]:
+    c = json.loads(json.dumps(FAMILIES["topology"]))
+    c["workloads"] = [{"type": "bursty", "device": value}]
+    case(f"run-workload-device-{tag}", ["run", "c.json", "-q"], 2, None, [js("c.json", c)],
+         names=["c.json", "workloads[0].device"], stderr_lacks=[value])
+    c = json.loads(json.dumps(FAMILIES["topology"]))
+    c["platform"] = value
+    case(f"run-platform-{tag}", ["run", "c.json", "-q"], 2, None, [js("c.json", c)],
+         names=["c.json", "platform"], stderr_lacks=[value])
+    c = json.loads(json.dumps(FAMILIES["topology"]))
+    c["include"] = value
+    case(f"run-include-{tag}", ["run", "c.json", "-q"], 2, None, [js("c.json", c)],
+         names=["c.json", "include"], stderr_lacks=[value])
+# A device's guest keys on a host without guests: named as such, not as unknown.
+for key, value in [("assigned_to", '""'), ("host_handler", '"hard"')]:
+    case(f"run-host-device-{key}", ["run", "tiny.json", "-q", "--set", f"devices.0.{key}={value}"], 2,
+         "this config runs none", [TINY], names=[f"--set devices.0.{key}", f"devices[0].{key}"])
+
+# A key path deeper than any config nests: refused, never a stack overflow.
+DEEP = ".".join(["a"] * 22000)
+case("run-set-deep-key-path", ["run", "tiny.json", "-q", "--set", DEEP + "=1"], 2,
+     "a key path deeper than 32 keys", [TINY], names=["--set"])
+case("sweep-vary-deep-key-path", ["sweep", "s.json", "--out", "o"], 2,
+     "a key path deeper than 32 keys", [TINY, js("s.json", {"base": "tiny.json", "vary": {DEEP: [1, 2]}})],
+     names=["s.json", "vary"])
+# Where a point's result or log goes: no FIFO (it would block), no directory, no linked folder.
+PT = "handler.loop_limit=1,seed=1"
+for tag, where, made in [("result-dir", f"o/points/{PT}.json", {"dir": True}),
+                         ("result-fifo", f"o/points/{PT}.json", {"fifo": True}),
+                         ("log-fifo", f"o/logs/{PT}.stderr", {"fifo": True}),
+                         ("log-dir", f"o/logs/{PT}.stderr", {"dir": True})]:
+    case(f"sweep-{tag}", ["sweep", "spec.json", "--out", "o"], 2, "is not a regular file",
+         [TINY, SPEC, dict(made, path=where)], names=["--out o", where[2:]])
+for sub in ("points", "logs"):
+    case(f"sweep-{sub}-folder-linked", ["sweep", "spec.json", "--out", "o"], 2, "is a symbolic link",
+         [TINY, SPEC, {"path": "elsewhere", "dir": True}, {"path": "o", "dir": True},
+          {"path": f"o/{sub}", "symlink": "../elsewhere"}], names=["--out o", sub])
+# collect and --emit-slurm never write over the sweep's own files.
+for target in ("m/.sweep.lock", "m/logs/x.stderr"):
+    case(f"collect-csv-onto-{target.replace('/', '-')}", ["collect", "m", "--csv", target], 2,
+         "one of the sweep's own files",
+         sweep_dir([text("m/.sweep.lock", ""), {"path": "m/logs", "dir": True}]), names=["--csv"])
+case("sweep-slurm-onto-lock", ["sweep", "spec.json", "--out", "o", "--emit-slurm", "o/.sweep.lock"], 2,
+     "one of the sweep's own files", [TINY, SPEC], names=["--emit-slurm"])
+# A path that starts with "-" reaches the child runs as a path, not an option.
+case("explain-scenario-dash-path", ["explain", "--", "-sc.json"], 0, None,
+     [copy("-sc.json", "scenario.json")])
+case("reproduce-tables-dash-path", ["reproduce", "tiny", "--tables", "-t/tables.json"], 0, None,
+     [copy("-t/tables.json", "tables.json"), copy("-t/tiny.json", "tiny.json")])
+
+# A periodic source whose first completion is past the end never fires: refused.
+case("run-periodic-phase-after-end", ["run", "tiny.json", "-q", "--set",
+     'workloads=[{"type": "periodic", "device": "dev0", "period_ns": 1000, "phase_ns": 200000}]'],
+     2, "it would never fire", [TINY], names=["--set workloads", "workloads[0].phase_ns"])
+# bench's --duration-ns is the run's length: a --set of it, or of the run, is refused.
+for sets in ("run.duration_ns=1000", 'run={"duration_ns": 1000}'):
+    case(f"bench-set-{sets.split('=')[0]}", ["bench", "--config", "tiny.json", "--reps", "1",
+         "--no-floor", "--set", sets], 2, "use that", [TINY], names=["--set " + sets.split("=")[0]])
+case("bench-duration-past-run-limit", ["bench", "--config", "tiny.json", "--reps", "1", "--no-floor",
+     "--duration-ns", "1e14"], 2, None, [TINY], names=["--duration-ns"])
+# Xen's vCPUs split evenly across its sockets, as a host's cores do.
+case("run-xen-sockets-not-dividing", ["run", "c.json", "-q", "--set", "xen.sockets=3"], 2,
+     "do not split evenly", [js("c.json", FAMILIES["xen"])], names=["--set xen.sockets=3", "xen.sockets"])
+# An NVMe job past its device's queues is the --set's error.
+case("run-nvme-jobs-past-queues-set", ["run", "nvme.json", "-q", "--set", "workloads[*].first_queue=2047"],
+     2, "jobs from queue 2047", [NVME], names=["--set workloads[*].first_queue=2047", "workloads[0].jobs"])
+
+# An output naming this process's stream would replace the file behind it.
+for target in ("/dev/stdout", "/dev/stderr", "/proc/self/fd/1"):
+    case(f"run-out-stream-{target.replace('/', '-')}", ["run", "tiny.json", "-q", "--out", target], 2,
+         "a stream of this process", [TINY], names=["--out " + target])
+# The longest file name an output may have is written: its temporary name is cut to fit.
+LONG = "z" * 250 + ".json"
+case("run-out-longest-name", ["run", "tiny.json", "-q", "--out", LONG], 0, None, [TINY], creates=[LONG])
+
+# An integer written as a float is exact only below 2^53: larger ones are refused, not rounded.
+for tag, value in [("float-past-2-53", "9007199254740993.0"), ("exponent", "1.8446744073709550e19")]:
+    case(f"run-seed-{tag}", ["run", "tiny.json", "-q", "--set", "run.seed=" + value], 2,
+         "exact only below 2^53", [TINY], names=["--set run.seed", "run.seed"])
 
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}

@@ -259,7 +259,8 @@ std::string check_case(const json& c, const std::string& binary, const fs::path&
     // SystemC's own error reports ("Error: (E109) ...", "(E549) uncaught
     // exception") mean a check cidsim should have made itself.
     for (const char* leak : {"json.exception", "filesystem error", "filesystem_error", "E549",
-                             "E109", "Error: (E", "uncaught exception", "terminate called",
+                             "E109", "Error: (E", "Warning: (W", "uncaught exception",
+                             "terminate called",
                              "what():", "basic_string", "std::"})
         if (o.err.find(leak) != std::string::npos) problems += "stderr leaks internal text: " + std::string(leak) + "\n";
     for (const std::string& n : strings(c, "names"))
@@ -267,6 +268,9 @@ std::string check_case(const json& c, const std::string& binary, const fs::path&
             problems += "stderr does not name: " + subst(n, dir.string()) + "\n";
     if (o.status != 0 && o.err.find("cidsim") == std::string::npos)
         problems += "failed without a message from cidsim on stderr\n";
+    for (const std::string& s : strings(c, "stderr_lacks"))
+        if (o.err.find(subst(s, dir.string())) != std::string::npos)
+            problems += "stderr holds: " + subst(s, dir.string()) + "\n";
     for (const std::string& s : strings(c, "stdout_lacks"))
         if (o.out.find(s) != std::string::npos) problems += "stdout holds: " + s + "\n";
     for (const std::string& s : strings(c, "stdout_holds"))

@@ -63,7 +63,10 @@ void Device::complete(unsigned queue, uint64_t tag, uint64_t dma_bytes) {
     ++m_posted_ever;
     if (m_posted_ever - m_drained_ever > m_params.max_in_flight) {
         // The handlers cannot keep up: stop rather than grow without bound.
-        if (!m_overflows.count) sc_core::sc_stop();
+        // Once per run: another device may have stopped it already.
+        if (!m_overflows.count &&
+            sc_core::sc_get_simulator_status() != sc_core::SC_SIM_USER_STOP)
+            sc_core::sc_stop();
         m_overflows.note();
     }
     if (q.entries.size() > m_stats.max_queue_depth) m_stats.max_queue_depth = q.entries.size();

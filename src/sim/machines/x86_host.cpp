@@ -62,8 +62,10 @@ void X86Host::build_devices(Guests* guests) {
     for (size_t d = 0; d < m_config.devices.size(); ++d) {
         const DeviceConfig& dc = m_config.devices[d];
         const uint16_t sid = uint16_t((d + 1) << 8);  // bus d+1, device 0, function 0
-        m_devices.push_back(
-            std::make_unique<Device>(dc.name.c_str(), dc.params, sid, *m_ports[dc.root_port]));
+        // Named by its index: a user's name may hold what SystemC rewrites
+        // (a space, a dot) or name another module ("cpu0").
+        m_devices.push_back(std::make_unique<Device>(("device" + std::to_string(d)).c_str(),
+                                                     dc.params, sid, *m_ports[dc.root_port]));
         Device& dev = *m_devices.back();
         dev.msi_socket.bind(m_iommu->msi_socket);
         m_view.devices.push_back(&dev);
