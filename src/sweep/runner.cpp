@@ -111,11 +111,11 @@ SweepSummary run_sweep(const SweepDir& dir, const SweepSpec& spec,
 }
 
 std::string summary_line(const SweepDir& dir, const SweepSummary& s) {
-    char buf[512];
-    std::snprintf(buf, sizeof buf,
-                  "sweep %s: %zu points: %zu ran, %zu already done, %zu failed; %.1f s\n",
-                  dir.dir().c_str(), s.points, s.ran, s.skipped, s.failed, s.seconds);
-    std::string out = buf;
+    char counts[160];  // the directory, of any length, goes in front
+    std::snprintf(counts, sizeof counts,
+                  ": %zu points: %zu ran, %zu already done, %zu failed; %.1f s\n", s.points, s.ran,
+                  s.skipped, s.failed, s.seconds);
+    std::string out = "sweep " + dir.dir() + counts;
     if (s.replaced)
         out += "  " + std::to_string(s.replaced) +
                " earlier result(s) were unreadable or for another config or seed, and were rerun\n";

@@ -1910,6 +1910,11 @@ for tag, value in [("float-past-2-53", "9007199254740993.0"), ("exponent", "1.84
     case(f"run-seed-{tag}", ["run", "tiny.json", "-q", "--set", "run.seed=" + value], 2,
          "exact only below 2^53", [TINY], names=["--set run.seed", "run.seed"])
 
+# A sweep directory of any length is printed whole, with its counts.
+DEEP_DIR = "/".join(["h" * 100] * 5)
+case("sweep-long-out-path-summary", ["sweep", "spec.json", "--out", DEEP_DIR + "/s"], 0, None,
+     [TINY, SPEC, {"path": DEEP_DIR, "dir": True}], stdout_holds=["/s: 2 points: 2 ran"])
+
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
