@@ -84,6 +84,18 @@ int cmd_bench(int argc, char** argv) {
         return status;
     const std::vector<std::string> sets =
         vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
+    // A child run (--child, --floor-child) makes one measurement and prints
+    // it: the options of the whole benchmark would be ignored there.
+    if (vm.count("child") || vm.count("floor-child"))
+        for (const char* o : {"child", "floor-child", "reps", "duration-ns", "floor-events",
+                              "no-floor", "config", "json"})
+            if (vm.count(o) && !vm[o].defaulted() &&
+                std::string(o) != (vm.count("child") ? "child" : "floor-child")) {
+                std::cerr << "cidsim bench: --" << o << " is not an option of a child run (--"
+                          << (vm.count("child") ? "child" : "floor-child")
+                          << ", one measurement printed as JSON): drop one of them\n";
+                return kExitBadInput;
+            }
 
     // Options first, with their ranges (no wrap-around of "-1").
     unsigned reps = 0;

@@ -92,6 +92,12 @@ int cmd_explain(int argc, char** argv) {
                       << title << "\n";
         return kExitOk;
     }
+    // The child run of one variant prints its result JSON and writes nothing.
+    if (vm.count("variant") && vm.count("out")) {
+        std::cerr << "cidsim explain: --variant (one variant's run, printed as JSON) writes no "
+                     "--out: drop one of them\n";
+        return kExitBadInput;
+    }
     const std::string name = vm.count("scenario") ? vm["scenario"].as<std::string>() : "burst";
     ExplainScenario scenario;
     try {

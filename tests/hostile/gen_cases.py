@@ -1915,6 +1915,15 @@ DEEP_DIR = "/".join(["h" * 100] * 5)
 case("sweep-long-out-path-summary", ["sweep", "spec.json", "--out", DEEP_DIR + "/s"], 0, None,
      [TINY, SPEC, {"path": DEEP_DIR, "dir": True}], stdout_holds=["/s: 2 points: 2 ran"])
 
+# The child runs' options (explain --variant, bench --child, --floor-child) take nothing they would ignore.
+case("explain-variant-with-out", ["explain", "scenario.json", "--variant", "0", "--out", "o.json"], 2,
+     "writes no --out", [SCEN], names=["--variant", "--out"])
+for child, extra in [(["--child", "tiny.json"], ["--json", "j.json"]),
+                     (["--child", "tiny.json"], ["--reps", "5"]),
+                     (["--floor-child", "1000"], ["--config", "tiny.json"])]:
+    case(f"bench-{child[0][2:]}-with-{extra[0][2:]}", ["bench"] + child + extra, 2,
+         "is not an option of a child run", [TINY], names=[extra[0]])
+
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
