@@ -83,6 +83,10 @@ void check_directory_option(const std::string& option, const std::string& path, 
             throw BadInput(option + " " + path + ": " +
                            (S_ISREG(st.st_mode) ? std::string("is a file") : kind_of(st.st_mode)) +
                            "; expected a directory");
+        // Read-only (EROFS) or immutable (EPERM): the runs writing into it
+        // would each fail midway.
+        if (!must_exist && ::access(path.c_str(), W_OK) != 0)
+            throw BadInput(option + " " + path + ": cannot write here: " + std::strerror(errno));
         return;
     }
     if (must_exist || errno != ENOENT)

@@ -24,7 +24,9 @@ void note_input(const std::string& path);
 std::vector<FileId> inputs_so_far();
 
 // BadInput unless `path` is (or, with must_exist false, may become) a
-// directory: "OPTION PATH: is a file; expected a directory".
+// directory: "OPTION PATH: is a file; expected a directory". With
+// must_exist false (a directory to write into) an existing one must be
+// writable.
 void check_directory_option(const std::string& option, const std::string& path, bool must_exist);
 
 }  // namespace cidsim

@@ -1924,6 +1924,12 @@ for child, extra in [(["--child", "tiny.json"], ["--json", "j.json"]),
     case(f"bench-{child[0][2:]}-with-{extra[0][2:]}", ["bench"] + child + extra, 2,
          "is not an option of a child run", [TINY], names=[extra[0]])
 
+# A --keep or sweep --out directory no run could write into is refused before any run.
+case("reproduce-keep-read-only", ["reproduce", "tiny", "--tables", "tables.json", "--keep", "ro"], 2,
+     "cannot write here", [TINY, TABLES, {"path": "ro", "tmpfs": "ro"}], names=["--keep ro"])
+case("sweep-out-read-only-dir", ["sweep", "spec.json", "--out", "ro"], 2, "cannot write here",
+     [TINY, SPEC, {"path": "ro", "tmpfs": "ro"}], names=["--out ro"])
+
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
