@@ -18,6 +18,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <functional>
 #include <iostream>
 #include <memory>
@@ -106,6 +107,17 @@ RunParams config_run(const Table& table, const TableRow& row) {
             throw ConfigError(row.at + ".config" + label + what);
         }
     }
+}
+
+// What a row's run wrote on its stderr. (Streaming an empty file's rdbuf
+// would set std::cerr's failbit, silencing every later message.)
+std::string run_log(const std::string& path) {
+    std::ifstream in(path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str().empty() ? "(no message: the run wrote none, or could not write it to " +
+                                    path + ", on a full disk say)"
+                              : text.str();
 }
 
 // A row's file in --keep that is a symbolic link or not a regular file:
@@ -542,18 +554,16 @@ int cmd_reproduce(int argc, char** argv) {
             if (o.ok()) {
                 keep_variant(p, read_json_file(p.out));
             } else {
-                std::ifstream err(jobs[i].stderr_path);
                 std::cerr << "cidsim reproduce: " << t.name << " row " << p.row
                           << " sensitivity run " << p.variant << " failed (" << outcome_text(o)
-                          << "), left out:\n" << err.rdbuf() << "\n";
+                          << "), left out:\n" << run_log(jobs[i].stderr_path) << "\n";
             }
             return;
         }
         if (!o.ok()) {
-            std::ifstream err(jobs[i].stderr_path);
             // A killed run leaves no message of its own: say how it ended, as sweep does.
             std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " failed ("
-                      << outcome_text(o) << "):\n" << err.rdbuf() << "\n";
+                      << outcome_text(o) << "):\n" << run_log(jobs[i].stderr_path) << "\n";
             status = kExitFailure;
             ++rows_done;
             return;

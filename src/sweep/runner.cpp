@@ -34,7 +34,10 @@ std::string tail(const std::string& path, size_t lines) {
     }
     std::string out;
     for (const std::string& l : last) out += "    " + l + "\n";
-    return out.empty() ? "    (empty)\n" : out;
+    // Written by the run itself: on a full disk it may hold nothing.
+    return out.empty() ? "    (empty: the run wrote no message, or could not write it here, "
+                         "on a full disk say)\n"
+                       : out;
 }
 
 }  // namespace

@@ -1930,6 +1930,10 @@ case("reproduce-keep-read-only", ["reproduce", "tiny", "--tables", "tables.json"
 case("sweep-out-read-only-dir", ["sweep", "spec.json", "--out", "ro"], 2, "cannot write here",
      [TINY, SPEC, {"path": "ro", "tmpfs": "ro"}], names=["--out ro"])
 
+# A row whose run could not even write its message (a full --keep) says so.
+case("reproduce-keep-full", ["reproduce", "tiny", "--tables", "tables.json", "--keep", "full"], 1,
+     "could not write it to", [TINY, TABLES, {"path": "full", "tmpfs": "full"}], kept=["full"])
+
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
