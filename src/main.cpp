@@ -42,18 +42,24 @@ void report_to_stderr(const sc_core::sc_report& report, const sc_core::sc_action
     sc_core::sc_report_handler::default_handler(report, actions & ~sc_core::SC_DISPLAY);
 }
 
-void usage() {
-    std::cerr << "usage: cidsim COMMAND [options]   (cidsim COMMAND --help for its options)\n"
-                 "commands:\n";
-    for (const Command& c : kCommands) std::cerr << "  " << c.name << "\t" << c.help << "\n";
+void usage(std::ostream& out) {
+    out << "usage: cidsim COMMAND [options]   (cidsim COMMAND --help for its options)\n"
+           "commands:\n";
+    for (const Command& c : kCommands) out << "  " << c.name << "\t" << c.help << "\n";
 }
 
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
-    if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
-        usage();
+    const bool help = argc >= 2 && (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h"));
+    if (argc < 2 || (help && argc == 2)) {
+        usage(argc < 2 ? std::cerr : std::cout);
         return argc < 2 ? cidsim::kExitBadInput : cidsim::kExitOk;
+    }
+    if ((help || !std::strcmp(argv[1], "--version")) && argc > 2) {
+        std::cerr << "cidsim: " << argv[1] << " takes nothing after it, found '" << argv[2]
+                  << "' (cidsim COMMAND --help for a command's options)\n";
+        return cidsim::kExitBadInput;
     }
     if (!std::strcmp(argv[1], "--version")) {
         std::cout << "cidsim " << cidsim::version() << "\n"
@@ -92,7 +98,7 @@ int sc_main(int argc, char* argv[]) {
             }
         }
     std::cerr << "cidsim: unknown command '" << argv[1] << "'\n";
-    usage();
+    usage(std::cerr);
     return cidsim::kExitBadInput;
 }
 

@@ -106,6 +106,8 @@ int cmd_bench(int argc, char** argv) {
         reps = unsigned(integer_option(vm, "reps", 1, 1000));
         floor_events = integer_option(vm, "floor-events", 1, 1000000000000ull);
         duration_ns = number_option(vm, "duration-ns", 1, 1e13);  // run.duration_ns's range
+        if (vm.count("no-floor") && !vm["floor-events"].defaulted())
+            throw BadInput("--floor-events: it sizes the floor runs, which --no-floor skips");
         if (vm.count("json")) json_out = path_option(vm, "json");
         // Child modes: one measurement, one JSON line on stdout.
         if (vm.count("floor-child")) {

@@ -89,6 +89,17 @@ int cmd_run(int argc, char** argv) {
             !vm.count("trace-perfetto"))
             throw BadInput("--window-ns: it sets the window of --timeline, --trace-vcd and "
                            "--trace-perfetto; give one of them too");
+        if (vm.count("window-ns") && vm["window-ns"].as<std::string>().empty())
+            throw BadInput("--window-ns: expected A:B in ns (A or B may be empty), found an "
+                           "empty string");
+        // --stepwise sets run.run_ahead: a --set of it would be overridden.
+        if (vm.count("stepwise") && vm.count("set"))
+            for (const std::string& s : vm["set"].as<std::vector<std::string>>()) {
+                const std::vector<std::string> keys = error_key_segments(s.substr(0, s.find('=')));
+                if (keys.size() == 2 && keys[0] == "run" && keys[1] == "run_ahead")
+                    throw BadInput("--set " + s + ": --stepwise sets run.run_ahead to false; "
+                                   "give one of them");
+            }
     } catch (const BadInput& e) {
         std::cerr << "cidsim run: " << e.what() << "\n";
         return kExitBadInput;

@@ -75,6 +75,11 @@ int cmd_sweep(int argc, char** argv) {
     std::string out_dir, slurm;
     try {
         jobs = vm.count("jobs") ? unsigned(integer_option(vm, "jobs", 1, 4096)) : available_cpus();
+        // The emitted commands run elsewhere, as many at once as that decides.
+        if (vm.count("jobs") && (vm.count("emit-commands") || vm.count("emit-slurm")))
+            throw BadInput(std::string("--jobs: it sets the local pool's runs at once; --") +
+                           (vm.count("emit-commands") ? "emit-commands" : "emit-slurm") +
+                           " runs none here");
         out_dir = path_option(vm, "out");
         if (vm.count("emit-slurm")) slurm = path_option(vm, "emit-slurm");
         refuse_control_characters("--out", out_dir);

@@ -1934,6 +1934,21 @@ case("sweep-out-read-only-dir", ["sweep", "spec.json", "--out", "ro"], 2, "canno
 case("reproduce-keep-full", ["reproduce", "tiny", "--tables", "tables.json", "--keep", "full"], 1,
      "could not write it to", [TINY, TABLES, {"path": "full", "tmpfs": "full"}], kept=["full"])
 
+# Options that would shape nothing with the others given are refused.
+case("run-window-empty", ["run", "tiny.json", "-q", "--timeline", "--window-ns", ""], 2,
+     "found an empty string", [TINY], names=["--window-ns"])
+case("run-stepwise-with-set-run-ahead", ["run", "tiny.json", "-q", "--stepwise", "--set",
+     "run.run_ahead=true"], 2, "--stepwise sets run.run_ahead", [TINY], names=["--set run.run_ahead"])
+for emit in (["--emit-commands"], ["--emit-slurm", "j.sh"]):
+    case(f"sweep-jobs-with-{emit[0][2:]}", ["sweep", "spec.json", "--out", "o", "--jobs", "3"] + emit,
+         2, "runs none here", [TINY, SPEC], names=["--jobs"])
+case("bench-floor-events-without-floor", ["bench", "--config", "tiny.json", "--reps", "1", "--no-floor",
+     "--floor-events", "1000"], 2, "which --no-floor skips", [TINY], names=["--floor-events"])
+for flag in ("--help", "--version"):
+    case(f"top-{flag[2:]}-stray-argument", [flag, "junk"], 2, "takes nothing after it", [],
+         names=[flag, "junk"], group="cli")
+case("top-help-on-stdout", ["--help"], 0, None, [], stdout_holds=["usage: cidsim COMMAND"], group="cli")
+
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
