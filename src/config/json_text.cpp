@@ -226,9 +226,8 @@ json parse_config_text(const std::string& text, const std::string& source) {
             const std::string key = parsed.get<std::string>();
             stack.back().key = key;
             if (!stack.back().keys.insert(key).second)
-                throw ConfigError(prefix + path() + ": duplicate key \"" +
-                                  (key.size() > 80 ? key.substr(0, 77) + "..." : key) +
-                                  "\" (only one value per key is allowed)");
+                throw ConfigError(prefix + path() + ": duplicate key " + show_json(json(key)) +
+                                  " (only one value per key is allowed)");
         }
         return true;
     };

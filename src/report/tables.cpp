@@ -380,9 +380,12 @@ std::vector<Table> load_tables(const std::string& path) {
     const std::string dir = path.find('/') == std::string::npos
                                 ? "."
                                 : path.substr(0, path.find_last_of('/'));
-    if (!doc.is_object() || !doc.contains("tables") || !doc["tables"].is_array())
+    if (!doc.is_object())
+        throw ConfigError(path + ": expected an object {\"tables\": [...]}, found " +
+                          json_type_name(doc));
+    if (!doc.contains("tables") || !doc["tables"].is_array())
         throw ConfigError(path + ": tables: expected an array" +
-                          (doc.is_object() && doc.contains("tables")
+                          (doc.contains("tables")
                                ? ", got " + json_type_name(doc["tables"])
                                : std::string(", found none")));
     check_keys(doc, {"tables", "comment"}, path + ": ");

@@ -13,6 +13,7 @@
 
 
 #include "config/config_loader.h"
+#include "config/printable.h"
 #include "sweep/sweep_dir.h"
 #include "sweep/sweep_spec.h"
 
@@ -74,6 +75,9 @@ struct ManifestReader {
         const std::filesystem::path p(result);
         if (result.empty() || p.is_absolute())
             throw ConfigError(key + "expected a path relative to the sweep directory " + dir);
+        if (has_control_character(result))
+            throw ConfigError(key + "a control character in the path; a sweep names its "
+                              "results in printable characters");
         for (const auto& part : p)
             if (part == "..")
                 throw ConfigError(key + "a path through \"..\"; expected one inside the sweep "

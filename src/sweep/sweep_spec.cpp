@@ -218,6 +218,8 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
     if (base == spec.end())
         throw ConfigError("base: required (a config file path, or an inline config object)");
     if (base->is_string()) {
+        if (base->get<std::string>().empty())
+            throw ConfigError("base: expected a config file path, found an empty string");
         fs::path p = base->get<std::string>();
         if (p.is_relative()) p = fs::path(spec_dir) / p;
         s.base_path = fs::absolute(p).lexically_normal().string();

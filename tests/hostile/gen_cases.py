@@ -1949,6 +1949,17 @@ for flag in ("--help", "--version"):
          names=[flag, "junk"], group="cli")
 case("top-help-on-stdout", ["--help"], 0, None, [], stdout_holds=["usage: cidsim COMMAND"], group="cli")
 
+# Messages that say what is wrong: a tables file that is no object, an empty base, a NUL in a result path.
+case("reproduce-tables-top-array", ["reproduce", "tiny", "--tables", "t.json"], 2,
+     "expected an object", [TINY, text("t.json", "[]")], names=["t.json"])
+case("sweep-base-empty", ["sweep", "s.json", "--out", "o"], 2, "found an empty string",
+     [js("s.json", {"base": "", "vary": {"handler.loop_limit": [1, 2]}})], names=["s.json", "base"])
+with open(__file__.replace("gen_cases.py", "fixtures/manifest.json")) as f:
+    NUL_MANIFEST = json.load(f)
+NUL_MANIFEST["points"][0]["result"] = "points/x\u0000.json"
+case("collect-result-path-nul", ["collect", "m"], 2, "a control character in the path",
+     [js("m/sweep.json", NUL_MANIFEST)], names=["m/sweep.json", "points[0].result"])
+
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
