@@ -144,13 +144,10 @@ int cmd_bench(int argc, char** argv) {
     char duration[64];
     std::snprintf(duration, sizeof duration, "run.duration_ns=%.17g", duration_ns);
     try {
-        for (const std::string& s : sets) {
-            const std::vector<std::string> keys = error_key_segments(s.substr(0, s.find('=')));
-            if ((keys.size() == 1 && keys[0] == "run") ||
-                (keys.size() == 2 && keys[0] == "run" && keys[1] == "duration_ns"))
+        for (const std::string& s : sets)
+            if (set_reaches(s, {"run", "duration_ns"}))
                 throw BadInput("--set " + s + ": bench runs every config for --duration-ns, "
                                "which sets run.duration_ns: use that");
-        }
         for (const std::string& c : configs) {
             // Bad input fails here, not in a child: the config, --set, the duration.
             nlohmann::json file = read_config_file(c);

@@ -92,14 +92,13 @@ int cmd_run(int argc, char** argv) {
         if (vm.count("window-ns") && vm["window-ns"].as<std::string>().empty())
             throw BadInput("--window-ns: expected A:B in ns (A or B may be empty), found an "
                            "empty string");
-        // --stepwise sets run.run_ahead: a --set of it would be overridden.
+        // --stepwise sets run.run_ahead: a --set of it, or of the run section
+        // (which may state it), would be overridden.
         if (vm.count("stepwise") && vm.count("set"))
-            for (const std::string& s : vm["set"].as<std::vector<std::string>>()) {
-                const std::vector<std::string> keys = error_key_segments(s.substr(0, s.find('=')));
-                if (keys.size() == 2 && keys[0] == "run" && keys[1] == "run_ahead")
-                    throw BadInput("--set " + s + ": --stepwise sets run.run_ahead to false; "
-                                   "give one of them");
-            }
+            for (const std::string& s : vm["set"].as<std::vector<std::string>>())
+                if (set_reaches(s, {"run", "run_ahead"}))
+                    throw BadInput("--set " + s + ": --stepwise sets run.run_ahead to false "
+                                   "after every --set; give run.run_ahead in one of them");
     } catch (const BadInput& e) {
         std::cerr << "cidsim run: " << e.what() << "\n";
         return kExitBadInput;

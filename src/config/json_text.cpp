@@ -366,6 +366,13 @@ std::vector<std::string> error_key_segments(const std::string& what) {
     }
 }
 
+bool set_reaches(const std::string& assignment, const std::vector<std::string>& key) {
+    const std::vector<std::string> keys =
+        error_key_segments(assignment.substr(0, assignment.find('=')));
+    return !keys.empty() && keys.size() <= key.size() &&
+           std::equal(keys.begin(), keys.end(), key.begin());
+}
+
 std::vector<std::string> key_segments(const std::string& path) {
     // No config nests deeper, and a path of thousands of keys would build as
     // deep a JSON value, walked recursively.

@@ -45,6 +45,9 @@ std::vector<std::string> key_segments(const std::string& path);
 // The key path an error message "key.path: what" starts with, as
 // key_segments reads it; empty when that is no path.
 std::vector<std::string> error_key_segments(const std::string& what);
+// Whether `--set assignment` gives the key path `key` a value: it names the
+// key or a section holding it (whose value replaces the key's).
+bool set_reaches(const std::string& assignment, const std::vector<std::string>& key);
 // The message `what` of the config `source` (prefixed "source: "), told
 // against the --sets that built it: when a --set gave its key (the key, a
 // key inside it, or one below it: a section the --set created), the last

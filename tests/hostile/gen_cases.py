@@ -1939,6 +1939,8 @@ case("run-window-empty", ["run", "tiny.json", "-q", "--timeline", "--window-ns",
      "found an empty string", [TINY], names=["--window-ns"])
 case("run-stepwise-with-set-run-ahead", ["run", "tiny.json", "-q", "--stepwise", "--set",
      "run.run_ahead=true"], 2, "--stepwise sets run.run_ahead", [TINY], names=["--set run.run_ahead"])
+case("run-stepwise-with-set-run-section", ["run", "tiny.json", "-q", "--stepwise", "--set",
+     'run={"run_ahead": true}'], 2, "--stepwise sets run.run_ahead", [TINY], names=["--set run="])
 for emit in (["--emit-commands"], ["--emit-slurm", "j.sh"]):
     case(f"sweep-jobs-with-{emit[0][2:]}", ["sweep", "spec.json", "--out", "o", "--jobs", "3"] + emit,
          2, "runs none here", [TINY, SPEC], names=["--jobs"])

@@ -1,6 +1,7 @@
 #include "model/xen/xen_domain.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "kernel/sim_clock.h"
 
@@ -33,11 +34,13 @@ XenDomain::XenDomain(const XenParams& params, const SharedLineParams& line,
     m_desc_line.reserve(params.pirqs);
 }
 
-int XenDomain::bind(unsigned vcpu, unsigned guest_vector) {
-    if (m_binding.size() >= m_params.pirqs) return -1;
+unsigned XenDomain::bind(unsigned vcpu, unsigned guest_vector) {
+    if (m_binding.size() >= m_params.pirqs)
+        throw std::logic_error("XenDomain::bind: every pirq is bound; check_xen_domain lets "
+                               "no more queues than xen.pirqs through");
     m_binding.push_back({vcpu, guest_vector});
     m_desc_line.emplace_back(m_line, m_node);
-    return int(m_binding.size() - 1);
+    return unsigned(m_binding.size() - 1);
 }
 
 void XenDomain::spend(AgentId who, const sc_time& t) {

@@ -69,9 +69,10 @@ public:
     XenDomain(const XenParams& params, const SharedLineParams& line,
               std::vector<uint8_t> node_of_pcpu, uint64_t seed);
 
-    // Binds the next free pirq to (vcpu, guest vector); returns it, or -1
-    // when all `pirqs` are bound.
-    int bind(unsigned vcpu, unsigned guest_vector);
+    // Binds the next free pirq to (vcpu, guest vector) and returns it. The
+    // config checks refuse more queues than `pirqs` (check_xen_domain), so
+    // running out is a programming error (std::logic_error).
+    unsigned bind(unsigned vcpu, unsigned guest_vector);
     unsigned bound() const { return unsigned(m_binding.size()); }
 
     // hvm_do_IRQ_dpci on the receiving pCPU (in do_IRQ): desc lock, then

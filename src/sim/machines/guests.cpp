@@ -83,12 +83,7 @@ void Guests::assign_device(size_t d, Device& dev, int fixed_vcpu, uint32_t& next
             const Vector hv = allocate(m_host_vectors[vcpu], "host vector");
             e = Irte::remappable(hv, apic_id);
             if (xen) {
-                const int pirq = m_xen_domain->bind(vcpu, gv);
-                if (pirq < 0)
-                    throw ConfigError("xen.pirqs: " + std::to_string(m_config.xen.pirqs) +
-                                      " pirqs are fewer than the assigned devices' queues "
-                                      "(devices[].vectors)");
-                m_xen[vcpu]->assign(hv, unsigned(pirq), gv, dev, q);
+                m_xen[vcpu]->assign(hv, m_xen_domain->bind(vcpu, gv), gv, dev, q);
             } else {
                 m_vmx[vcpu]->assign(hv, gv, dc.host_handler, dev, q);
             }
