@@ -195,7 +195,8 @@ json merge_includes(json config, const std::string& dir, const std::string& sour
     return merged;
 }
 
-json parse_config_text(const std::string& text, const std::string& source) {
+json parse_config_text(const std::string& text, const std::string& source,
+                       const std::string& top_path) {
     // Where the parser is: one frame per open object or array.
     struct Frame {
         bool object;
@@ -204,8 +205,8 @@ json parse_config_text(const std::string& text, const std::string& source) {
         size_t count = 0;  // arrays: elements started so far
     };
     std::vector<Frame> stack;
-    auto path = [&stack]() {
-        std::string p;
+    auto path = [&stack, &top_path]() {
+        std::string p = top_path;
         for (size_t i = 0; i + 1 < stack.size(); ++i)
             p += stack[i].object ? (p.empty() ? "" : ".") + stack[i].key
                                  : "[" + std::to_string(stack[i].count - 1) + "]";
@@ -250,7 +251,7 @@ json parse_config_text(const std::string& text, const std::string& source) {
         std::string what = e.what();
         if (const size_t sp = what.find("] "); sp != std::string::npos) what = what.substr(sp + 2);
         // Where: the number being read is the innermost container's next value.
-        std::string at;
+        std::string at = top_path;
         for (size_t i = 0; i < stack.size(); ++i) {
             const bool last = i + 1 == stack.size();
             at += stack[i].object ? (at.empty() ? "" : ".") + stack[i].key
@@ -395,7 +396,7 @@ void apply_override(json& config, const std::string& assignment) {
     json value = json::parse(text, nullptr, false);
     if (value.is_discarded()) value = text;
     // A value that is JSON is read as a file is: a key twice is refused, not collapsed.
-    else if (value.is_structured()) value = parse_config_text(text, "--set " + path + " value");
+    else if (value.is_structured()) value = parse_config_text(text, "--set " + path, path);
     try {
         (void)value.dump();
     } catch (const json::exception&) {

@@ -33,8 +33,10 @@ void overlay(nlohmann::json& base, const nlohmann::json& top);
 nlohmann::json merge_includes(nlohmann::json config, const std::string& dir,
                               const std::string& source, int depth = 0);
 // Parses config text; duplicate keys in an object and nesting deeper than
-// kMaxJsonDepth are errors too. `source` names the text in messages.
-nlohmann::json parse_config_text(const std::string& text, const std::string& source);
+// kMaxJsonDepth are errors too. `source` names the text in messages, and
+// `top_path` the key path its top level sits at (a --set's value).
+nlohmann::json parse_config_text(const std::string& text, const std::string& source,
+                                 const std::string& top_path = "");
 // "a.b.0.c=value": value is JSON if it parses as JSON, else a string; "*"
 // for an index is every element of the array.
 void apply_override(nlohmann::json& config, const std::string& assignment);

@@ -1376,7 +1376,11 @@ for tag, top in [("run-key", {"run": {"duration_ns": None}}), ("section", {"cpu"
 # A --set value is JSON read as a file is: a key twice is refused.
 case("run-set-value-duplicate-key", ["run", "tiny.json", "-q", "--set",
                                      'run={"duration_ns":1,"duration_ns":20000}'], 2,
-     "duplicate key", [TINY], names=["--set run", "duration_ns"])
+     "duplicate key", [TINY], names=["--set run: run: duplicate key", "duration_ns"])
+case("run-set-value-nested-duplicate-key", ["run", "tiny.json", "-q", "--set",
+                                            'workloads=[{"a":1,"a":2}]'], 2,
+     "duplicate key", [TINY], names=["--set workloads: workloads[0]: duplicate key"],
+     stderr_lacks=["(top level)"])
 # A check of one key that a --set of another broke names that --set.
 for tag, base, sets, named in [
         ("xen-vcpus-below-sockets", XEN, ["xen.vcpus=1"], "--set xen.vcpus=1: xen.sockets"),
