@@ -11,7 +11,10 @@
 #include <map>
 #include <sstream>
 #include <stdlib.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <string>
 #include <vector>
 
@@ -110,8 +113,9 @@ struct Run {
     std::string err;
 };
 
-// A one-row table of P2's config cut to `duration_ns`, run with `options`.
-Run reproduce_tiny(const std::string& dir, const std::string& options) {
+// A one-row table of P2's config cut to 0.1 ms (and `row_set`), run with `options`.
+Run reproduce_tiny(const std::string& dir, const std::string& options,
+                   const std::string& row_set = "run.warmup_ns=10000") {
     const std::string tables = dir + "/tables.json";
     {
         json t = {{"tables",
@@ -124,7 +128,7 @@ Run reproduce_tiny(const std::string& dir, const std::string& options) {
                         {"config", std::string(CIDSIM_SOURCE_DIR) + "/configs/rfc/p2-dsa-1wq.json"},
                         {"set",
                          {"handler.harvest=xchg_all", "run.duration_ns=100000",
-                          "run.warmup_ns=10000"}}}}}}}}};
+                          "run.warmup_ns=10000", row_set}}}}}}}}};
         FILE* f = fopen(tables.c_str(), "w");
         REQUIRE(f);
         fputs(t.dump().c_str(), f);
@@ -173,6 +177,34 @@ TEST_CASE("reproduce names a row that misses --precision, with the figure and it
     REQUIRE(out["rows"].size() == 2);
     const json& misses = out["rows"][1];
     CHECK(misses["ci95"].get<double>() > 0.01 * misses["simulated"].get<double>());
+}
+
+TEST_CASE("a row run in one window has no half-width: none is shown, and stderr says so",
+          "[reproduce]") {
+    const TempDir tmp;
+    const Run r = reproduce_tiny(tmp.path, "", "run.batches=1");
+    CHECK(r.status == 0);
+    CHECK_THAT(r.err, Catch::Contains("tiny row 0 (strategy=xchg_all): irq_rate_M, "
+                                      "pid_misses_per_notification from one window "
+                                      "(run.batches 1): --precision not judged, no ci95"));
+    const json out = cidsim::read_json_file(tmp.path + "/out.json");
+    REQUIRE(out["rows"].size() == 2);
+    for (const json& row : out["rows"]) CHECK(row["ci95"].is_null());
+}
+
+TEST_CASE("a --keep directory another reproduce holds is refused before any run",
+          "[reproduce]") {
+    const TempDir tmp;
+    const std::string keep = tmp.path + "/keep";
+    std::filesystem::create_directory(keep);
+    const int fd = ::open(keep.c_str(), O_RDONLY | O_DIRECTORY);
+    REQUIRE(fd >= 0);
+    REQUIRE(::flock(fd, LOCK_EX | LOCK_NB) == 0);  // as a running reproduce holds it
+    const Run r = reproduce_tiny(tmp.path, "--keep " + keep);
+    ::close(fd);
+    CHECK(WEXITSTATUS(r.status) == 1);
+    CHECK_THAT(r.err, Catch::Contains("another cidsim command is writing its runs there"));
+    CHECK(std::filesystem::is_empty(keep));
 }
 
 TEST_CASE("reproduce reruns an imprecise row longer by the factor its half-width asks for",

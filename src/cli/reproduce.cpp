@@ -30,6 +30,7 @@
 #include "cli/commands.h"
 #include "cli/numeric_option.h"
 #include "io/cleanup.h"
+#include "io/directory_lock.h"
 #include "io/file_identity.h"
 #include "io/input_file.h"
 #include "config/config_loader.h"
@@ -120,7 +121,7 @@ std::string run_log(const std::string& path) {
                               : text.str();
 }
 
-// A row's file in --keep that is a symbolic link or not a regular file:
+// A row's file in --keep that is a link or not a regular file:
 // reproduce picks those names and writes only its own files there, never
 // through a link to a file elsewhere (as a sweep refuses one in its
 // directory); a directory there would fail the row's run midway.
@@ -136,6 +137,10 @@ void refuse_foreign_keep_file(const std::string& keep, const std::string& name) 
         throw BadInput("--keep " + keep + ": " + name + " is not a regular file (" +
                        (fs::is_directory(st) ? "a directory" : "a FIFO, socket or device") +
                        "), where a row writes its run: remove it, or name another directory");
+    if (fs::is_regular_file(st) && fs::hard_link_count(path, ec) > 1)
+        throw BadInput("--keep " + keep + ": " + name + " is a hard link (a file with another "
+                       "name too), where a row writes its run: remove it, or name another "
+                       "directory");
 }
 
 // At a --precision looser than the default every row runs shorter; a row
@@ -196,6 +201,7 @@ struct Verdict {
     bool more_windows = true;  // else longer windows
     std::string misses;        // the figures that miss, for stderr
     std::string zeros;         // the figures 0 in every window: no precision to judge
+    std::string unjudged;      // the figures of a run with one window: no spread to judge by
 };
 
 Verdict judge(const Table& t, size_t row, const json& result, double precision) {
@@ -208,6 +214,10 @@ Verdict judge(const Table& t, size_t row, const json& result, double precision) 
         // longer run would not tell more, so it is not rerun but said.
         if (f.mean == 0 && f.ci95 == 0 && !thin) {
             v.zeros += (v.zeros.empty() ? "" : ", ") + m;
+            continue;
+        }
+        if (f.batches < 2 && !thin) {
+            v.unjudged += (v.unjudged.empty() ? "" : ", ") + m;
             continue;
         }
         if (f.ci95 <= target && !thin) continue;
@@ -449,6 +459,7 @@ int cmd_reproduce(int argc, char** argv) {
             if (temporary) fs::remove_all(path, ignored);
         }
     } run_dir;
+    std::unique_ptr<DirectoryLock> keep_lock;  // two commands there would read each other's runs
     if (!keep.empty()) {
         run_dir.path = keep;
         std::error_code ec;
@@ -456,6 +467,12 @@ int cmd_reproduce(int argc, char** argv) {
         if (ec) {
             std::cerr << "cidsim reproduce: --keep " << keep << ": " << ec.message() << "\n";
             return kExitBadInput;
+        }
+        try {
+            keep_lock = std::make_unique<DirectoryLock>(keep);
+        } catch (const std::runtime_error& e) {
+            std::cerr << "cidsim reproduce: --keep " << e.what() << "\n";
+            return kExitFailure;
         }
     } else {
         // $TMPDIR when set, as mktemp does (and as the tests use).
@@ -588,6 +605,11 @@ int cmd_reproduce(int argc, char** argv) {
             std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " ("
                       << key_text(t.rows[p.row].key) << "): " << v.zeros
                       << " 0 in every window: --precision not met (nothing to judge it by)\n";
+        if (!v.unjudged.empty() && (v.precise || p.round >= max_reruns))
+            std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " ("
+                      << key_text(t.rows[p.row].key) << "): " << v.unjudged
+                      << " from one window (run.batches 1): --precision not judged, no ci95 "
+                         "(give the row run.batches, 10 or more, to have it judged)\n";
         if (v.precise) {
             ++rows_done;
             submit_variants(p);

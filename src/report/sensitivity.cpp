@@ -151,7 +151,7 @@ json sensitivity_json(const Table& t, const std::vector<json>& baseline,
                 interval = {*std::min_element(points.begin(), points.end()),
                             *std::max_element(points.begin(), points.end())};
             rows.push_back({{"key", t.rows[r].key}, {"metric", m}, {"simulated", base.mean},
-                            {"ci95", base.ci95}, {"interval", interval},
+                            {"ci95", ci95_json(base)}, {"interval", interval},
                             {"interval_points", points}, {"tornado", tornado}});
         }
     return {{"table", t.name}, {"lhs_points", lhs_points}, {"rows", rows}};
@@ -170,9 +170,9 @@ std::string sensitivity_text(const json& s, size_t top) {
         std::string interval = "-";
         if (!r["interval"].is_null())
             interval = "[" + fmt("%.4g", r["interval"][0]) + ", " + fmt("%.4g", r["interval"][1]) + "]";
-        std::snprintf(line, sizeof line, "  %s %s: %.4g +-%.2g (ci95), assumption interval %s\n",
+        std::snprintf(line, sizeof line, "  %s %s: %.4g +-%s (ci95), assumption interval %s\n",
                       key_text(r["key"]).c_str(), r["metric"].get<std::string>().c_str(), sim,
-                      r["ci95"].get<double>(), interval.c_str());
+                      ci95_text(r["ci95"], "%.2g").c_str(), interval.c_str());
         os << line;
         size_t shown = 0;
         for (const json& d : r["tornado"]) {

@@ -262,6 +262,15 @@ Figure measure(const std::string& metric, const json& result) {
     return f;
 }
 
+json ci95_json(const Figure& f) { return f.batches < 2 ? json(nullptr) : json(f.ci95); }
+
+std::string ci95_text(const json& ci95, const char* format) {
+    if (ci95.is_null()) return "n/a";
+    char b[64];
+    std::snprintf(b, sizeof b, format, ci95.get<double>());
+    return b;
+}
+
 namespace {
 
 // Typed reads of a tables file, each error naming the file and the key.
@@ -448,7 +457,7 @@ json table_json(const Table& t, const std::vector<json>& results) {
             rows.push_back({{"key", t.rows[r].key},
                             {"metric", m},
                             {"simulated", f.mean},
-                            {"ci95", f.ci95},
+                            {"ci95", ci95_json(f)},
                             {"published", pub.contains(m) ? pub[m] : json(nullptr)}});
         }
     return {{"table", t.name}, {"rows", rows}};
@@ -472,9 +481,9 @@ std::string table_text(const Table& t, const json& table) {
             std::snprintf(b, sizeof b, "%+.1f%%", (sim - p) / p * 100);
             err = b;
         }
-        std::snprintf(line, sizeof line, "  %-32s %-28s %14.3f %10.3f %10s %8s\n",
+        std::snprintf(line, sizeof line, "  %-32s %-28s %14.3f %10s %10s %8s\n",
                       key_text(r["key"]).c_str(), r["metric"].get<std::string>().c_str(), sim,
-                      r["ci95"].get<double>(), pub.c_str(), err.c_str());
+                      ci95_text(r["ci95"], "%.3f").c_str(), pub.c_str(), err.c_str());
         os << line;
     }
     if (!t.note.empty()) os << "  note: " << t.note << "\n";
@@ -489,7 +498,7 @@ std::string table_csv(const json& tables) {
             os << csv_field(t["table"].get<std::string>()) << "," << csv_field(key_text(r["key"]))
                << "," << csv_field(r["metric"].get<std::string>()) << ","
                << r["simulated"].get<double>() << ","
-               << r["ci95"].get<double>() << ","
+               << (r["ci95"].is_null() ? "" : r["ci95"].dump()) << ","
                << (r["published"].is_null() ? "" : r["published"].dump()) << "\n";
     return os.str();
 }

@@ -29,7 +29,10 @@ using Clock = std::chrono::steady_clock;
 [[noreturn]] void exec_child(char* const* argv, const char* stderr_path, pid_t parent) {
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) ::_exit(127);  // the runner died before prctl took effect
-    const int err = ::open(stderr_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    // A fresh file: truncating the name in place would empty every other
+    // name of a hard-linked file, and follow a symbolic link planted since.
+    ::unlink(stderr_path);
+    const int err = ::open(stderr_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
     const int null = ::open("/dev/null", O_RDWR);
     if (null >= 0) {
         ::dup2(null, STDIN_FILENO);

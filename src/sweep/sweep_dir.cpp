@@ -112,6 +112,10 @@ void SweepDir::refuse_foreign_files(const std::vector<SweepPoint>& points, const
                 throw BadInput("--out " + shown + ": " + name + " is not a regular file (" +
                                (fs::is_directory(st) ? "a directory" : "a FIFO, socket or device") +
                                "); a sweep writes only its own files there: remove it");
+            if (fs::is_regular_file(st) && fs::hard_link_count(path, ec) > 1)
+                throw BadInput("--out " + shown + ": " + name + " is a hard link (a file with " +
+                               "another name too); a sweep writes only its own files there: "
+                               "remove it");
         }
 }
 

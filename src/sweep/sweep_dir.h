@@ -38,7 +38,7 @@ public:
     bool claim_outputs(const SweepSpec& spec, const std::function<void()>& then) const;
 
     // DIR/points or DIR/logs that is a symbolic link, or a point's result or
-    // log that is one or no regular file: BadInput naming it (under --out
+    // log that is a link (symbolic or hard) or no regular file: BadInput naming it (under --out
     // `shown`). A sweep writes only through names it made.
     void refuse_foreign_files(const std::vector<SweepPoint>& points, const std::string& shown) const;
     // A manifest in DIR whose points hold results and are not all among

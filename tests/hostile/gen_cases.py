@@ -1569,7 +1569,11 @@ for tag, entry, msg, name in [
         ("stderr-symlink-outside", {"path": "kk/tiny-0.json.stderr", "symlink": "../victim.txt"},
          "is a symbolic link", "tiny-0.json.stderr"),
         ("result-is-directory", {"path": "kk/tiny-0.json", "dir": True},
-         "is not a regular file (a directory)", "tiny-0.json")]:
+         "is not a regular file (a directory)", "tiny-0.json"),
+        ("stderr-hardlink-outside", {"path": "kk/tiny-0.json.stderr", "hardlink": "victim.txt"},
+         "is a hard link", "tiny-0.json.stderr"),
+        ("result-hardlink-outside", {"path": "kk/tiny-0.json", "hardlink": "victim.txt"},
+         "is a hard link", "tiny-0.json")]:
     case(f"reproduce-keep-{tag}", ["reproduce", "tiny", "--tables", "tables.json", "--keep", "kk"],
          2, msg, [TINY, TABLES, text("victim.txt", "precious\n"), {"path": "kk", "dir": True},
                   entry], names=["--keep kk", name])
@@ -1867,6 +1871,11 @@ for tag, where, made in [("result-dir", f"o/points/{PT}.json", {"dir": True}),
                          ("log-dir", f"o/logs/{PT}.stderr", {"dir": True})]:
     case(f"sweep-{tag}", ["sweep", "spec.json", "--out", "o"], 2, "is not a regular file",
          [TINY, SPEC, dict(made, path=where)], names=["--out o", where[2:]])
+# A hard link to any file (the spec itself here) is never written through.
+for tag, where in [("log", f"o/logs/{PT}.stderr"), ("result", f"o/points/{PT}.json")]:
+    case(f"sweep-{tag}-hardlink-to-spec", ["sweep", "spec.json", "--out", "o"], 2, "is a hard link",
+         [TINY, SPEC, {"path": "o/logs", "dir": True}, {"path": "o/points", "dir": True},
+          {"path": where, "hardlink": "spec.json"}], names=["--out o", where[2:]])
 for sub in ("points", "logs"):
     case(f"sweep-{sub}-folder-linked", ["sweep", "spec.json", "--out", "o"], 2, "is a symbolic link",
          [TINY, SPEC, {"path": "elsewhere", "dir": True}, {"path": "o", "dir": True},
