@@ -8,6 +8,7 @@
 #include "report/renamed_metrics.h"
 #include "cli/numeric_option.h"
 #include "config/config_loader.h"
+#include "io/output_file.h"
 #include "report/results.h"
 #include "sweep/collect.h"
 #include "sweep/sweep_dir.h"
@@ -60,9 +61,11 @@ int cmd_collect(int argc, char** argv) {
         return kExitBadInput;
     }
     try {
-        if (vm.count("csv")) write_file_atomically(vm["csv"].as<std::string>(), table_csv(table));
+        OutputBatch outputs;  // both placed, or neither
+        if (vm.count("csv")) outputs.add(vm["csv"].as<std::string>(), table_csv(table));
         if (vm.count("json"))
-            write_file_atomically(vm["json"].as<std::string>(), table_json(table).dump(2) + "\n");
+            outputs.add(vm["json"].as<std::string>(), table_json(table).dump(2) + "\n");
+        outputs.write();
         if (!vm.count("csv") && !vm.count("json")) std::cout << table_csv(table);
     } catch (const std::exception& e) {
         std::cerr << "cidsim collect: " << e.what() << "\n";

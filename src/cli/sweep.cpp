@@ -53,6 +53,21 @@ void refuse_control_characters(const std::string& option, const std::string& pat
                    "commands of each point and the Slurm script)");
 }
 
+// The Slurm script's `#SBATCH --output=DIR/logs/...` line is read by
+// sbatch's own option parser, not the shell: it splits at whitespace and
+// `#`, takes quotes and backslashes as its own, and `%` starts a filename
+// pattern. Such a --out is refused for --emit-slurm rather than quoted by
+// rules one Slurm version may read differently from another.
+void refuse_sbatch_unsafe(const std::string& out_dir) {
+    const std::string absolute = std::filesystem::absolute(out_dir).lexically_normal().string();
+    const size_t bad = absolute.find_first_of(" \t\"'#\\%");
+    if (bad == std::string::npos) return;
+    throw BadInput("--out " + show_json(out_dir) + ": its absolute path " + show_json(absolute) +
+                   " holds " + show_json(absolute.substr(bad, 1)) + ", which the Slurm script's "
+                   "#SBATCH --output line cannot carry (sbatch reads whitespace, quotes, #, \\ "
+                   "and % itself): name a sweep directory without them for --emit-slurm");
+}
+
 }  // namespace
 
 int cmd_sweep(int argc, char** argv) {
@@ -84,6 +99,7 @@ int cmd_sweep(int argc, char** argv) {
         if (vm.count("emit-slurm")) slurm = path_option(vm, "emit-slurm");
         refuse_control_characters("--out", out_dir);
         if (!slurm.empty()) refuse_control_characters("--emit-slurm", slurm);
+        if (!slurm.empty()) refuse_sbatch_unsafe(out_dir);
         check_directory_option("--out", out_dir, false);
     } catch (const BadInput& e) {
         std::cerr << "cidsim sweep: " << e.what() << "\n";

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "io/output_file.h"
 #include "report/results.h"
 
 namespace cidsim {
@@ -27,10 +28,6 @@ std::string write_slurm_script(const std::string& script_path, const SweepDir& d
     const fs::path script = fs::absolute(script_path).lexically_normal();
     const std::string commands = slurm_commands_path(script_path);
     const std::string n = std::to_string(points.size());
-    // Commands first: a script never points at a commands file that is not there.
-    std::error_code ec;
-    const bool commands_existed = fs::exists(fs::symlink_status(commands, ec));
-    write_file_atomically(commands, point_commands(dir, spec, points));
     std::string s;
     s += "#!/bin/bash\n";
     s += "# cidsim sweep: one array task per point (" + n + " points); task i runs line i+1 of\n";
@@ -48,12 +45,11 @@ std::string write_slurm_script(const std::string& script_path, const SweepDir& d
     s += "  exit 2\n";
     s += "fi\n";
     s += "eval \"$line\"\n";
-    try {
-        write_file_atomically(script.string(), s);
-    } catch (...) {
-        if (!commands_existed) fs::remove(commands, ec);  // no commands file without its script
-        throw;
-    }
+    // Placed together: a script never drives another spec's commands.
+    OutputBatch outputs;
+    outputs.add(commands, point_commands(dir, spec, points));
+    outputs.add(script.string(), s);
+    outputs.write();
     fs::permissions(script, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
                     fs::perm_options::add);
     return commands;

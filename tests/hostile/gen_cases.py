@@ -414,6 +414,14 @@ case("sweep-out-disk-full", ["sweep", "spec.json", "--out", "full/sw"], 1,
      ["full/sw/sweep.json", "No space left on device"], [TINY, SPEC, {"path": "full", "tmpfs": "full"}])
 case("sweep-emit-slurm-disk-full", ["sweep", "spec.json", "--out", "sw", "--emit-slurm", "full/j.sh"], 1,
      ["full/j.commands", "No space left on device"], [TINY, SPEC, {"path": "full", "tmpfs": "full"}])
+# Two outputs are placed together or not at all: the CSV stays as it was when the JSON fails.
+case("collect-csv-and-json-disk-full", ["collect", "m", "--csv", "t.csv", "--json", "full/t.json"], 1,
+     ["full/t.json", "No space left on device"],
+     sweep_dir([text("t.csv", "old table\n"), {"path": "full", "tmpfs": "full"}]))
+# sbatch reads the #SBATCH --output line itself: a path it would misread is refused.
+for tag, out in [("space", "s p"), ("percent", "s%j"), ("hash", "s#1"), ("quote", "s'q")]:
+    case(f"sweep-emit-slurm-out-{tag}", ["sweep", "spec.json", "--out", out, "--emit-slurm", "j.sh"], 2,
+         "#SBATCH --output line cannot carry", [TINY, SPEC], names=["--out"])
 
 # --- explain: scenario fields -------------------------------------------------------
 with open(__file__.replace("gen_cases.py", "fixtures/scenario.json")) as f:
