@@ -109,24 +109,6 @@ TEST_CASE("they write in that order whichever device's workload SystemC runs fir
     check_source_id_order({0x300, 0x100, 0x200});
 }
 
-TEST_CASE("bursty sources starting together write in source-id order", "[device][workloads]") {
-    RootPort port{RootPortParams{}};
-    MsiLog log;
-    Device high{"high", DeviceParams{}, 0x200, port};
-    Device low{"low", DeviceParams{}, 0x100, port};
-    LoggingUnit high_unit{"high_unit", log}, low_unit{"low_unit", log};
-    high.msi_socket.bind(high_unit.socket);
-    low.msi_socket.bind(low_unit.socket);
-    BurstyParams params;
-    params.dma_bytes = 4096;
-    BurstyTraffic high_source{"high_source", params, high, 1};  // created first
-    BurstyTraffic low_source{"low_source", params, low, 2};
-    sc_start(sc_core::SC_ZERO_TIME);  // both complete at time 0
-    REQUIRE(log.size() == 2);
-    CHECK(log[0] == std::make_pair(uint16_t(0x100), ns(64.25)));
-    CHECK(log[1] == std::make_pair(uint16_t(0x200), ns(128.5)));
-}
-
 TEST_CASE("a device's next MSI arrives no earlier than its data and entry can pass the root port",
           "[device]") {
     Bench b;
