@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -71,6 +72,72 @@ TEST_CASE("reproduce removes its scratch directory on SIGTERM", "[signals]") {
 TEST_CASE("reproduce removes its scratch directory on SIGINT", "[signals]") {
     Scratch s;
     CHECK(interrupt_reproduce(s, SIGINT) == SIGINT);
+}
+
+TEST_CASE("reproduce removes its scratch directory on SIGPIPE (its reader gone)", "[signals]") {
+    Scratch s;
+    CHECK(interrupt_reproduce(s, SIGPIPE) == SIGPIPE);
+}
+
+namespace {
+
+// The children of `parent` (from /proc), and whether `pid` still runs (a
+// zombie nobody reaps yet has ended).
+std::vector<pid_t> children_of(pid_t parent) {
+    std::vector<pid_t> out;
+    for (const fs::directory_entry& e : fs::directory_iterator("/proc")) {
+        const std::string name = e.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::ifstream stat(e.path() / "stat");
+        std::string line;
+        std::getline(stat, line);
+        const size_t close = line.rfind(')');
+        if (close == std::string::npos) continue;
+        char state = 0;
+        int ppid = 0;
+        if (std::sscanf(line.c_str() + close + 1, " %c %d", &state, &ppid) == 2 && ppid == parent)
+            out.push_back(pid_t(std::stoi(name)));
+    }
+    return out;
+}
+
+bool running(pid_t pid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    if (!std::getline(stat, line)) return false;
+    const size_t close = line.rfind(')');
+    return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z';
+}
+
+}  // namespace
+
+TEST_CASE("bench's measured child dies with bench on SIGTERM", "[signals]") {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::freopen("/dev/null", "w", stdout);
+        ::freopen("/dev/null", "w", stderr);
+        const std::string config = std::string(CIDSIM_SOURCE_DIR) + "/configs/bench/posted.json";
+        ::execl(CIDSIM_BINARY, CIDSIM_BINARY, "bench", "--no-floor", "--reps", "1",
+                "--duration-ns", "1e12", "--config", config.c_str(), (char*)nullptr);
+        ::_exit(127);
+    }
+    std::vector<pid_t> kids;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (kids.empty() && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        kids = children_of(pid);
+    }
+    REQUIRE(kids.size() == 1);
+    ::kill(pid, SIGTERM);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    CHECK(WIFSIGNALED(status));
+    const auto gone_by = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (running(kids[0]) && std::chrono::steady_clock::now() < gone_by)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    const bool orphan_runs = running(kids[0]);
+    if (orphan_runs) ::kill(kids[0], SIGKILL);
+    CHECK_FALSE(orphan_runs);
 }
 
 TEST_CASE("reproduce removes its scratch directory when it ends normally", "[signals]") {

@@ -5,9 +5,6 @@
 // side by side.
 #include <cstring>
 #include <iostream>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <boost/program_options.hpp>
 
@@ -15,11 +12,11 @@
 #include "cli/commands.h"
 #include "cli/numeric_option.h"
 #include "config/config_loader.h"
+#include "io/child_process.h"
 #include "report/explain.h"
 #include "report/progress.h"
 #include "report/results.h"
 
-extern char** environ;
 
 namespace cidsim {
 
@@ -29,30 +26,9 @@ namespace {
 
 // Runs argv, returns its exit status and stdout; its stderr passes through.
 int run_capture(const std::vector<std::string>& args, std::string& output) {
-    int fd[2];
-    if (::pipe(fd) != 0) throw std::runtime_error("pipe failed");
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, fd[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addclose(&actions, fd[0]);
-    std::vector<char*> argv;
-    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    pid_t pid;
-    const int rc = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    ::close(fd[1]);
-    if (rc != 0) {
-        ::close(fd[0]);
-        throw std::runtime_error(std::string("cannot start a child process: ") + std::strerror(rc));
-    }
-    char buf[65536];
-    ssize_t n;
-    while ((n = ::read(fd[0], buf, sizeof buf)) > 0) output.append(buf, size_t(n));
-    ::close(fd[0]);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : kExitFailure;
+    const ChildRun child = run_self(args);
+    output = child.out;
+    return child.ok() ? kExitOk : child.signal ? kExitFailure : child.exit_code;
 }
 
 }  // namespace

@@ -95,6 +95,9 @@ int cmd_sweep(int argc, char** argv) {
             throw BadInput(std::string("--jobs: it sets the local pool's runs at once; --") +
                            (vm.count("emit-commands") ? "emit-commands" : "emit-slurm") +
                            " runs none here");
+        if (vm.count("emit-commands") && vm.count("emit-slurm"))
+            throw BadInput("--emit-commands: it prints the points' commands instead of running "
+                           "them, as --emit-slurm writes them; give one of them");
         out_dir = path_option(vm, "out");
         if (vm.count("emit-slurm")) slurm = path_option(vm, "emit-slurm");
         refuse_control_characters("--out", out_dir);

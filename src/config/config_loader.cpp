@@ -62,7 +62,7 @@ void describe_top(SimConfig& c, ParamVisitor& v) {
 }
 
 void describe_workload(WorkloadConfig& w, ParamVisitor& v) {
-    v.text("type", w.type, "workload type: bursty | trace | nvme | dsa | periodic");
+    v.text("type", w.type, "workload type, required: bursty | trace | nvme | dsa | periodic");
     if (w.type == "bursty") w.bursty.describe(v);
     if (w.type == "periodic") w.periodic.describe(v);
     if (w.type == "nvme") w.nvme.describe(v);
@@ -174,7 +174,8 @@ SimConfig load_unprefixed(const json& config) {
                     at + ".type: expected one of " +
                     join_keys(std::vector<std::string>(std::begin(kWorkloadTypes),
                                                        std::end(kWorkloadTypes))) +
-                    ", found " + show_json(json(w.type)));
+                    (obj.contains("type") ? ", found " + show_json(json(w.type))
+                                          : " (it is required), found none"));
             if (w.type == "trace") {
                 r.allow("events");
                 if (obj.contains("events")) w.events = obj["events"];

@@ -66,7 +66,7 @@ void install_cleanup_handlers() {
     std::memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) {
         struct sigaction old;
         // A signal ignored on entry (nohup, a shell's background job) stays ignored.
         if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;

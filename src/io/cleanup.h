@@ -1,7 +1,8 @@
 #pragma once
 // What cidsim removes when it is interrupted: the temporary files of writes
 // in progress (io/output_file.h) and scratch directories (cidsim reproduce).
-// SIGINT, SIGTERM and SIGHUP remove them, then end the process by the same
+// SIGINT, SIGTERM, SIGHUP and SIGPIPE (a reader of stdout or stderr gone:
+// `cidsim reproduce ... | head`) remove them, then end the process by the same
 // signal (so the caller still sees "killed by SIGINT"). The handler does
 // only async-signal-safe work: the paths live in fixed slots, and a scratch
 // directory (flat: files only) is emptied with getdents64/unlinkat.

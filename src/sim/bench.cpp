@@ -1,7 +1,6 @@
 #include "sim/bench.h"
 
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +10,7 @@
 #include <systemc>
 
 #include "config/config_loader.h"
+#include "io/child_process.h"
 #include "kernel/event_count.h"
 #include "sim/system.h"
 
@@ -91,38 +91,19 @@ FloorRun bench_floor(uint64_t events) {
 }
 
 nlohmann::json run_child(const std::vector<std::string>& args) {
-    int fds[2];
-    if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
-    std::vector<char*> argv;
-    std::string self = "/proc/self/exe";
-    argv.push_back(self.data());
-    std::vector<std::string> copy = args;
-    for (std::string& a : copy) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    const pid_t pid = fork();
-    if (pid < 0) throw std::runtime_error("fork failed");
-    if (pid == 0) {
-        dup2(fds[1], STDOUT_FILENO);
-        close(fds[0]);
-        close(fds[1]);
-        execv("/proc/self/exe", argv.data());
-        _exit(127);
+    std::vector<std::string> argv{"cidsim"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const ChildRun child = run_self(argv);
+    if (!child.ok()) {
+        std::string command;
+        for (const std::string& a : args) command += (command.empty() ? "" : " ") + a;
+        throw std::runtime_error("child `cidsim " + command + "` failed (" + child.outcome() + ")");
     }
-    close(fds[1]);
-    std::string out;
-    char buf[4096];
-    for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) out.append(buf, size_t(n));
-    close(fds[0]);
-    int status = 0;
-    rusage u{};
-    if (wait4(pid, &status, 0, &u) != pid) throw std::runtime_error("wait4 failed");
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        throw std::runtime_error("child `" + args.front() + " " + args.back() + "` failed (status " +
-                                 std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")");
     // The child prints one JSON object on its last line.
-    const size_t start = out.rfind("\n{");
-    nlohmann::json j = nlohmann::json::parse(out.substr(start == std::string::npos ? 0 : start + 1));
-    j["child_max_rss_kb"] = u.ru_maxrss;
+    const size_t start = child.out.rfind("\n{");
+    nlohmann::json j =
+        nlohmann::json::parse(child.out.substr(start == std::string::npos ? 0 : start + 1));
+    j["child_max_rss_kb"] = child.max_rss_kb;
     return j;
 }
 

@@ -422,6 +422,11 @@ case("collect-csv-and-json-disk-full", ["collect", "m", "--csv", "t.csv", "--jso
 for tag, out in [("space", "s p"), ("percent", "s%j"), ("hash", "s#1"), ("quote", "s'q")]:
     case(f"sweep-emit-slurm-out-{tag}", ["sweep", "spec.json", "--out", out, "--emit-slurm", "j.sh"], 2,
          "#SBATCH --output line cannot carry", [TINY, SPEC], names=["--out"])
+case("sweep-emit-commands-and-slurm", ["sweep", "spec.json", "--out", "o", "--emit-commands",
+                                       "--emit-slurm", "j.sh"], 2, "give one of them", [TINY, SPEC],
+     names=["--emit-commands", "--emit-slurm"])
+case("run-workload-type-missing", ["run", "tiny.json", "-q", "--set", 'workloads.0={"device":"dev0"}'], 2,
+     "(it is required), found none", [TINY], names=["workloads[0].type"])
 
 # --- explain: scenario fields -------------------------------------------------------
 with open(__file__.replace("gen_cases.py", "fixtures/scenario.json")) as f:
