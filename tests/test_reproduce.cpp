@@ -192,6 +192,19 @@ TEST_CASE("a row run in one window has no half-width: none is shown, and stderr 
     for (const json& row : out["rows"]) CHECK(row["ci95"].is_null());
 }
 
+TEST_CASE("a row shortened by a loose --precision until it saw nothing is rerun at its length",
+          "[reproduce]") {
+    const TempDir tmp;
+    // 0.1 ms at --precision 1 is 10 ns: no MSI falls in it.
+    const Run r = reproduce_tiny(tmp.path, "-v --precision 1");
+    CHECK(r.status == 0);
+    CHECK_THAT(r.err, Catch::Contains("0 in every window of a shortened run"));
+    CHECK_THAT(r.err, !Catch::Contains("--precision not met (nothing to judge it by)"));
+    const json out = cidsim::read_json_file(tmp.path + "/out.json");
+    REQUIRE(out["rows"].size() == 2);
+    CHECK(out["rows"][0]["simulated"].get<double>() > 0);  // irq_rate_M
+}
+
 TEST_CASE("a --keep directory another reproduce holds is refused before any run",
           "[reproduce]") {
     const TempDir tmp;
