@@ -474,3 +474,32 @@ TEST_CASE("a sweep into a directory another sweep holds writes nothing there", "
     CHECK_THAT(out, Catch::Contains("another cidsim sweep is running"));
     CHECK(read(dir + "/out/sweep.json") == manifest);
 }
+
+TEST_CASE("collect leaves empty the cells of an indexed metric some points' results lack",
+          "[sweep][collect]") {
+    const std::string dir = temp_dir("absent");
+    const json spec = {
+        {"base",
+         {{"platform", "generic"},
+          {"run", {{"duration_ns", 20000}, {"warmup_ns", 0}}},
+          {"topology", {{"cpus", 2}}},
+          {"devices", {{{"name", "d0"}, {"vectors", 1}, {"irq_cpus", {0}}}}},
+          {"workloads",
+           {{{"type", "bursty"}, {"device", "d0"}, {"on_rate_mpps", 1}, {"off_mean_ns", 0}}}}}},
+        {"vary", {{"topology.cpus", {2, 1}}}},
+        {"metrics", {"per_cpu.1.busy_fraction", "metrics.msis"}}};
+    write(dir + "/spec.json", spec.dump());
+    REQUIRE(sh(kBinary + " sweep " + dir + "/spec.json --out " + dir + "/o --jobs 1 > /dev/null") == 0);
+    // One CPU has no per_cpu[1]: its cell is empty, the other point's is not.
+    const auto [rc, out] = capture(kBinary + " collect " + dir + "/o 2>&1");
+    CHECK(rc == 0);
+    CHECK_THAT(out, Catch::Contains("per_cpu.1.busy_fraction: not in 1 point(s)' results "
+                                    "(topology.cpus=1,seed=1): their cells are empty"));
+    CHECK_THAT(out, Catch::Contains("\"topology.cpus=1,seed=1\",1,1,,"));
+    CHECK_THAT(out, Catch::Contains("\"topology.cpus=2,seed=1\",2,1,0"));
+    // An element no point has is still an error.
+    const auto [bad, msg] =
+        capture(kBinary + " collect " + dir + "/o --metric per_cpu.5.busy_fraction 2>&1");
+    CHECK(bad == 2);
+    CHECK_THAT(msg, Catch::Contains("not found in any point's result"));
+}

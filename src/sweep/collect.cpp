@@ -3,6 +3,7 @@
 #include "sweep/collect.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -277,6 +278,21 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
     };
     std::vector<Row> rows;
     std::map<std::string, size_t> names, results;  // -> the point that gave it first
+    // A path through an array index names an element only points of some
+    // shapes have (as the sweep's probe allows): absent elsewhere, it leaves
+    // their cells empty, and only a path no result has is an error.
+    std::vector<bool> indexed;
+    for (const std::string& m : metrics) {
+        bool has_index = false;
+        for (const std::string& k : key_segments(m))
+            has_index = has_index || (!k.empty() && std::isdigit(static_cast<unsigned char>(k[0])));
+        indexed.push_back(has_index);
+    }
+    struct Absent {
+        size_t count = 0;
+        std::string first;
+    };
+    std::vector<Absent> absent(metrics.size());
     GroupsSeen groups_seen;
     for (size_t i = 0; i < point_list.size(); ++i) {
         const json& pt = point_list[i];
@@ -325,6 +341,11 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
                               r.name + " (rerun `cidsim sweep` to refresh it)");
         for (size_t m = 0; m < metrics.size(); ++m) {
             const json* v = json_at_path(result, metrics[m]);
+            if (!v && indexed[m]) {
+                if (!absent[m].count++) absent[m].first = r.name;
+                r.values.push_back(nullptr);
+                continue;
+            }
             if (!v) throw ConfigError(metric_label(m) + ": not found in " + path);
             if (v->is_object() || v->is_array())
                 throw ConfigError(metric_label(m) + " is not a single value in " + path +
@@ -337,6 +358,15 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
             r.values.push_back(*v);
         }
         rows.push_back(std::move(r));
+    }
+    for (size_t m = 0; m < metrics.size(); ++m) {
+        if (!absent[m].count) continue;
+        if (absent[m].count == rows.size())
+            throw ConfigError(metric_label(m) + ": not found in any point's result (" +
+                              absent[m].first + " the first)");
+        t.absent.push_back(metric_label(m) + ": not in " + std::to_string(absent[m].count) +
+                           " point(s)' results (" + absent[m].first +
+                           (absent[m].count > 1 ? ", ..." : "") + "): their cells are empty");
     }
 
     if (!aggregate_seeds) {
@@ -369,7 +399,12 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
         cells.push_back(n);
         for (size_t m = 0; m < metrics.size(); ++m) {
             std::vector<double> values;
-            for (const Row* r : members) values.push_back(r->values[m].get<double>());
+            for (const Row* r : members)
+                if (!r->values[m].is_null()) values.push_back(r->values[m].get<double>());
+            if (values.empty()) {  // an element these points' results do not have
+                cells.insert(cells.end(), 3, nullptr);
+                continue;
+            }
             const MeanCi ci = mean_ci95(values);
             cells.push_back(ci.mean);
             if (n < 2) {  // no interval from a single seed
