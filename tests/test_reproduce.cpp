@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <stdlib.h>
@@ -203,6 +204,27 @@ TEST_CASE("a row shortened by a loose --precision until it saw nothing is rerun 
     const json out = cidsim::read_json_file(tmp.path + "/out.json");
     REQUIRE(out["rows"].size() == 2);
     CHECK(out["rows"][0]["simulated"].get<double>() > 0);  // irq_rate_M
+}
+
+TEST_CASE("a row that would grow past run.duration_ns's limit stops there, named, table printed",
+          "[reproduce]") {
+    const TempDir tmp;
+    const std::string config = tmp.path + "/long.json", tables = tmp.path + "/tables.json";
+    std::ofstream(config) << R"({"platform": "generic",
+        "run": {"duration_ns": 1e12, "warmup_ns": 10000, "batches": 10}, "topology": {"cpus": 1},
+        "devices": [{"name": "d0", "vectors": 1, "irq_cpus": [0]}],
+        "workloads": [{"type": "bursty", "device": "d0", "on_rate_mpps": 1e-6, "off_mean_ns": 0}]})";
+    std::ofstream(tables) << R"({"tables": [{"name": "t", "title": "rare", "set": "prediction",
+        "metrics": ["irq_rate_M"], "rows": [{"key": {"a": 1}, "config": "long.json"}]}]})";
+    const std::string err = tmp.path + "/stderr";
+    const int status = system((std::string(CIDSIM_BINARY) + " reproduce t --tables " + tables +
+                               " --format json --out " + tmp.path + "/out.json 2>" + err).c_str());
+    CHECK(WEXITSTATUS(status) == 0);
+    std::ifstream in(err);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK_THAT(text, Catch::Contains("1e+07 ms simulated in 10 windows after 1 reruns, the longest "
+                                     "run.duration_ns allows: irq_rate_M half-width"));
+    CHECK(cidsim::read_json_file(tmp.path + "/out.json")["rows"].size() == 1);
 }
 
 TEST_CASE("a --keep directory another reproduce holds is refused before any run",

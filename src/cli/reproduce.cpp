@@ -41,6 +41,7 @@
 #include "report/sensitivity.h"
 #include "report/tables.h"
 #include "sweep/local_pool.h"
+#include "sweep/sweep_dir.h"
 
 namespace cidsim {
 
@@ -162,6 +163,16 @@ void check_shortened_row(const Table& table, const TableRow& row, double duratio
     }
 }
 
+// A row's result as its run wrote it: a JSON object with metrics (read
+// back from --keep, where another program may have changed it since).
+bool whole_result(const json& result) {
+    return result.is_object() && result.contains("metrics") && result["metrics"].is_object();
+}
+
+std::string changed_text(const std::string& path) {
+    return "its result " + path + " is not a whole cidsim result (changed after its run?)";
+}
+
 struct Pending {
     size_t table, row;
     double duration_ns;
@@ -185,6 +196,7 @@ constexpr double kMargin = 1.2;      // aim a little below the target half-width
 constexpr double kMinGrowth = 1.5;   // a rerun is worth its start-up only if longer
 constexpr double kMaxGrowth = 16;    // an estimate from a short run is rough
 constexpr uint64_t kMaxWindows = 1000;  // run.batches' limit
+constexpr double kMaxRunNs = 1e13;      // run.duration_ns's limit
 
 // How a row's figures stand against the precision asked for, and how much
 // longer its next run should be. The half-width of a batch mean shrinks as
@@ -571,8 +583,13 @@ int cmd_reproduce(int argc, char** argv) {
         if (p.variant >= 0) {
             // A variant that fails (a value the model refuses) leaves a gap, not a failed table.
             ++rows_done;
-            if (o.ok()) {
-                keep_variant(p, read_json_file(p.out));
+            json result = o.ok() ? read_result_json(p.out) : json();
+            if (o.ok() && whole_result(result)) {
+                keep_variant(p, std::move(result));
+            } else if (o.ok()) {
+                std::cerr << "cidsim reproduce: " << t.name << " row " << p.row
+                          << " sensitivity run " << p.variant << ": " << changed_text(p.out)
+                          << ", left out\n";
             } else {
                 std::cerr << "cidsim reproduce: " << t.name << " row " << p.row
                           << " sensitivity run " << p.variant << " failed (" << outcome_text(o)
@@ -588,18 +605,26 @@ int cmd_reproduce(int argc, char** argv) {
             ++rows_done;
             return;
         }
-        results[p.table][p.row] = read_json_file(p.out);
-        // A metric of another machine family would read 0, as if measured.
-        for (const std::string& m : row_metrics(t, p.row))
-            if (const std::string why = metric_missing(m, results[p.table][p.row]); !why.empty()) {
-                std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " ("
-                          << key_text(t.rows[p.row].key) << "): " << m
-                          << " is not measured by this row: " << why << "\n";
-                status = kExitFailure;
-                ++rows_done;
-                return;
-            }
-        Verdict v = judge(t, p.row, results[p.table][p.row], precision);
+        const auto row_failed = [&](const std::string& why) {
+            std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " ("
+                      << key_text(t.rows[p.row].key) << "): " << why << "\n";
+            status = kExitFailure;
+            ++rows_done;
+        };
+        results[p.table][p.row] = read_result_json(p.out);
+        if (!whole_result(results[p.table][p.row])) return row_failed(changed_text(p.out));
+        Verdict v;
+        try {
+            // A metric of another machine family would read 0, as if measured.
+            for (const std::string& m : row_metrics(t, p.row))
+                if (const std::string why = metric_missing(m, results[p.table][p.row]);
+                    !why.empty())
+                    return row_failed(m + " is not measured by this row: " + why);
+            v = judge(t, p.row, results[p.table][p.row], precision);
+        } catch (const json::exception&) {  // a result with the keys, not their values
+            results[p.table][p.row] = json();
+            return row_failed(changed_text(p.out));
+        }
         // A figure 0 in every window of a run shortened for a looser
         // --precision may just be too rare for so short a run: the row is
         // rerun at its config's own length before it is taken as 0.
@@ -630,8 +655,10 @@ int cmd_reproduce(int argc, char** argv) {
             submit_variants(p);
             return;
         }
-        if (p.round < max_reruns) {
-            Pending next{p.table, p.row, p.duration_ns * v.growth, p.windows, p.round + 1, "", -1, {}};
+        const bool at_limit = p.duration_ns >= kMaxRunNs;
+        if (p.round < max_reruns && !at_limit) {
+            Pending next{p.table, p.row, std::min(p.duration_ns * v.growth, kMaxRunNs), p.windows,
+                         p.round + 1, "", -1, {}};
             if (v.more_windows)
                 next.windows = std::min<uint64_t>(
                     kMaxWindows, uint64_t(std::llround(double(p.windows) * v.growth)));
@@ -642,7 +669,8 @@ int cmd_reproduce(int argc, char** argv) {
             std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " ("
                       << key_text(t.rows[p.row].key) << "), " << p.duration_ns / 1e6
                       << " ms simulated in " << p.windows << " windows after " << p.round
-                      << " reruns: " << v.misses << " (above " << precision * 100 << "%)\n";
+                      << " reruns" << (at_limit ? ", the longest run.duration_ns allows" : "")
+                      << ": " << v.misses << " (above " << precision * 100 << "%)\n";
         }
     }, show_progress);
     progress.clear();
