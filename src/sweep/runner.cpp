@@ -25,7 +25,9 @@ std::string clock_text(double seconds) {
     return buf;
 }
 
-std::string tail(const std::string& path, size_t lines) {
+// The last `lines` of a run's log; `killed`: a signal ended the run, which
+// then wrote no message of its own.
+std::string tail(const std::string& path, size_t lines, bool killed) {
     std::ifstream in(path);
     std::deque<std::string> last;
     for (std::string line; std::getline(in, line);) {
@@ -34,10 +36,11 @@ std::string tail(const std::string& path, size_t lines) {
     }
     std::string out;
     for (const std::string& l : last) out += "    " + l + "\n";
+    if (!out.empty()) return out;
+    if (killed) return "    (empty: a run ended by a signal writes no message)\n";
     // Written by the run itself: on a full disk it may hold nothing.
-    return out.empty() ? "    (empty: the run wrote no message, or could not write it here, "
-                         "on a full disk say)\n"
-                       : out;
+    return "    (empty: the run wrote no message, or could not write it here, on a full disk "
+           "say)\n";
 }
 
 }  // namespace
@@ -86,10 +89,22 @@ SweepSummary run_sweep(const SweepDir& dir, const SweepSpec& spec,
             ++finished;
             const std::string log = dir.log_path(p);
             std::string why;
-            if (!out.ok())
+            bool stale = false;  // the run went well, on a config changed under it
+            if (!out.ok()) {
                 why = outcome_text(out);
-            else if (check_result(dir.result_path(p), p) != ResultState::Complete)
+            } else if (const ResultState r = check_result(dir.result_path(p), p);
+                       r == ResultState::Stale) {
+                // The run read the base (or an include) afresh: edited since the
+                // sweep began, it gave another config. Its result is no point's.
+                std::error_code ec;
+                fs::remove(dir.result_path(p), ec);
+                stale = true;
+                why = "exit status 0, but its result is for another config than this point's: "
+                      "the base or a file it includes changed while the sweep ran; the result "
+                      "was removed, and resuming the sweep reruns the point";
+            } else if (r != ResultState::Complete) {
                 why = "exit status 0 but no complete result for this point";
+            }
             if (why.empty()) {
                 ++sum.ran;
                 std::error_code ec;
@@ -99,9 +114,11 @@ SweepSummary run_sweep(const SweepDir& dir, const SweepSpec& spec,
                 if (options.report) {
                     if (options.progress) *options.progress << "\r\033[K";
                     *options.report << "FAILED point " << p.name << " (" << why << ")\n"
-                                    << "  command: " << dir.command_line(spec, p) << "\n"
-                                    << "  stderr (" << log << ", last lines):\n"
-                                    << tail(log, 10) << std::flush;
+                                    << "  command: " << dir.command_line(spec, p) << "\n";
+                    if (!stale)
+                        *options.report << "  stderr (" << log << ", last lines):\n"
+                                        << tail(log, 10, out.signal != 0);
+                    *options.report << std::flush;
                 }
             }
             progress();
