@@ -503,3 +503,21 @@ TEST_CASE("collect leaves empty the cells of an indexed metric some points' resu
     CHECK(bad == 2);
     CHECK_THAT(msg, Catch::Contains("not found in any point's result"));
 }
+
+TEST_CASE("a result made by another cidsim version is rerun on resume, and collect names the mix",
+          "[sweep][collect]") {
+    const std::string dir = temp_dir("version");
+    const std::string spec = small_spec(dir, 20000);
+    REQUIRE(sh(kBinary + " sweep " + spec + " --out " + dir + "/o > /dev/null") == 0);
+    const std::string point = result_files(dir + "/o").front();
+    json other = json::parse(read(point));
+    other["cidsim_version"] = "0000000-other";
+    write(point, other.dump());
+    const auto [mixed, note] = capture(kBinary + " collect " + dir + "/o 2>&1 >/dev/null");
+    CHECK(mixed == 0);
+    CHECK_THAT(note, Catch::Contains("the results were made by 2 cidsim versions"));
+    const auto [rc, out] = capture(kBinary + " sweep " + spec + " --out " + dir + "/o 2>&1");
+    CHECK(rc == 0);
+    CHECK_THAT(out, Catch::Contains("1 ran, 7 already done"));
+    CHECK(json::parse(read(point))["cidsim_version"] != "0000000-other");
+}

@@ -71,7 +71,7 @@ int cmd_collect(int argc, char** argv) {
         std::cerr << "cidsim collect: " << e.what() << "\n";
         return kExitFailure;
     }
-    for (const std::string& note : table.absent) std::cerr << "cidsim collect: " << note << "\n";
+    for (const std::string& note : table.notes) std::cerr << "cidsim collect: " << note << "\n";
     if (!table.missing.empty()) {
         std::cerr << "cidsim collect: " << table.missing.size() << " point(s) have no result yet:";
         for (size_t i = 0; i < table.missing.size() && i < 10; ++i) std::cerr << " " << table.missing[i];

@@ -293,6 +293,7 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
         std::string first;
     };
     std::vector<Absent> absent(metrics.size());
+    std::map<std::string, size_t> versions;  // cidsim_version -> results
     GroupsSeen groups_seen;
     for (size_t i = 0; i < point_list.size(); ++i) {
         const json& pt = point_list[i];
@@ -339,6 +340,8 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
         if (!result_matches(result, seed, pparams, digest != pt.end() ? &*digest : nullptr))
             throw ConfigError(path + ": the result is for another seed or config than point " +
                               r.name + " (rerun `cidsim sweep` to refresh it)");
+        if (const auto ver = result.find("cidsim_version"); ver != result.end() && ver->is_string())
+            ++versions[ver->get<std::string>()];
         for (size_t m = 0; m < metrics.size(); ++m) {
             const json* v = json_at_path(result, metrics[m]);
             if (!v && indexed[m]) {
@@ -359,12 +362,21 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
         }
         rows.push_back(std::move(r));
     }
+    if (versions.size() > 1) {
+        std::string which;
+        for (const auto& [version, n] : versions)
+            which += (which.empty() ? "" : ", ") + show_json(json(version)) + " " +
+                     std::to_string(n);
+        t.notes.push_back("the results were made by " + std::to_string(versions.size()) +
+                          " cidsim versions (" + which + " point(s)): rerun `cidsim sweep` "
+                          "with one to have them all from it");
+    }
     for (size_t m = 0; m < metrics.size(); ++m) {
         if (!absent[m].count) continue;
         if (absent[m].count == rows.size())
             throw ConfigError(metric_label(m) + ": not found in any point's result (" +
                               absent[m].first + " the first)");
-        t.absent.push_back(metric_label(m) + ": not in " + std::to_string(absent[m].count) +
+        t.notes.push_back(metric_label(m) + ": not in " + std::to_string(absent[m].count) +
                            " point(s)' results (" + absent[m].first +
                            (absent[m].count > 1 ? ", ..." : "") + "): their cells are empty");
     }

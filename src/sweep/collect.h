@@ -15,10 +15,11 @@ struct SweepTable {
     std::vector<std::string> columns;
     std::vector<std::vector<nlohmann::json>> rows;  // null = empty cell
     std::vector<std::string> missing;               // points without a result
-    // An indexed metric (per_cpu.3.busy_fraction) past the arrays of some
-    // points' results (fewer CPUs there): their cells are empty. One line
-    // per such metric, naming it and the first such point.
-    std::vector<std::string> absent;
+    // What a reader of the table should know, a line each: an indexed
+    // metric (per_cpu.3.busy_fraction) past the arrays of some points'
+    // results (fewer CPUs there: their cells are empty), results made by
+    // more than one cidsim version.
+    std::vector<std::string> notes;
 };
 
 // `metrics` empty: the metrics named in the sweep's manifest. Throws
