@@ -94,11 +94,24 @@ bool SweepDir::claim_outputs(const SweepSpec& spec, const std::function<void()>&
 
 void SweepDir::refuse_foreign_files(const std::vector<SweepPoint>& points, const std::string& shown) const {
     std::error_code ec;
-    for (const char* sub : {"points", "logs"})
-        if (fs::is_symlink(fs::symlink_status(m_dir + "/" + sub, ec)))
+    for (const char* sub : {"points", "logs", ".sweep.lock"}) {
+        const std::string path = m_dir + "/" + sub;
+        const fs::file_status st = fs::symlink_status(path, ec);
+        if (!fs::exists(st)) continue;
+        if (fs::is_symlink(st))
             throw BadInput("--out " + shown + ": " + sub + " is a symbolic link (to " +
-                           fs::read_symlink(m_dir + "/" + sub, ec).string() +
+                           fs::read_symlink(path, ec).string() +
                            "); a sweep writes only its own files there: remove the link");
+        const bool lock = sub[0] == '.';
+        if (lock ? !fs::is_regular_file(st) : !fs::is_directory(st))
+            throw BadInput("--out " + shown + ": " + sub + " is not a " +
+                           (lock ? "regular file" : "directory") + "; a sweep writes only its "
+                           "own files there: remove it");
+        // Read-only (EROFS) or immutable (EPERM): every point would fail midway.
+        if (::access(path.c_str(), W_OK) != 0)
+            throw BadInput("--out " + shown + ": " + sub + ": cannot write here: " +
+                           std::strerror(errno));
+    }
     for (const SweepPoint& p : points)
         for (const std::string& name :
              {"points/" + p.name + ".json", "logs/" + p.name + ".stderr"}) {
@@ -192,7 +205,7 @@ bool is_sweep_file(const std::string& dir, const std::string& path) {
 
 SweepLock::SweepLock(const std::string& dir) {
     const std::string path = dir + "/.sweep.lock";
-    m_fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    m_fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (m_fd < 0) throw std::runtime_error(path + ": " + std::strerror(errno));
     if (::flock(m_fd, LOCK_EX | LOCK_NB) != 0) {
         ::close(m_fd);

@@ -1884,6 +1884,17 @@ for tag, where, made in [("result-dir", f"o/points/{PT}.json", {"dir": True}),
                          ("log-dir", f"o/logs/{PT}.stderr", {"dir": True})]:
     case(f"sweep-{tag}", ["sweep", "spec.json", "--out", "o"], 2, "is not a regular file",
          [TINY, SPEC, dict(made, path=where)], names=["--out o", where[2:]])
+# The sweep's own folders and lock: a file, a directory or a read-only place is refused before any run.
+for tag, entry, msg, named in [
+        ("points-is-file", text("o/points", "x\n"), "points is not a directory", "points"),
+        ("logs-is-file", text("o/logs", "x\n"), "logs is not a directory", "logs"),
+        ("lock-is-directory", {"path": "o/.sweep.lock", "dir": True}, ".sweep.lock is not a regular file",
+         ".sweep.lock"),
+        ("lock-is-symlink", {"path": "o/.sweep.lock", "symlink": "../elsewhere"},
+         ".sweep.lock is a symbolic link", ".sweep.lock"),
+        ("points-read-only", {"path": "o/points", "tmpfs": "ro"}, "points: cannot write here", "points")]:
+    case(f"sweep-{tag}", ["sweep", "spec.json", "--out", "o"], 2, msg,
+         [TINY, SPEC, {"path": "o", "dir": True}, entry], names=["--out o", named])
 # A hard link to any file (the spec itself here) is never written through.
 for tag, where in [("log", f"o/logs/{PT}.stderr"), ("result", f"o/points/{PT}.json")]:
     case(f"sweep-{tag}-hardlink-to-spec", ["sweep", "spec.json", "--out", "o"], 2, "is a hard link",
