@@ -497,6 +497,11 @@ TEST_CASE("collect leaves empty the cells of an indexed metric some points' resu
                                     "(topology.cpus=1,seed=1): their cells are empty"));
     CHECK_THAT(out, Catch::Contains("\"topology.cpus=1,seed=1\",1,1,,"));
     CHECK_THAT(out, Catch::Contains("\"topology.cpus=2,seed=1\",2,1,0"));
+    // "[i]" is ".i" in a metric path too, as in --set and vary.
+    const auto [brackets, table] =
+        capture(kBinary + " collect " + dir + "/o --metric 'per_cpu[1].busy_fraction' 2>/dev/null");
+    CHECK(brackets == 0);
+    CHECK_THAT(table, Catch::Contains("\"topology.cpus=2,seed=1\",2,1,0"));
     // An element no point has is still an error.
     const auto [bad, msg] =
         capture(kBinary + " collect " + dir + "/o --metric per_cpu.5.busy_fraction 2>&1");

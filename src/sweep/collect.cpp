@@ -115,8 +115,13 @@ std::string config_digest(const json& effective_config) {
 
 const json* json_at_path(const json& j, const std::string& path) {
     const json* node = &j;
-    std::stringstream parts(path);
-    for (std::string k; std::getline(parts, k, '.');) {
+    std::vector<std::string> keys;
+    try {
+        keys = key_segments(path);  // "[i]" is ".i", as in --set and vary
+    } catch (const ConfigError&) {  // deeper than any result nests
+        return nullptr;
+    }
+    for (const std::string& k : keys) {
         if (node->is_object()) {
             auto it = node->find(k);
             if (it == node->end()) return nullptr;

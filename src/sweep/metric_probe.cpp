@@ -125,8 +125,7 @@ json probe_result(const SweepPoint& point) {
 
 // Whether a metric path goes through an array index (per_cpu.3.busy_fraction).
 bool indexed_path(const std::string& path) {
-    std::stringstream parts(path);
-    for (std::string k; std::getline(parts, k, '.');)
+    for (const std::string& k : key_segments(path))
         if (!k.empty() && std::isdigit(static_cast<unsigned char>(k[0]))) return true;
     return false;
 }
@@ -155,9 +154,8 @@ void check_metric_paths(const SweepSpec& spec, const std::vector<SweepPoint>& po
                                    "metrics.msi_to_handler_ns.p99)");
         // The part before the first array index, which every point has.
         std::string fixed;
-        std::stringstream parts(path);
         bool indexed = false;
-        for (std::string k; std::getline(parts, k, '.');) {
+        for (const std::string& k : key_segments(path)) {
             if (!k.empty() && std::isdigit(static_cast<unsigned char>(k[0]))) {
                 indexed = true;
                 break;
