@@ -1,4 +1,4 @@
-// cidsim reproduce TABLE|all [--format text|json|csv] [--out FILE]: runs the
+// cidsim reproduce TABLE|all|systems [--format text|json|csv] [--out FILE]: runs the
 // published experiments (configs/rfc/tables.json), one process per row, and
 // prints simulated figures next to the published ones. A row whose figures'
 // 95% half-width exceeds --precision, or whose quantile windows hold too few
@@ -256,7 +256,7 @@ Verdict judge(const Table& t, size_t row, const json& result, double precision) 
 }  // namespace
 
 int cmd_reproduce(int argc, char** argv) {
-    po::options_description opts("cidsim reproduce TABLE|all [options]");
+    po::options_description opts("cidsim reproduce TABLE|all|systems [options]");
     opts.add_options()("help,h", "this help")
         ("format", po::value<std::string>()->default_value("text"), "text | json | csv")
         ("out,o", po::value<std::string>(), "write the output here instead of stdout")
