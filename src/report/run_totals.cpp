@@ -120,11 +120,14 @@ json combine(const std::vector<const json*>& parts, const std::string& key, cons
     if (last.is_number_float()) {
         // Rates and fractions: their mean weighted by the windows' lengths
         // is their value over the whole time (the windows of a duration that
-        // does not divide evenly differ by a picosecond).
+        // does not divide evenly differ by a picosecond). Equal windows take
+        // the plain mean, which rounds as it always did.
+        const bool equal = std::all_of(seconds.begin(), seconds.end(),
+                                       [&](double s) { return s == seconds[0]; });
         double sum = 0, secs = 0;
         for (size_t i = 0; i < parts.size(); ++i) {
-            sum += parts[i]->get<double>() * seconds[i];
-            secs += seconds[i];
+            sum += parts[i]->get<double>() * (equal ? 1.0 : seconds[i]);
+            secs += equal ? 1.0 : seconds[i];
         }
         return secs > 0 ? sum / secs : 0.0;
     }
