@@ -116,3 +116,24 @@ TEST_CASE("ipistorm: bad input names its key", "[ipistorm][cli]") {
     CHECK(r.status == 2);
     CHECK_THAT(r.err, Catch::Contains("(the default \"0-15\"; set ipistorm.cpulist)"));
 }
+
+TEST_CASE("ipistorm: measured in windows, descs is the partition's and the ratios the whole run's",
+          "[ipistorm][totals]") {
+    // descs is a configuration (1 with IPI/sys), not a count to sum over the
+    // windows; a ratio is the ratio of the run's sums, not the windows' mean.
+    Scratch s;
+    const std::string args = kP9 + " --set run.duration_ns=1e6 --set run.warmup_ns=2e5";
+    const json one = run_result(s, args + " --set run.batches=1")["ipistorm"];
+    const json three = run_result(s, args + " --set run.batches=3")["ipistorm"];
+    CHECK(one["descs"] == 1);
+    CHECK(three["descs"] == 1);
+    CHECK(three["desc_line_transfers"] == one["desc_line_transfers"]);
+    CHECK(three["desc_line_transfers_per_ipi"].get<double>() ==
+          Approx(three["desc_line_transfers"].get<double>() / three["ipis"].get<double>()));
+    for (const char* k : {"desc_line_transfers_per_ipi", "polled_share", "spin_us_per_iteration",
+                          "xive_queued_share", "desc_line_queued_share", "cross_chip_ipi_share",
+                          "desc_line_cross_chip_share", "mint_per_s"}) {
+        INFO(k);
+        CHECK(three[k].get<double>() == Approx(one[k].get<double>()).epsilon(1e-12));
+    }
+}

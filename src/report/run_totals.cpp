@@ -34,12 +34,14 @@ bool take_last(const std::string& key) {
                         [&](const char* k) { return key == k; }) != std::end(kLast);
 }
 
+// `seconds`: each window's simulated time, in the order of `parts`.
 json combine(const std::vector<const json*>& parts, const std::string& key, const std::string& at,
-             const HistogramMap& histograms);
+             const HistogramMap& histograms, const std::vector<double>& seconds);
 
 // An object of every window, field by field.
 json combine_fields(const std::vector<const json*>& parts, const std::string&,
-                    const std::string& at, const HistogramMap& histograms) {
+                    const std::string& at, const HistogramMap& histograms,
+                    const std::vector<double>& seconds) {
     const json& last = *parts.back();
     json out = json::object();
     for (auto it = last.begin(); it != last.end(); ++it) {
@@ -50,14 +52,14 @@ json combine_fields(const std::vector<const json*>& parts, const std::string&,
             out[it.key()] = it.value();
             continue;
         }
-        out[it.key()] = combine(sub, it.key(), at + "/" + it.key(), histograms);
+        out[it.key()] = combine(sub, it.key(), at + "/" + it.key(), histograms, seconds);
     }
     return out;
 }
 
 // Combines the values at one place of every window.
 json combine(const std::vector<const json*>& parts, const std::string& key, const std::string& at,
-             const HistogramMap& histograms) {
+             const HistogramMap& histograms, const std::vector<double>& seconds) {
     const json& last = *parts.back();
     if (take_last(key)) return last;
     if (is_histogram_summary(last)) {
@@ -66,7 +68,7 @@ json combine(const std::vector<const json*>& parts, const std::string& key, cons
             // A summary without its histogram: counts add, the maximum is
             // the largest, the mean is weighted; percentiles cannot be
             // merged from summaries, so those are the windows' mean.
-            json out = combine_fields(parts, key, at, histograms);
+            json out = combine_fields(parts, key, at, histograms, seconds);
             double n = 0, weighted = 0, max = 0;
             for (const json* p : parts) {
                 n += (*p)["count"].get<double>();
@@ -79,7 +81,7 @@ json combine(const std::vector<const json*>& parts, const std::string& key, cons
         }
         return tail_summary(it->second.first, it->second.second);
     }
-    if (last.is_object()) return combine_fields(parts, key, at, histograms);
+    if (last.is_object()) return combine_fields(parts, key, at, histograms, seconds);
     if (last.is_array()) {
         // The fault log: the first records of the run, as many as a window keeps.
         if (key == "log" || (!last.empty() && last[0].is_object() && last[0].contains("at_ns"))) {
@@ -100,7 +102,7 @@ json combine(const std::vector<const json*>& parts, const std::string& key, cons
                 out.push_back(last[i]);
                 continue;
             }
-            out.push_back(combine(sub, key, at + "/" + std::to_string(i), histograms));
+            out.push_back(combine(sub, key, at + "/" + std::to_string(i), histograms, seconds));
         }
         return out;
     }
@@ -116,11 +118,18 @@ json combine(const std::vector<const json*>& parts, const std::string& key, cons
         return sum;
     }
     if (last.is_number_float()) {
-        // Rates and fractions over equal windows: their mean is their value
-        // over the whole time (simulated_seconds is summed below).
-        double sum = 0;
-        for (const json* p : parts) sum += p->get<double>();
-        return sum / double(parts.size());
+        // Rates and fractions: their mean weighted by the windows' lengths
+        // is their value over the whole time (the windows of a duration that
+        // does not divide evenly differ by a picosecond). Equal windows take
+        // the plain mean, which rounds as it always did.
+        const bool equal = std::all_of(seconds.begin(), seconds.end(),
+                                       [&](double s) { return s == seconds[0]; });
+        double sum = 0, secs = 0;
+        for (size_t i = 0; i < parts.size(); ++i) {
+            sum += parts[i]->get<double>() * (equal ? 1.0 : seconds[i]);
+            secs += equal ? 1.0 : seconds[i];
+        }
+        return secs > 0 ? sum / secs : 0.0;
     }
     return last;  // booleans, strings
 }
@@ -165,6 +174,9 @@ void RunTotals::add_window(const System& sys, const json& window) {
 
 void RunTotals::write(json& result) const {
     if (m_windows.empty()) return;
+    std::vector<double> seconds;
+    for (const json& w : m_windows)
+        seconds.push_back(w["metrics"]["simulated_seconds"].get<double>());
     std::vector<std::string> sections = {"metrics",    "per_cpu",  "per_vector",
                                          "per_device", "root_ports", "workloads"};
     for (const auto& section : m_sections) sections.push_back(section->key());
@@ -173,7 +185,7 @@ void RunTotals::write(json& result) const {
         for (const json& w : m_windows)
             if (w.contains(section)) parts.push_back(&w[section]);
         if (parts.size() != m_windows.size()) continue;
-        result[section] = combine(parts, section, "/" + section, m_histograms);
+        result[section] = combine(parts, section, "/" + section, m_histograms, seconds);
     }
     // Not rates of equal windows: lengths add, ratios of sums are recomputed.
     json& m = result["metrics"];

@@ -4,9 +4,10 @@
 // hold, while `batches` keeps each window's own figures. Counts are summed,
 // histograms merged bucket by bucket (so percentiles and maxima are the
 // run's, not a mean of the windows'), rates and fractions averaged over the
-// equal windows (which is their value over the whole time), ratios
-// recomputed from the summed counts, and "at the end" states taken from the
-// last window.
+// windows weighted by their lengths (which is their value over the whole
+// time), ratios recomputed from the summed counts (each machine family's
+// ResultSection::write_totals its own), and "at the end" states taken from
+// the last window.
 #include <map>
 #include <string>
 #include <utility>

@@ -12,7 +12,9 @@ const char* const kLockKindNames[2] = {"ticket", "rw"};
 
 void SpinLockStats::describe(StatVisitor& v) const {
     v.count(in_block("acquisitions"), acquisitions, "count", "times the lock was taken (shared or exclusive)");
-    v.count(in_block("contended"), contended, "count", "acquisitions that found the lock taken and spun");
+    v.count(in_block("contended"), contended, "count",
+            "acquisitions that found the lock taken and spun (counted when granted, as "
+            "acquisitions are)");
     v.count(in_block("handoffs"), handoffs, "count", "grants to a spinner at a release");
     v.count(in_block("cross_socket_handoffs"), cross_socket_handoffs, "count",
             "hand-offs to a CPU on another socket than the releaser's");
@@ -23,7 +25,7 @@ void SpinLockStats::describe(StatVisitor& v) const {
 SpinLock::SpinLock(LockKind kind, const SharedLineParams& line, std::vector<uint8_t> node_of_agent,
                    uint64_t seed)
     : m_kind(kind), m_line(line, node_of_agent), m_node(std::move(node_of_agent)),
-      m_since_grant(m_node.size()), m_rng(seed) {
+      m_since_grant(m_node.size()), m_holds(m_node.size(), 0), m_rng(seed) {
     for (size_t a = 0; a < m_node.size(); ++a)
         m_granted.push_back(std::make_unique<sc_core::sc_event>());
 }
@@ -33,6 +35,15 @@ void SpinLock::reset_stats() {
     m_line.reset_stats();
     // An owner's hold is counted from the start of the measured time.
     for (sc_time& t : m_since_grant) t = std::max(t, sim_now());
+}
+
+void SpinLock::close_window() {
+    const sc_time now = sim_now();
+    for (size_t a = 0; a < m_holds.size(); ++a)
+        if (m_holds[a] && m_since_grant[a] < now) {
+            m_stats.held += now - m_since_grant[a];
+            m_since_grant[a] = now;
+        }
 }
 
 bool SpinLock::may_enter_now(bool writer) const {
@@ -52,7 +63,6 @@ void SpinLock::enter(AgentId who, bool writer) {
         sc_core::wait(done - now);
         return;
     }
-    ++m_stats.contended;
     m_queue.push_back({who, writer, now});
     sc_core::wait(*m_granted[who]);
 }
@@ -61,6 +71,7 @@ void SpinLock::leave(AgentId who, bool writer) {
     const sc_time now = sim_now();
     writer ? m_writer = false : --m_readers;
     m_stats.held += now - m_since_grant[who];
+    m_holds[who] = 0;
     m_last_releaser = who;
     after_write(m_line.access_serialised(who, LineAccess::LockedRmw, now));
 }
@@ -88,8 +99,12 @@ void SpinLock::after_write(const sc_time& done) {
 }
 
 void SpinLock::grant(const Waiter& w, const sc_time& at, bool handoff) {
+    // An acquisition, its wait and whether it spun are counted together,
+    // when it is granted: a spinner still waiting at a window's end belongs
+    // to the window that grants it (contended <= acquisitions in each).
     ++m_stats.acquisitions;
     if (handoff) {
+        ++m_stats.contended;  // only a spinner is handed the lock
         ++m_stats.handoffs;
         const bool cross = m_node[w.who] != m_node[m_last_releaser];
         if (cross) ++m_stats.cross_socket_handoffs;
@@ -98,6 +113,7 @@ void SpinLock::grant(const Waiter& w, const sc_time& at, bool handoff) {
     }
     m_stats.wait_ns.record(whole_ns(at - w.since));
     m_since_grant[w.who] = at;
+    m_holds[w.who] = 1;
 }
 
 }  // namespace cidsim

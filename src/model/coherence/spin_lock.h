@@ -40,7 +40,7 @@ extern const char* const kLockKindNames[2];
 
 struct SpinLockStats {
     uint64_t acquisitions = 0;
-    uint64_t contended = 0;               // found the lock taken and spun
+    uint64_t contended = 0;               // found the lock taken and spun (counted when granted)
     uint64_t handoffs = 0;                // granted to a spinner at a release
     uint64_t cross_socket_handoffs = 0;   // ... on another socket than the releaser
     Histogram wait_ns;                    // acquire called -> owner (uncontended included)
@@ -85,6 +85,9 @@ public:
     const SpinLockStats& stats() const { return m_stats; }
     const SharedLineStats& line_stats() const { return m_line.stats(); }
     void reset_stats();
+    // A window ends now: a hold under way counts its part up to now in this
+    // window's held time, the rest in the next.
+    void close_window();
     // Appends every hand-off from now on (nullptr stops): nothing is kept,
     // and nothing costs, unless asked.
     void record_handoffs_into(std::vector<LockHandoff>* log) { m_handoffs = log; }
@@ -109,6 +112,7 @@ private:
     std::deque<Waiter> m_queue;  // spinners in arrival (ticket) order
     std::vector<std::unique_ptr<sc_core::sc_event>> m_granted;  // per agent
     std::vector<sc_core::sc_time> m_since_grant;                // per agent
+    std::vector<uint8_t> m_holds;  // per agent: granted and not yet released
     std::vector<size_t> m_order;  // scratch: the re-read order
     std::mt19937_64 m_rng;
     bool m_writer = false;

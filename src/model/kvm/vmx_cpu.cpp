@@ -247,12 +247,10 @@ void VmxCpu::skip_missed_timers() {
 void VmxCpu::timer_irq(Timer t) {
     spend(m_params.host_irq_entry);
     if (t == Timer::HostTick) {
-        ++m_stats.host_tick_exits;
         note("host IDT: local timer: tick_sched_timer (the pCPU is isolated, not nohz_full)");
         m_next_host_tick += period_of(m_params.host_tick_hz);
         spend(m_params.host_tick);
     } else {
-        ++m_stats.guest_timer_exits;
         note("host IDT: local timer: apic_timer_fn, the guest's TSC deadline passed "
              "(KVM_REQ_PENDING_TIMER)");
         m_next_guest_timer += period_of(m_params.guest_timer_hz);
@@ -297,7 +295,6 @@ void VmxCpu::guest_interrupt() {
 
 void VmxCpu::eoi_exit(ExitReason reason) {
     const sc_time hw_exit = sim_now();
-    ++m_stats.exits[size_t(reason)];
     set_mode(Mode::Root);
     spend(m_params.vmexit_hw);
     const sc_time trace = sim_now();
@@ -309,7 +306,6 @@ void VmxCpu::eoi_exit(ExitReason reason) {
 
 void VmxCpu::external_interrupt_exit() {
     const sc_time hw_exit = sim_now();
-    ++m_stats.exits[size_t(ExitReason::ExternalInterrupt)];
     set_mode(Mode::Root);
     spend(m_params.vmexit_hw);
     sc_time trace = sim_now();  // 5.12: trace_kvm_exit in vmx_vcpu_run
@@ -331,12 +327,11 @@ void VmxCpu::external_interrupt_exit() {
     // vcpu_run's loop: cond_resched() before the next entry.
     if (m_sched.need_resched()) schedule_from_vcpu(true);
     prepare_entry();
-    enter(trace, hw_exit, ExitReason::ExternalInterrupt);
+    enter(trace, hw_exit, ExitReason::ExternalInterrupt, timer);
 }
 
 void VmxCpu::hlt_exit() {
     const sc_time hw_exit = sim_now();
-    ++m_stats.exits[size_t(ExitReason::Hlt)];
     set_mode(Mode::Root);
     spend(m_params.vmexit_hw);
     const sc_time trace = sim_now();
@@ -504,23 +499,30 @@ void VmxCpu::prepare_entry() {
     }
 }
 
-void VmxCpu::enter(const sc_time& exit_trace, const sc_time& hw_exit, ExitReason reason) {
+void VmxCpu::enter(const sc_time& exit_trace, const sc_time& hw_exit, ExitReason reason,
+                   Timer timer) {
     const bool timed = reason == ExitReason::ExternalInterrupt;
     if (reason != ExitReason::Count) {  // kvm_entry: perf kvm stat's time of the exit
         const uint64_t t = whole_ns(sim_now() - exit_trace);
         const size_t r = size_t(reason);
+        ++m_stats.exits[r];
+        if (timer == Timer::HostTick) ++m_stats.host_tick_exits;
+        if (timer == Timer::GuestTimer) ++m_stats.guest_timer_exits;
         m_stats.exit_ns[r] += t;
         if (m_stats.exit_min_ns[r] == 0 || t < m_stats.exit_min_ns[r]) m_stats.exit_min_ns[r] = t;
         if (t > m_stats.exit_max_ns[r]) m_stats.exit_max_ns[r] = t;
     }
-    if (timed) m_stats.exit_handling_ns.record(whole_ns(sim_now() - exit_trace));
+    if (timed) {
+        m_stats.exit_handling_ns.record(whole_ns(sim_now() - exit_trace));
+        // To the end of the entry below (spend waits exactly that long).
+        m_stats.hw_exit_to_entry_ns.record(whole_ns(sim_now() + m_params.vmentry_hw - hw_exit));
+    }
     if (timed)
         note("kvm_entry tracepoint: %.0f ns after kvm_exit; VM entry",
              ns_of(sim_now() - exit_trace));
     else
         note("VM entry");
     spend(m_params.vmentry_hw);
-    if (timed) m_stats.hw_exit_to_entry_ns.record(whole_ns(sim_now() - hw_exit));
     set_mode(Mode::Guest);
 }
 

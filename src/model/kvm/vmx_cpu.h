@@ -239,8 +239,12 @@ private:
     void idle_until_irq();
     // vcpu_enter_guest's last steps: PIR -> vIRR or event injection; then entry.
     void prepare_entry();
-    // VM entry after an exit of `reason` (ExitReason::Count: the first entry).
-    void enter(const sc_core::sc_time& exit_trace, const sc_core::sc_time& hw_exit, ExitReason reason);
+    // VM entry after an exit of `reason` (ExitReason::Count: the first entry),
+    // which a local timer `timer` raised (Timer::None: not a timer's). The
+    // exit is counted, timed and its histograms filled here, at kvm_entry:
+    // an exit belongs to the measurement window in which it ends.
+    void enter(const sc_core::sc_time& exit_trace, const sc_core::sc_time& hw_exit,
+               ExitReason reason, Timer timer = Timer::None);
     // Messages and posts due now, before this CPU looks at its LAPIC or PID.
     void settle_inputs() {
         if (Participant* poster = m_gpid.pid().poster()) poster->catch_up();

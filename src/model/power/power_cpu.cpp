@@ -88,6 +88,13 @@ void PowerCpu::reset_stats() {
     if (m_step == Step::Wait) m_spin_from = std::max(m_spin_from, sc_core::sc_time_stamp());
 }
 
+void PowerCpu::close_window() {
+    const sc_time now = sc_core::sc_time_stamp();
+    if (m_step != Step::Wait || m_spin_from >= now) return;
+    m_stats.spin += now - m_spin_from;
+    m_spin_from = now;
+}
+
 void PowerCpu::run() {
     const sc_time now = sc_core::sc_time_stamp();
     if (m_working && !m_line_wait && now >= m_busy_until) {

@@ -113,6 +113,9 @@ public:
 
     const PowerCpuStats& stats() const { return m_stats; }
     void reset_stats();
+    // A window ends now: a csd_lock_wait under way counts its spin so far in
+    // this window, the rest in the next.
+    void close_window();
     void record_into(PowerCpuLog* log) { m_log = log; }
 
 private:

@@ -88,6 +88,8 @@ public:
     const SpinLock& event_lock() const { return m_lock; }
     uint64_t pirq_line_transfers() const;
     void reset_stats();
+    // A window ends now: event_lock's holds under way count their part so far.
+    void close_window() { m_lock.close_window(); }
     // Appends every use of event_lock from now on, with its hand-offs
     // (nullptr stops): nothing is kept, and nothing costs, unless asked.
     void record_lock_into(std::vector<XenLockUse>* uses, std::vector<LockHandoff>* handoffs);

@@ -72,12 +72,20 @@ void XenPcpu::reset_stats() {
     m_mode_since = sim_now();
 }
 
-void XenPcpu::set_mode(Mode m) {
+void XenPcpu::close_window() {
+    count_mode_time();
+}
+
+void XenPcpu::count_mode_time() {
     const sc_time d = sim_now() - m_mode_since;
     (m_mode == Mode::Guest ? m_stats.guest_time
      : m_mode == Mode::Root ? m_stats.root_time : m_stats.idle_time) += d;
-    m_mode = m;
     m_mode_since = sim_now();
+}
+
+void XenPcpu::set_mode(Mode m) {
+    count_mode_time();
+    m_mode = m;
     if (!m_states) return;
     const char* what = m == Mode::Guest ? "guest" : m == Mode::Idle ? "guest idle" : "xen";
     if (m_states->empty() || m_states->back().second != what) m_states->push_back({sim_now(), what});
@@ -153,14 +161,13 @@ void XenPcpu::posted_interrupt_processing() {
 
 void XenPcpu::external_interrupt_exit() {
     const sc_time hw_exit = sim_now();
-    ++m_stats.exits[size_t(XenExit::ExternalInterrupt)];
     if (m_steps) note("host vector 0x%02X pending in guest mode: VM exit EXTERNAL_INTERRUPT",
                       unsigned(m_apic.deliverable()));
     set_mode(Mode::Root);
     spend(m_params.vmexit_hw + m_params.exit_dispatch);
     host_irq();
     intr_assist();
-    enter();
+    enter(XenExit::ExternalInterrupt);
     m_stats.exit_handling_ns.record(whole_ns(sim_now() - hw_exit));
 }
 
@@ -219,17 +226,19 @@ void XenPcpu::intr_assist() {
 }
 
 void XenPcpu::interrupt_window_exit() {
-    ++m_stats.exits[size_t(XenExit::InterruptWindow)];
     note("VM exit PENDING_INTERRUPT (interrupt window: one injection per entry)");
     set_mode(Mode::Root);
     spend(m_params.vmexit_hw + m_params.exit_dispatch);
     intr_assist();
-    enter();
+    enter(XenExit::InterruptWindow);
 }
 
-void XenPcpu::enter() {
+void XenPcpu::enter(XenExit ending) {
     note("VM entry");
     spend(m_params.vmentry_hw);
+    // An exit belongs to the window in which it ends (its entry is done):
+    // counted here, where exit_handling_ns times it.
+    if (ending != XenExit::Count) ++m_stats.exits[size_t(ending)];
     set_mode(Mode::Guest);
 }
 
@@ -260,7 +269,6 @@ void XenPcpu::guest_interrupt(Vector v) {
 }
 
 void XenPcpu::eoi_exit(XenExit reason, Vector guest_vector) {
-    ++m_stats.exits[size_t(reason)];
     note("guest EOI of 0x%02X: VM exit %s -> vlapic_EOI_set -> hvm_dpci_msi_eoi",
          unsigned(guest_vector), to_string(reason));
     set_mode(Mode::Root);
@@ -268,7 +276,7 @@ void XenPcpu::eoi_exit(XenExit reason, Vector guest_vector) {
     m_vapic.end_of_interrupt();
     if (m_params.variant != XenVariant::NoEoiWork) m_domain.msi_eoi(m_agent, guest_vector);
     intr_assist();
-    enter();
+    enter(reason);
 }
 
 }  // namespace cidsim

@@ -82,6 +82,10 @@ public:
 
     const XenPcpuStats& stats() const { return m_stats; }
     void reset_stats();
+    // A window ends now: the mode under way counts its time so far in this
+    // window, the rest in the next (the fractions do not depend on where
+    // the windows fall).
+    void close_window();
     // Records what the pCPU runs from each change on ("guest", "xen",
     // "guest idle"), for trace tracks (nullptr stops). Its spins on and
     // holds of event_lock are in the domain's log (XenDomain::record_lock_into):
@@ -111,6 +115,8 @@ private:
     void run();  // the SC_THREAD: the vCPU in guest mode, and its exits
     void spend(const sc_core::sc_time& t) { XenDomain::spend(m_agent, t); }
     void set_mode(Mode m);
+    // The current mode's time since m_mode_since, counted up to now.
+    void count_mode_time();
     void settle_inputs() {
         if (Participant* poster = m_gpid.pid().poster()) poster->catch_up();
         m_apic.catch_up();
@@ -129,7 +135,8 @@ private:
     void posted_interrupt_processing();
     // vmx_intr_assist: the avoided EOI completed, PIR synced, injection.
     void intr_assist();
-    void enter();
+    // VM entry; `ending`: the exit it ends (Count: none), counted when done.
+    void enter(XenExit ending = XenExit::Count);
     bool posting() const { return m_params.variant == XenVariant::Intpost; }
     // A narration step, formatted only when steps are recorded.
     void note(const char* fmt, ...) __attribute__((format(printf, 2, 3)));

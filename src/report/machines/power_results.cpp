@@ -59,6 +59,51 @@ void add(PowerCpuStats& into, const PowerCpuStats& s) {
     into.spin += s.spin;
 }
 
+// What the partition's figures are computed from: its CPUs', descriptor
+// lines' and XIVEs' statistics summed (over one window, or over a run's).
+struct StormSums {
+    PowerCpuStats cpus;
+    uint64_t transfers = 0, remote = 0, queued = 0, stores = 0;
+    XiveStats xive;
+
+    void add(const PowerPartition& p) {
+        for (unsigned c = 0; c < p.cpu_count(); ++c) cidsim::add(cpus, p.cpu(c).stats());
+        for (const auto& d : p.descs()) {
+            const SharedLineStats& h = d->hot_line().stats();
+            transfers += h.misses + h.upgrades;
+            remote += h.remote_supplies;
+            queued += h.queued_transfers;
+            stores += h.stores;
+        }
+        for (const auto& x : p.xives()) {
+            xive.triggers += x->stats().triggers;
+            xive.cross_chip_triggers += x->stats().cross_chip_triggers;
+            xive.queued += x->stats().queued;
+        }
+    }
+    // The rates and ratios over `secs`: each a ratio of the sums.
+    json figures(double secs) const {
+        const PowerCpuStats& t = cpus;
+        const double ints = double(t.ipis + t.timer_interrupts);
+        return {{"mint_per_s", ratio(ints, secs) / 1e6},
+                {"ipis_per_s", per_second(double(t.ipis), secs)},
+                {"timer_interrupts_per_s", per_second(double(t.timer_interrupts), secs)},
+                {"iterations_per_s", per_second(double(t.iterations), secs)},
+                {"polled_share", ratio(double(t.polled), double(t.polled + t.ipis_sent))},
+                {"spin_us_per_iteration",
+                 ratio(t.spin.to_seconds() * 1e6, double(t.iterations))},
+                {"desc_line_transfers_per_ipi", ratio(double(transfers), double(t.ipis))},
+                {"desc_line_cross_chip_share", ratio(double(remote), double(transfers))},
+                {"desc_line_queued_share", ratio(double(queued), double(transfers))},
+                {"desc_line_stores", stores},
+                {"cross_chip_ipi_share",
+                 ratio(double(t.cross_chip_sent), double(t.ipis_sent))},
+                {"xive_queued_share", ratio(double(xive.queued), double(xive.triggers))},
+                {"desc_line_transfers", transfers},
+                {"desc_line_transfers_per_s", per_second(double(transfers), secs)}};
+    }
+};
+
 class PowerResults final : public ResultSection {
 public:
     const char* key() const override { return kIpistorm; }
@@ -73,46 +118,31 @@ public:
     void list_computed(nlohmann::ordered_json& out) const override {
         list_report_metrics(out, kRows);
     }
+    void add_window(const System& sys, HistogramMap&) override {
+        m_sums.add(*sys.power());
+        m_descs = sys.power()->descs().size();
+    }
+    // The run's figures from its sums, as one window over the whole measured
+    // time gives them: not a mean of the windows' ratios; `descs` is the
+    // partition's (a configuration, not a count to sum).
+    void write_totals(json& section, const std::vector<json>& windows) const override {
+        double secs = 0;
+        for (const json& w : windows) secs += w["metrics"]["simulated_seconds"].get<double>();
+        section.update(m_sums.figures(secs));
+        section["descs"] = m_descs;
+    }
 
 private:
     // The POWER partition under ipistorm (systems.md E, E2): vmstat's count
     // (IPIs and timer interrupts), the descriptor lines' transfers per IPI and
     // their cross-chip share.
     static json ipistorm_results(const PowerPartition& p, double secs) {
-        PowerCpuStats total;
-        for (unsigned c = 0; c < p.cpu_count(); ++c) add(total, p.cpu(c).stats());
-        uint64_t transfers = 0, remote = 0, queued = 0, stores = 0;
-        for (const auto& d : p.descs()) {
-            const SharedLineStats& h = d->hot_line().stats();
-            transfers += h.misses + h.upgrades;
-            remote += h.remote_supplies;
-            queued += h.queued_transfers;
-            stores += h.stores;
-        }
-        XiveStats xive;
-        for (const auto& x : p.xives()) {
-            xive.triggers += x->stats().triggers;
-            xive.cross_chip_triggers += x->stats().cross_chip_triggers;
-            xive.queued += x->stats().queued;
-        }
-        const double ints = double(total.ipis + total.timer_interrupts);
-        json o = {{"mint_per_s", ratio(ints, secs) / 1e6},
-                  {"ipis_per_s", per_second(double(total.ipis), secs)},
-                  {"timer_interrupts_per_s", per_second(double(total.timer_interrupts), secs)},
-                  {"iterations_per_s", per_second(double(total.iterations), secs)},
-                  {"polled_share", ratio(double(total.polled), double(total.polled + total.ipis_sent))},
-                  {"spin_us_per_iteration", ratio(total.spin.to_seconds() * 1e6, double(total.iterations))},
-                  {"desc_line_transfers_per_ipi", ratio(double(transfers), double(total.ipis))},
-                  {"desc_line_cross_chip_share", ratio(double(remote), double(transfers))},
-                  {"desc_line_queued_share", ratio(double(queued), double(transfers))},
-                  {"desc_line_stores", stores},
-                  {"cross_chip_ipi_share", ratio(double(total.cross_chip_sent), double(total.ipis_sent))},
-                  {"xive_queued_share", ratio(double(xive.queued), double(xive.triggers))},
-                  {"descs", p.descs().size()},
-                  {"desc_line_transfers", transfers},
-                  {"desc_line_transfers_per_s", per_second(double(transfers), secs)},
-                  {"per_chip", per_chip(p, secs)}};
-        write_block_stats(total, o);
+        StormSums sums;
+        sums.add(p);
+        json o = sums.figures(secs);
+        o["descs"] = p.descs().size();
+        o["per_chip"] = per_chip(p, secs);
+        write_block_stats(sums.cpus, o);
         return o;
     }
 
@@ -143,6 +173,9 @@ private:
         }
         return list;
     }
+
+    StormSums m_sums;  // over the windows
+    size_t m_descs = 0;
 };
 
 }  // namespace

@@ -88,19 +88,40 @@ public:
         collect_histograms(sys.xen_domain().stats(), "/xen", false, histograms);
         collect_histograms(sys.xen_domain().event_lock().stats(), "/xen/event_lock", false,
                            histograms);
-        for (unsigned i = 0; i < sys.xen_vcpu_count(); ++i)
+        m_guest.resize(sys.xen_vcpu_count());
+        m_root.resize(sys.xen_vcpu_count());
+        for (unsigned i = 0; i < sys.xen_vcpu_count(); ++i) {
             collect_histograms(sys.xen_pcpu(i).stats(), "/xen/per_vcpu/" + std::to_string(i),
                                false, histograms);
+            m_guest[i] += sys.xen_pcpu(i).stats().guest_time;
+            m_root[i] += sys.xen_pcpu(i).stats().root_time;
+        }
+        m_held += sys.xen_domain().event_lock().stats().held;
     }
+    // Times and ratios from the windows' sums, as one window over the whole
+    // measured time gives them (not a mean of the windows' fractions).
     void write_totals(json& x, const std::vector<json>& windows) const override {
+        double secs = 0;
+        for (const json& w : windows) secs += w["metrics"]["simulated_seconds"].get<double>();
         const double eois = x["eois"].get<double>(), ios = x["ios"].get<double>();
         x["walk_entries_per_eoi"] = ratio(x["walk_entries"].get<double>(), eois);
         x["pirq_misses_per_eoi"] = ratio(x["pirq_misses"].get<double>(), eois);
-        double host_us = 0;
-        for (const json& w : windows)
-            host_us += w["xen"]["host_cpu_us_per_io"].get<double>() * w["xen"]["ios"].get<double>();
-        x["host_cpu_us_per_io"] = ratio(host_us, ios);
+        sc_core::sc_time root;
+        for (size_t i = 0; i < m_root.size() && i < x["per_vcpu"].size(); ++i) {
+            root += m_root[i];
+            x["per_vcpu"][i]["guest_fraction"] = ratio(m_guest[i].to_seconds(), secs);
+            x["per_vcpu"][i]["xen_fraction"] = ratio(m_root[i].to_seconds(), secs);
+        }
+        x["host_cpu_us_per_io"] = ratio(root.to_seconds() * 1e6, ios);
+        x["event_lock"]["held_fraction"] = ratio(m_held.to_seconds(), secs);
+        x["event_lock"]["acquisitions_per_s"] =
+            per_second(x["event_lock"]["acquisitions"].get<double>(), secs);
+        x["eois_per_s"] = per_second(eois, secs);
     }
+
+private:
+    std::vector<sc_core::sc_time> m_guest, m_root;  // per vCPU, summed over windows
+    sc_core::sc_time m_held;
 };
 
 }  // namespace

@@ -99,6 +99,11 @@ void Guests::assign_device(size_t d, Device& dev, int fixed_vcpu, uint32_t& next
     }
 }
 
+void Guests::close_window() {
+    for (auto& x : m_xen) x->close_window();
+    if (m_xen_domain) m_xen_domain->close_window();
+}
+
 void Guests::reset_stats() {
     for (auto& v : m_vmx) v->reset_stats();
     for (auto& x : m_xen) x->reset_stats();

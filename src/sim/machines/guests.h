@@ -46,6 +46,9 @@ public:
     XenDomain& xen_domain() { return *m_xen_domain; }
 
     void reset_stats() override;
+    // Xen's mode times and event_lock's holds under way count their part so
+    // far (a KVM vCPU's mode time is read to the present: VmxCpu::guest_time).
+    void close_window() override;
 
     static uint64_t guest_pid_address(unsigned vcpu) { return 0x20000000 + uint64_t(vcpu) * 64; }
 

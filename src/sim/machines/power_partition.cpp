@@ -58,6 +58,10 @@ void PowerPartition::connect_call(unsigned sender, unsigned target) {
     connect(t.release_out(sender), s.messages_in());
 }
 
+void PowerPartition::close_window() {
+    for (auto& c : m_cpus) c->close_window();
+}
+
 void PowerPartition::reset_stats() {
     for (auto& c : m_cpus) c->reset_stats();
     for (auto& d : m_descs) d->reset_stats();

@@ -29,6 +29,7 @@ public:
     const ChipLayout& layout() const { return m_layout; }
     const std::vector<std::unique_ptr<Xive>>& xives() const { return m_xives; }
     void reset_stats() override;
+    void close_window() override;
 
 private:
     void connect_call(unsigned sender, unsigned target);

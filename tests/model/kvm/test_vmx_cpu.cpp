@@ -116,8 +116,10 @@ TEST_CASE("a blocked vCPU is woken through the wake-up vector 0xF1", "[vmx_cpu]"
     CHECK(p.cpu->stats().piw == 1);
     REQUIRE(p.driver.calls.size() == 1);
     CHECK(p.driver.calls[0] > ns(10000));
-    // Halted at the start and again after the interrupt.
-    CHECK(p.cpu->stats().exits[size_t(ExitReason::Hlt)] == 2);
+    // Halted at the start and again after the interrupt: the second HLT
+    // exit is under way at the end, and an exit is counted when it ends
+    // (at kvm_entry, as perf kvm stat pairs them).
+    CHECK(p.cpu->stats().exits[size_t(ExitReason::Hlt)] == 1);
     // 0xF1 reached an idle pCPU: a host interrupt, no exit.
     CHECK(p.cpu->stats().exits[size_t(ExitReason::ExternalInterrupt)] == 0);
 }
