@@ -62,7 +62,9 @@ void describe_top(SimConfig& c, ParamVisitor& v) {
 }
 
 void describe_workload(WorkloadConfig& w, ParamVisitor& v) {
-    v.text("type", w.type, "workload type, required: bursty | trace | nvme | dsa | periodic");
+    v.text("type", w.type,
+           "workload type, required: bursty | trace | nvme | dsa | periodic; a trace replays "
+           "\"events\": [[t_ns, \"device\", queue], ...] (a completion each, inside the run)");
     if (w.type == "bursty") w.bursty.describe(v);
     if (w.type == "periodic") w.periodic.describe(v);
     if (w.type == "nvme") w.nvme.describe(v);
