@@ -213,7 +213,8 @@ TEST_CASE("a row that would grow past run.duration_ns's limit stops there, named
     std::ofstream(config) << R"({"platform": "generic",
         "run": {"duration_ns": 1e12, "warmup_ns": 10000, "batches": 10}, "topology": {"cpus": 1},
         "devices": [{"name": "d0", "vectors": 1, "irq_cpus": [0]}],
-        "workloads": [{"type": "bursty", "device": "d0", "on_rate_mpps": 1e-6, "off_mean_ns": 0}]})";
+        "workloads": [{"type": "bursty", "device": "d0", "on_rate_mpps": 1e-6,
+                       "off_mean_ns": 0}]})";
     std::ofstream(tables) << R"({"tables": [{"name": "t", "title": "rare", "set": "prediction",
         "metrics": ["irq_rate_M"], "rows": [{"key": {"a": 1}, "config": "long.json"}]}]})";
     const std::string err = tmp.path + "/stderr";

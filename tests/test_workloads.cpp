@@ -157,3 +157,19 @@ TEST_CASE("bursty: a burst shorter than its first gap completes nothing", "[burs
     CHECK(w["completions"].get<uint64_t>() >= 40);
     CHECK(w["completions"].get<uint64_t>() <= 100);
 }
+
+// Nanosecond bursts at one completion a second while on: about one burst in
+// 1e9 holds one. Nothing past the run's end is drawn, so a 10 us run ends.
+TEST_CASE("bursty: bursts too short to hold a completion are drawn only to the run's end",
+          "[bursty]") {
+    System sys(load_config(json{
+        {"run", {{"duration_ns", 10000}, {"warmup_ns", 0}}},
+        {"topology", {{"cpus", 1}}},
+        {"devices", {{{"name", "d0"}, {"vectors", 1}, {"irq_cpus", {0}}}}},
+        {"workloads", {{{"type", "bursty"}, {"device", "d0"}, {"on_rate_mpps", 1e-6},
+                        {"on_mean_ns", 1}, {"off_mean_ns", 1}}}}}));
+    sys.run();
+    const json w = collect_results(sys)["workloads"][0];
+    CHECK(w["completions"].get<uint64_t>() == 0);
+    CHECK(w["bursts"].get<uint64_t>() > 1000);  // one every 2 ns on average
+}

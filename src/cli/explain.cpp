@@ -3,7 +3,6 @@
 // elaborates once per process: the child is this binary re-executed with the
 // hidden --variant option, printing its result as JSON), then prints them
 // side by side.
-#include <cstring>
 #include <iostream>
 
 #include <boost/program_options.hpp>
@@ -17,21 +16,9 @@
 #include "report/progress.h"
 #include "report/results.h"
 
-
 namespace cidsim {
 
 namespace po = boost::program_options;
-
-namespace {
-
-// Runs argv, returns its exit status and stdout; its stderr passes through.
-int run_capture(const std::vector<std::string>& args, std::string& output) {
-    const ChildRun child = run_self(args);
-    output = child.out;
-    return child.ok() ? kExitOk : child.signal ? kExitFailure : child.exit_code;
-}
-
-}  // namespace
 
 int cmd_explain(int argc, char** argv) {
     po::options_description opts("cidsim explain [SCENARIO | FILE.json] [options]");
@@ -137,15 +124,21 @@ int cmd_explain(int argc, char** argv) {
                               scenario.variants[i].label + "), " +
                               std::to_string(int(progress.elapsed())) + " s",
                           true);
-            std::string text;
             std::vector<std::string> args{"cidsim", "explain", path_argument(scenario.path), "--variant",
                                           std::to_string(i)};
             if (vm.count("set"))
                 for (const std::string& set : vm["set"].as<std::vector<std::string>>())
                     args.insert(args.end(), {"--set", set});
-            const int rc = run_capture(args, text);
-            if (rc != kExitOk) return rc;
-            results.push_back(nlohmann::json::parse(text));
+            // The variant's own messages reach stderr; a signal leaves none.
+            const ChildRun child = run_self(args);
+            if (child.signal) {
+                progress.clear();
+                std::cerr << "cidsim explain: variant " << i << " (" << scenario.variants[i].label
+                          << ") failed (" << child.outcome() << ")\n";
+                return kExitFailure;
+            }
+            if (child.exit_code != kExitOk) return child.exit_code;
+            results.push_back(nlohmann::json::parse(child.out));
         }
         progress.clear();
         std::cout << render_explain(scenario, results);

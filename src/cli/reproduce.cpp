@@ -356,7 +356,8 @@ int cmd_reproduce(int argc, char** argv) {
     // Every row's config (and its includes) is read before --out is
     // claimed, so --out naming any input is refused.
     std::vector<Pending> initial;
-    std::vector<std::vector<double>> row_length_ns;  // each row's config's own run.duration_ns
+    // Each row's config's own run.duration_ns.
+    std::vector<std::vector<double>> row_length_ns(chosen.size());
     std::vector<Assumption> assumptions;
     using Sets = std::vector<std::vector<std::string>>;  // one variant's assignments each
     std::vector<std::vector<Sets>> variant_sets(chosen.size());  // [table][row]
@@ -385,7 +386,6 @@ int cmd_reproduce(int argc, char** argv) {
                                             vm["sensitivity-length"].as<std::string>() +
                                             " (with " + precision_option + ")");
                 initial.push_back({t, r, duration_ns, run.batches, 0, "", -1, {}});
-                row_length_ns.resize(chosen.size());
                 row_length_ns[t].push_back(ns_of(run.duration));
             }
         if (sensitivity) {
@@ -622,7 +622,6 @@ int cmd_reproduce(int argc, char** argv) {
                     return row_failed(m + " is not measured by this row: " + why);
             v = judge(t, p.row, results[p.table][p.row], precision);
         } catch (const json::exception&) {  // a result with the keys, not their values
-            results[p.table][p.row] = json();
             return row_failed(changed_text(p.out));
         }
         // A figure 0 in every window of a run shortened for a looser

@@ -10,6 +10,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "io/cleanup.h"
+
 namespace cidsim {
 
 std::string ChildRun::outcome() const {
@@ -33,6 +35,7 @@ ChildRun run_self(const std::vector<std::string>& args) {
                                  std::strerror(errno));
     }
     if (pid == 0) {  // only async-signal-safe calls until exec
+        restore_default_handlers();
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (::getppid() != parent) ::_exit(127);  // the parent died before prctl took effect
         ::dup2(fds[1], STDOUT_FILENO);

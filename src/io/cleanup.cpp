@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <iterator>
 
 namespace cidsim {
 
@@ -61,17 +62,32 @@ void on_signal(int sig) {
 
 }  // namespace
 
+namespace {
+constexpr int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+bool g_installed[std::size(kCleanupSignals)];  // by install_cleanup_handlers
+}  // namespace
+
 void install_cleanup_handlers() {
     struct sigaction sa;
     std::memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) {
+    for (size_t i = 0; i < std::size(kCleanupSignals); ++i) {
         struct sigaction old;
         // A signal ignored on entry (nohup, a shell's background job) stays ignored.
-        if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
-        ::sigaction(sig, &sa, nullptr);
+        if (::sigaction(kCleanupSignals[i], nullptr, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        g_installed[i] = ::sigaction(kCleanupSignals[i], &sa, nullptr) == 0;
     }
+}
+
+void restore_default_handlers() {
+    struct sigaction sa;
+    std::memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < std::size(kCleanupSignals); ++i)
+        if (g_installed[i]) ::sigaction(kCleanupSignals[i], &sa, nullptr);
 }
 
 int register_cleanup(const std::string& path, bool directory) {

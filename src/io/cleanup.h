@@ -11,6 +11,10 @@
 namespace cidsim {
 
 void install_cleanup_handlers();
+// In a forked child, before it execs or runs: the parent's handlers back to
+// the default, so a signal there never removes the parent's files.
+// Async-signal-safe.
+void restore_default_handlers();
 
 // A slot for `path` (a file, or with `directory` a flat directory), removed
 // on a signal until released; -1 when every slot is taken or the path is

@@ -10,7 +10,8 @@ namespace cidsim {
 class DirectoryLock {
 public:
     // Throws std::runtime_error when another process holds it or the
-    // directory cannot be opened.
+    // directory cannot be opened; where the file system cannot lock a
+    // directory, holds none.
     explicit DirectoryLock(const std::string& dir);
     ~DirectoryLock();
     DirectoryLock(const DirectoryLock&) = delete;

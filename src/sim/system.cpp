@@ -45,7 +45,7 @@ void System::build_workloads() {
         if (w.type == "bursty") {
             m_workloads.push_back(std::make_unique<BurstyTraffic>(
                 name.c_str(), w.bursty, m_host->view().device(w.bursty.device, at + ".device"),
-                seed));
+                seed, m_config.run.warmup + m_config.run.duration));
         } else if (w.type == "nvme") {
             const unsigned dev = m_host->view().device_index(w.nvme.device, at + ".device");
             Device& device = m_host->device(dev);  // jobs fit its queues (check_references)

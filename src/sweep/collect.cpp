@@ -373,8 +373,8 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
             which += (which.empty() ? "" : ", ") + show_json(json(version)) + " " +
                      std::to_string(n);
         t.notes.push_back("the results were made by " + std::to_string(versions.size()) +
-                          " cidsim versions (" + which + " point(s)): rerun `cidsim sweep` "
-                          "with one to have them all from it");
+                          " cidsim versions (" + which + " point(s)): to have them all from "
+                          "one, remove the sweep's points/ and rerun `cidsim sweep` with it");
     }
     for (size_t m = 0; m < metrics.size(); ++m) {
         if (!absent[m].count) continue;

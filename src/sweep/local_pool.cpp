@@ -13,6 +13,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "io/cleanup.h"
+
 namespace cidsim {
 
 std::string outcome_text(const PoolOutcome& o) {
@@ -27,6 +29,7 @@ using Clock = std::chrono::steady_clock;
 // Between fork and exec only async-signal-safe calls: everything the child
 // needs is prepared by the parent.
 [[noreturn]] void exec_child(char* const* argv, const char* stderr_path, pid_t parent) {
+    restore_default_handlers();
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) ::_exit(127);  // the runner died before prctl took effect
     // A fresh file: truncating the name in place would empty every other

@@ -1,5 +1,7 @@
 #include "sweep/metric_probe.h"
 
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,6 +14,7 @@
 #include <stdexcept>
 
 #include "config/config_loader.h"
+#include "io/cleanup.h"
 #include "report/results.h"
 #include "sim/system.h"
 #include "sweep/collect.h"
@@ -79,6 +82,8 @@ json probe_result(const SweepPoint& point) {
     if (pid < 0)
         throw std::runtime_error(std::string("metric probe: fork: ") + std::strerror(errno));
     if (pid == 0) {
+        restore_default_handlers();  // the parent's files are not the probe's to remove
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         ::close(fds[0]);
         std::string out;
         try {

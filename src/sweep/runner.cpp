@@ -138,8 +138,7 @@ std::string summary_line(const SweepDir& dir, const SweepSummary& s) {
     std::string out = "sweep " + dir.dir() + counts;
     if (s.replaced)
         out += "  " + std::to_string(s.replaced) +
-               " earlier result(s) were unreadable or for another config, seed or cidsim version, "
-               "and were rerun\n";
+               " earlier result(s) were unreadable or for another config or seed, and were rerun\n";
     if (s.temp_files_removed)
         out += "  removed " + std::to_string(s.temp_files_removed) +
                " temporary file(s) left by an interrupted run\n";

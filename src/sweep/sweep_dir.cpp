@@ -17,7 +17,6 @@
 #include "io/output_file.h"
 #include "io/input_file.h"
 #include "report/results.h"
-#include "version.h"
 
 namespace cidsim {
 
@@ -251,10 +250,7 @@ ResultState check_result(const std::string& path, const SweepPoint& p) {
         !r.contains("seed") || !r.contains("config") || !r.contains("metrics") ||
         !r["metrics"].is_object() || !r["config"].is_object())
         return ResultState::Invalid;
-    // Another cidsim may model what this one does differently.
-    if (r["seed"] != p.seed || r["config"] != p.effective_config ||
-        r["cidsim_version"] != version())
-        return ResultState::Stale;
+    if (r["seed"] != p.seed || r["config"] != p.effective_config) return ResultState::Stale;
     return ResultState::Complete;
 }
 

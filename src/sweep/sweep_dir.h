@@ -91,9 +91,10 @@ nlohmann::json read_result_json(const std::string& path);
 
 enum class ResultState { Missing, Invalid, Stale, Complete };
 // Complete: a whole result JSON (version, seed, config, metrics) for this
-// point's seed and effective config, made by this cidsim version. Stale:
-// whole but for another config or seed (the spec changed) or made by another
-// version. Invalid: unreadable or not a result.
+// point's seed and effective config. Stale: whole but for another config or
+// seed (the spec changed). Invalid: unreadable or not a result. The version
+// that made it is not compared (a commit to the docs changes it): collect
+// names a table's mix of versions.
 ResultState check_result(const std::string& path, const SweepPoint& p);
 
 // Single-quotes `arg` for sh when it holds anything but safe characters.

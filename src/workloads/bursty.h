@@ -24,8 +24,9 @@ struct BurstyParams {
 
 class BurstyTraffic : public Workload, public CompletionSchedule, public TimedStep {
 public:
+    // `end`: the run's end (warm-up and measured time), past which nothing is drawn.
     BurstyTraffic(sc_core::sc_module_name name, const BurstyParams& params, Device& device,
-                  uint64_t seed);
+                  uint64_t seed, const sc_core::sc_time& end);
     void report(nlohmann::json& out, double seconds) const override;
     void reset_stats() override;
     sc_core::sc_time earliest_completion() const override { return m_next_at; }
@@ -48,6 +49,7 @@ private:
     uint64_t m_sent_measured = 0;
     uint64_t m_bursts = 0;
     std::deque<sc_core::sc_time> m_burst_starts;  // drawn ahead, not yet reached
+    sc_core::sc_time m_end;
 };
 
 }  // namespace cidsim

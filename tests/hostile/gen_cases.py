@@ -415,17 +415,20 @@ case("sweep-out-disk-full", ["sweep", "spec.json", "--out", "full/sw"], 1,
 case("sweep-emit-slurm-disk-full", ["sweep", "spec.json", "--out", "sw", "--emit-slurm", "full/j.sh"], 1,
      ["full/j.commands", "No space left on device"], [TINY, SPEC, {"path": "full", "tmpfs": "full"}])
 # Two outputs are placed together or not at all: the CSV stays as it was when the JSON fails.
-case("collect-csv-and-json-disk-full", ["collect", "m", "--csv", "t.csv", "--json", "full/t.json"], 1,
+case("collect-csv-and-json-disk-full",
+     ["collect", "m", "--csv", "t.csv", "--json", "full/t.json"], 1,
      ["full/t.json", "No space left on device"],
      sweep_dir([text("t.csv", "old table\n"), {"path": "full", "tmpfs": "full"}]))
 # sbatch reads the #SBATCH --output line itself: a path it would misread is refused.
 for tag, out in [("space", "s p"), ("percent", "s%j"), ("hash", "s#1"), ("quote", "s'q")]:
-    case(f"sweep-emit-slurm-out-{tag}", ["sweep", "spec.json", "--out", out, "--emit-slurm", "j.sh"], 2,
+    case(f"sweep-emit-slurm-out-{tag}",
+         ["sweep", "spec.json", "--out", out, "--emit-slurm", "j.sh"], 2,
          "#SBATCH --output line cannot carry", [TINY, SPEC], names=["--out"])
 case("sweep-emit-commands-and-slurm", ["sweep", "spec.json", "--out", "o", "--emit-commands",
                                        "--emit-slurm", "j.sh"], 2, "give one of them", [TINY, SPEC],
      names=["--emit-commands", "--emit-slurm"])
-case("run-workload-type-missing", ["run", "tiny.json", "-q", "--set", 'workloads.0={"device":"dev0"}'], 2,
+case("run-workload-type-missing",
+     ["run", "tiny.json", "-q", "--set", 'workloads.0={"device":"dev0"}'], 2,
      "(it is required), found none", [TINY], names=["workloads[0].type"])
 
 # --- explain: scenario fields -------------------------------------------------------
@@ -1884,15 +1887,18 @@ for tag, where, made in [("result-dir", f"o/points/{PT}.json", {"dir": True}),
                          ("log-dir", f"o/logs/{PT}.stderr", {"dir": True})]:
     case(f"sweep-{tag}", ["sweep", "spec.json", "--out", "o"], 2, "is not a regular file",
          [TINY, SPEC, dict(made, path=where)], names=["--out o", where[2:]])
-# The sweep's own folders and lock: a file, a directory or a read-only place is refused before any run.
+# The sweep's own folders and lock: a file, a directory or a read-only place is refused
+# before any run.
 for tag, entry, msg, named in [
         ("points-is-file", text("o/points", "x\n"), "points is not a directory", "points"),
         ("logs-is-file", text("o/logs", "x\n"), "logs is not a directory", "logs"),
-        ("lock-is-directory", {"path": "o/.sweep.lock", "dir": True}, ".sweep.lock is not a regular file",
+        ("lock-is-directory", {"path": "o/.sweep.lock", "dir": True},
+         ".sweep.lock is not a regular file",
          ".sweep.lock"),
         ("lock-is-symlink", {"path": "o/.sweep.lock", "symlink": "../elsewhere"},
          ".sweep.lock is a symbolic link", ".sweep.lock"),
-        ("points-read-only", {"path": "o/points", "tmpfs": "ro"}, "points: cannot write here", "points")]:
+        ("points-read-only", {"path": "o/points", "tmpfs": "ro"}, "points: cannot write here",
+         "points")]:
     case(f"sweep-{tag}", ["sweep", "spec.json", "--out", "o"], 2, msg,
          [TINY, SPEC, {"path": "o", "dir": True}, entry], names=["--out o", named])
 # A hard link to any file (the spec itself here) is never written through.

@@ -85,14 +85,14 @@ bool PowerCpu::polling() const {
 
 void PowerCpu::reset_stats() {
     m_stats = {};
-    if (m_step == Step::Wait) m_spin_from = std::max(m_spin_from, sc_core::sc_time_stamp());
+    if (m_step == Step::Wait) m_spin_counted = std::max(m_spin_counted, sc_core::sc_time_stamp());
 }
 
 void PowerCpu::close_window() {
     const sc_time now = sc_core::sc_time_stamp();
-    if (m_step != Step::Wait || m_spin_from >= now) return;
-    m_stats.spin += now - m_spin_from;
-    m_spin_from = now;
+    if (m_step != Step::Wait || m_spin_counted >= now) return;
+    m_stats.spin += now - m_spin_counted;
+    m_spin_counted = now;
 }
 
 void PowerCpu::run() {
@@ -326,7 +326,7 @@ void PowerCpu::end_thread_step(const sc_time& now) {
     case Step::Prep: m_step = Step::Enqueue; break;
     case Step::Enqueue:
         m_step = m_needs_ipi ? Step::Message : Step::Wait;
-        if (m_step == Step::Wait) m_spin_from = now;
+        if (m_step == Step::Wait) m_spin_from = m_spin_counted = now;
         if (!m_thread.wait && m_step == Step::Wait) m_step = Step::Sleep;
         break;
     case Step::Message: {
@@ -336,12 +336,12 @@ void PowerCpu::end_thread_step(const sc_time& now) {
         if (chip != m_chip) ++m_stats.cross_chip_sent;
         if (m_log) say(now, Said::IpiSent, target);
         m_trigger_out.send(now, XiveTrigger{m_chip, target});
-        m_spin_from = now;
+        m_spin_from = m_spin_counted = now;
         m_step = m_thread.wait ? Step::Wait : Step::Sleep;
         break;
     }
     case Step::Wait:
-        m_stats.spin += now - m_spin_from;
+        m_stats.spin += now - m_spin_counted;
         if (m_log) say(now, Said::SpinEnded);
         m_step = Step::Sleep;
         break;

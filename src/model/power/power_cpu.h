@@ -171,7 +171,8 @@ private:
     bool m_step_running = false;
     bool m_released = false;        // csd_unlock reached our csd line
     bool m_needs_ipi = false;       // our enqueue found the queue empty, its target not polling
-    sc_core::sc_time m_spin_from;
+    sc_core::sc_time m_spin_from;     // the spin began (what explain narrates)
+    sc_core::sc_time m_spin_counted;  // its time up to here is in a window's stats
     // Interrupts.
     Irq m_irq = Irq::None;
     int m_irq_pc = 0;
