@@ -14,7 +14,7 @@
 
 namespace cidsim {
 
-std::string ChildRun::outcome() const {
+std::string exit_text(int exit_code, int signal) {
     return signal ? std::string("killed by signal ") + strsignal(signal)
                   : "exit status " + std::to_string(exit_code);
 }

@@ -8,6 +8,9 @@
 
 namespace cidsim {
 
+// How a child ended: "exit status 2" or "killed by signal Terminated".
+std::string exit_text(int exit_code, int signal);
+
 struct ChildRun {
     int exit_code = 0;  // when it exited
     int signal = 0;     // when a signal ended it (then exit_code is meaningless)
@@ -15,8 +18,7 @@ struct ChildRun {
     std::string out;  // its stdout
 
     bool ok() const { return signal == 0 && exit_code == 0; }
-    // "exit status 2" or "killed by signal Terminated".
-    std::string outcome() const;
+    std::string outcome() const { return exit_text(exit_code, signal); }
 };
 
 // `args` follow the program name (args[0] is passed as argv[0]). Throws

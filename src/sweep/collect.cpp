@@ -138,6 +138,11 @@ const json* json_at_path(const json& j, const std::string& path) {
     return node;
 }
 
+bool indexed_path(const std::string& path) {
+    for (const std::string& k : key_segments(path))
+        if (!k.empty() && std::isdigit(static_cast<unsigned char>(k[0]))) return true;
+    return false;
+}
 
 namespace {
 
@@ -287,12 +292,7 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
     // shapes have (as the sweep's probe allows): absent elsewhere, it leaves
     // their cells empty, and only a path no result has is an error.
     std::vector<bool> indexed;
-    for (const std::string& m : metrics) {
-        bool has_index = false;
-        for (const std::string& k : key_segments(m))
-            has_index = has_index || (!k.empty() && std::isdigit(static_cast<unsigned char>(k[0])));
-        indexed.push_back(has_index);
-    }
+    for (const std::string& m : metrics) indexed.push_back(indexed_path(m));
     struct Absent {
         size_t count = 0;
         std::string first;

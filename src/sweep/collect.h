@@ -35,6 +35,9 @@ nlohmann::json table_json(const SweepTable& t);
 // The value at a dotted path ("metrics.msi_to_handler_ns.p99", array
 // elements by index); nullptr when absent.
 const nlohmann::json* json_at_path(const nlohmann::json& j, const std::string& path);
+// Whether a metric path goes through an array index (per_cpu.3.busy_fraction,
+// per_cpu[3].busy_fraction): an element only results of some shapes hold.
+bool indexed_path(const std::string& path);
 
 // A short fingerprint of an effective config (FNV-1a over its JSON text,
 // keys sorted), kept per point in the manifest: collect takes a result only

@@ -13,14 +13,12 @@
 #include <stdexcept>
 #include <thread>
 
+#include "io/child_process.h"
 #include "io/cleanup.h"
 
 namespace cidsim {
 
-std::string outcome_text(const PoolOutcome& o) {
-    return o.signal ? std::string("killed by signal ") + strsignal(o.signal)
-                    : "exit status " + std::to_string(o.exit_code);
-}
+std::string outcome_text(const PoolOutcome& o) { return exit_text(o.exit_code, o.signal); }
 
 namespace {
 

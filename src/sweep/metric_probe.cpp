@@ -128,12 +128,6 @@ json probe_result(const SweepPoint& point) {
     }
 }
 
-// Whether a metric path goes through an array index (per_cpu.3.busy_fraction).
-bool indexed_path(const std::string& path) {
-    for (const std::string& k : key_segments(path))
-        if (!k.empty() && std::isdigit(static_cast<unsigned char>(k[0]))) return true;
-    return false;
-}
 
 }  // namespace
 
