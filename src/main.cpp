@@ -27,7 +27,7 @@ struct Command {
 const Command kCommands[] = {
     {"run", cidsim::cmd_run, "simulate one config and print/write its metrics"},
     {"params", cidsim::cmd_params, "list every parameter with unit, default and range"},
-    {"reproduce", cidsim::cmd_reproduce, "regenerate the published tables (configs/rfc/)"},
+    {"reproduce", cidsim::cmd_reproduce, "regenerate the published tables (configs/rfc/, configs/vm/)"},
     {"sweep", cidsim::cmd_sweep, "run a parameter sweep (local pool), or emit its commands"},
     {"collect", cidsim::cmd_collect, "merge a sweep's results into one CSV/JSON table"},
     {"explain", cidsim::cmd_explain, "show notification suppression and its races step by step"},
@@ -46,6 +46,7 @@ void usage(std::ostream& out) {
     out << "usage: cidsim COMMAND [options]   (cidsim COMMAND --help for its options)\n"
            "commands:\n";
     for (const Command& c : kCommands) out << "  " << c.name << "\t" << c.help << "\n";
+    out << "cidsim --version says which cidsim this is (the commit it was built from)\n";
 }
 
 }  // namespace

@@ -35,6 +35,13 @@ std::string range_text(const nlohmann::json& p) {
     return "";
 }
 
+// The default column: "required" for a key a config must state, `none` when
+// the key has no default value.
+std::string default_text(const nlohmann::json& p, const std::string& none) {
+    if (p.value("required", false)) return "required";
+    return p["default"].is_null() ? none : p["default"].dump();
+}
+
 // A whole number as the files write it (80, not 80.0).
 nlohmann::json as_written(double v) {
     if (v == std::floor(v) && std::fabs(v) < 1e15) return int64_t(v);
@@ -107,7 +114,7 @@ void print_markdown(const nlohmann::json& params) {
             const std::string range = range_text(p);
             std::cout << "| `" << cell(p["key"].get<std::string>()) << "` | "
                       << p["type"].get<std::string>() << " | " << p["unit"].get<std::string>()
-                      << " | " << (p["default"].is_null() ? "" : cell(p["default"].dump()))
+                      << " | " << cell(default_text(p, ""))
                       << " | " << cell(range) << " | "
                       << cell(p["description"].get<std::string>()) << " |\n";
         }
@@ -242,7 +249,7 @@ int cmd_params(int argc, char** argv) {
             std::printf("  %-24s %-8s %-10s default %-10s %s\n    %s\n",
                         p["key"].get<std::string>().c_str(), p["type"].get<std::string>().c_str(),
                         p["unit"].get<std::string>().c_str(),
-                        p["default"].is_null() ? "-" : p["default"].dump().c_str(),
+                        default_text(p, "-").c_str(),
                         range.c_str(), p["description"].get<std::string>().c_str());
             for (const auto& s : p.value("set_by", nlohmann::json::array())) {
                 std::printf("    %s\n      source: %s\n", set_by_text(s).c_str(),

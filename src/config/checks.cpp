@@ -153,7 +153,10 @@ void check_references(const SimConfig& c) {
                               std::to_string(kMaxOutstandingIos) + ", the limit on the memory "
                               "they hold");
         if (w.type != "trace" && !names.count(w.device()))
-            throw ConfigError(at + "device: no device named " + show_json(json(w.device())) +
+            throw ConfigError(at + "device: " +
+                              (w.device().empty() ? std::string("it is required, found none")
+                                                  : "no device named " +
+                                                        show_json(json(w.device()))) +
                               " (devices: " + join_keys(name_list) + ")");
         if (w.type == "trace") check_trace(c, w, at);
         if (nvme)

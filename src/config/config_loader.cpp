@@ -1,6 +1,7 @@
 #include "config/config_loader.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -226,6 +227,13 @@ json with_platform(const json& config) {
     return merged;
 }
 
+std::vector<std::string> device_profile_names(const json& profiles) {
+    std::vector<std::string> names;
+    for (auto it = profiles.begin(); it != profiles.end(); ++it)
+        if (it.value().is_object() && it.value().contains("device")) names.push_back(it.key());
+    return names;
+}
+
 // A device naming a profile of configs/rfc/devices.json ("profile":
 // "nvme_pm174x") gets the profile's device values, and the NVMe or DSA
 // workloads that drive it the profile's workload values, under their own keys.
@@ -238,9 +246,7 @@ json with_profiles(json config) {
         if (!d.is_object() || !d.contains("profile")) continue;
         const std::string at = "devices[" + std::to_string(i) + "].profile";
         if (profiles.is_null()) profiles = read_json_file(default_devices_file());
-        std::vector<std::string> names;
-        for (auto it = profiles.begin(); it != profiles.end(); ++it)
-            if (it.value().is_object() && it.value().contains("device")) names.push_back(it.key());
+        const std::vector<std::string> names = device_profile_names(profiles);
         const json& name = d["profile"];
         if (!name.is_string() || std::find(names.begin(), names.end(), name.get<std::string>()) == names.end())
             throw ConfigError(at + ": " + found_json(name) + " is not a device profile (" +
@@ -491,6 +497,21 @@ json describe_parameters() {
                         "[generic: X] where they differ)"},
                        {"allowed", platform_names()}});
         describe_top(c, d);
+        // Keys of the document rather than of a Params struct.
+        auto key = [&top](const char* name, const char* type, const char* desc) {
+            top.push_back({{"key", name}, {"type", type}, {"unit", ""}, {"default", nullptr},
+                           {"min", nullptr}, {"max", nullptr}, {"description", desc}});
+        };
+        key("include", "paths",
+            "a config file, or a list of them, relative to this one, merged underneath it in "
+            "order, object by object; (limits) says how many");
+        key("comment", "string", "free text for the config's author; nothing reads it");
+        key("overrides", "objects", "costs per chip, socket, core or CPU: the overrides[] block");
+        key("provenance", "object",
+            "where each fitted or assumed value comes from: \"key\": {\"kind\", \"range\", "
+            "\"source\"} (docs/calibration.md); cidsim params shows it, a run ignores it");
+        key("explain", "object",
+            "cidsim explain's scenario (docs/teaching.md, 9. Your own scenario); a run ignores it");
         out["(top level)"] = top;
     }
     // A section's defaults are what a config naming no platform gets; where
@@ -528,6 +549,16 @@ json describe_parameters() {
     json devices = json::array();
     Describer dd(devices);
     dev.describe(dd);
+    devices[0]["default"] = "dev<index>";
+    nlohmann::json profile = {
+        {"key", "profile"}, {"type", "choice"}, {"unit", ""}, {"default", nullptr},
+        {"min", nullptr}, {"max", nullptr},
+        {"description", "a device profile of configs/rfc/devices.json: its device values, and "
+                        "its workload values for the nvme or dsa workloads of this device, "
+                        "lie under the keys the config sets"}};
+    if (std::filesystem::exists(default_devices_file()))
+        profile["allowed"] = device_profile_names(read_json_file(default_devices_file()));
+    devices.insert(devices.begin() + 1, profile);
     out["devices[]"] = devices;
     for (const char* type : {"bursty", "nvme", "dsa", "periodic"}) {
         WorkloadConfig w;
@@ -535,6 +566,11 @@ json describe_parameters() {
         json list = json::array();
         Describer d(list);
         describe_workload(w, d);
+        for (nlohmann::json& e : list)
+            if (e["key"] == "type" || e["key"] == "device") {
+                e["default"] = nullptr;
+                e["required"] = true;
+            }
         out[std::string("workloads[] (type ") + type + ")"] = list;
     }
     json limits = json::array();

@@ -57,9 +57,13 @@ public:
         if (const nlohmann::json* j = find(key)) {
             if (!j->is_string()) fail(key, "expected a string, found " + json_type_name(*j));
             value = j->get<std::string>();
-            if (value.size() > kMaxNameLength)
+            // Characters, not bytes: a UTF-8 continuation byte starts none.
+            const size_t chars = size_t(std::count_if(value.begin(), value.end(), [](char b) {
+                return (static_cast<unsigned char>(b) & 0xC0) != 0x80;
+            }));
+            if (chars > kMaxNameLength)
                 fail(key, "expected at most " + std::to_string(kMaxNameLength) +
-                              " characters, found " + std::to_string(value.size()));
+                              " characters, found " + std::to_string(chars));
         }
     }
     void counts(const char* key, std::vector<uint64_t>& value, uint64_t min, uint64_t max,

@@ -2005,6 +2005,21 @@ NUL_MANIFEST["points"][0]["result"] = "points/x\u0000.json"
 case("collect-result-path-nul", ["collect", "m"], 2, "a control character in the path",
      [js("m/sweep.json", NUL_MANIFEST)], names=["m/sweep.json", "points[0].result"])
 
+# Required keys say they are missing; a name's limit counts characters, not bytes.
+case("run-workload-device-missing", ["run", "tiny.json", "-q", "--set",
+     'workloads.0={"type": "bursty"}'], 2, "it is required, found none", [TINY],
+     names=["workloads[0].device"])
+for n, status in ((64, 0), (65, 2)):
+    case(f"run-device-name-{n}-two-byte-characters", ["run", "tiny.json", "-q", "--set",
+         "devices.0.name=" + "\u00e9" * n, "--set",
+         'workloads.0={"type": "trace", "events": [[0, "%s", 0]]}' % ("\u00e9" * n)],
+         status, None if status == 0 else f"expected at most 64 characters, found {n}", [TINY],
+         names=["devices[0].name"] if status else None)
+case("params-devices-profile", ["params", "devices[]"], 0, None, [],
+     stdout_holds=['profile', '["dsa","nvme_pm174x","optane_gen2"]'])
+case("params-workload-type-required", ["params", "workloads[] (type bursty)"], 0, None, [],
+     stdout_holds=['default required'], stdout_lacks=['default "bursty"'])
+
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
