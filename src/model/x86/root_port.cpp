@@ -18,7 +18,8 @@ void RootPortParams::describe(ParamVisitor& v) {
     v.integer("credit_bytes", credit_bytes, "B", 64, uint64_t(1) << 30,
               "posted writes the port accepts ahead of its write path (the link's posted "
               "flow-control credits and the stack's inbound buffer, PCIe 2.6.1): a device whose "
-              "write finds no credit stalls until the path drains");
+              "write finds no credit stalls until the path drains. Assumed, range [32 KiB, "
+              "1 MiB]: 32 KiB is a link's posted data credits without scaling");
 }
 
 sc_time RootPort::free_at() const { return std::max(m_free, sim_now()); }
@@ -96,17 +97,17 @@ RootPortStats RootPort::stats() const {
 }
 
 // The window starts now: the path's time booked from now on is its, that
-// of writes and holds in flight now included; a write's bytes are its when
-// the write was issued in it and is done by its end (so the bytes never
-// exceed the bandwidth times the window).
+// of writes and holds in flight now included, and a write's bytes belong to
+// the window in which it is done (as everything under way at a window's
+// edge), so the windows' bytes add up to the run's whatever their number.
 void RootPort::reset_stats() {
     const sc_time now = sim_now();
     m_stats = {};
     m_window_start = now;
-    for (Booking& b : m_ahead) {
+    for (const Booking& b : m_ahead) {
         if (b.end <= now) continue;
         m_stats.busy += b.end - std::max(b.start, now);
-        b.bytes = 0;  // issued before the window
+        m_stats.dma_bytes += b.bytes;
     }
 }
 
@@ -114,8 +115,8 @@ void RootPortStats::describe(StatVisitor& v) const {
     v.count(unreported("dma_writes"), dma_writes, "count",
             "DMA writes through the port (a completion's data and entry)");
     v.count(in_block("dma_bytes"), dma_bytes, "bytes",
-            "bytes written by DMA through the port: writes issued in the window and done "
-            "(globally observed) by its end");
+            "bytes written by DMA through the port: the writes done (globally observed) in "
+            "the window");
     v.count(in_block("drains"), drains, "count",
             "remapped interrupt messages ordered behind the port's earlier writes");
     v.count(unreported("posted_orders"), posted_orders, "count",

@@ -208,3 +208,57 @@ TEST_CASE("entries still in flight at the doorbell send the queue's MSI again on
     CHECK(b.device.stats().drained == 2);
     CHECK(b.device.lost() == 0);
 }
+
+namespace {
+
+// A port that takes two completions' writes (4096 + 16 B each) ahead of
+// its path: 128.5 ns of writes at 64 GB/s.
+RootPortParams two_writes_of_credit() {
+    RootPortParams p;
+    p.credit_bytes = 2 * 4112;
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("a device stalls, in order, while its root port has no credit for its writes",
+          "[device][root_port]") {
+    StepQueue::instance();  // the stalled device's retry runs on it
+    RootPort port{two_writes_of_credit()};
+    Device device{"device", DeviceParams{}, 0x100, port};
+    RemappingUnitStub unit{"unit"};
+    device.msi_socket.bind(unit.socket);
+    sc_start(ns(1000));
+    for (uint64_t tag = 1; tag <= 4; ++tag) device.complete(0, tag, 4096);
+    // Two writes fit the credits; the third finds room once the first has
+    // left the path (1064.25 ns), the fourth once the second has.
+    CHECK(device.stalled() == 2);
+    CHECK(device.stats().completions == 2);
+    CHECK(port.accepts_at(4112) == ns(1064.25));
+    sc_start(ns(300));
+    CHECK(device.stalled() == 0);
+    CHECK(device.stats().completions == 4);
+    CHECK(device.lost() == 0);
+    // The writes keep their order and the path stays busy back to back.
+    REQUIRE(unit.arrivals.size() == 4);
+    for (size_t i = 0; i < 4; ++i) CHECK(unit.arrivals[i] == ns(1000) + ns(64.25) * double(i + 1));
+}
+
+TEST_CASE("a root port's busy time and bytes are the window's, not what is booked past it",
+          "[root_port]") {
+    RootPort port{RootPortParams{}};
+    sc_start(ns(1000));
+    port.reset_stats();
+    // Ten writes booked at once hold the path for 642.5 ns from now.
+    for (int i = 0; i < 10; ++i) port.dma_write(4112);
+    CHECK(port.stats().busy == sc_core::SC_ZERO_TIME);
+    CHECK(port.stats().dma_bytes == 0);
+    sc_start(ns(100));
+    CHECK(port.stats().busy == ns(100));
+    CHECK(port.stats().dma_bytes == 4112);  // the one write done by now
+    // A new window takes the writes still under way: they are its bytes.
+    port.reset_stats();
+    sc_start(ns(600));
+    CHECK(port.stats().busy == ns(542.5));
+    CHECK(port.stats().dma_bytes == 9 * 4112);
+}
