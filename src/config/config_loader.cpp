@@ -407,6 +407,11 @@ void rethrow_against_sets(const ConfigError& e, const json& file, const std::str
     throw e;
 }
 
+json effective_config(json file, const std::vector<std::string>& sets, const std::string& source) {
+    for (const std::string& s : sets) apply_override(file, s);
+    return effective_config(load_config(file, source));
+}
+
 json effective_config(const SimConfig& config) {
     SimConfig c = config;  // visitors take non-const references
     json out;

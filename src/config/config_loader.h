@@ -7,6 +7,7 @@
 // table of sections (sections.h), the overrides (overrides.h) and the
 // common keys; the JSON text and the words of its messages are json_text.h's.
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -34,6 +35,11 @@ void check_included_platform(const nlohmann::json& config, const nlohmann::json&
                                        const std::string& source,
                                        const std::vector<std::string>& sets);
 nlohmann::json effective_config(const SimConfig& config);
+// What `cidsim run SOURCE --set S...` records as its result's `config`, with
+// `file` the config as read (read_config_file): a result whose `config`
+// differs was made from another file than this one (one edited since).
+nlohmann::json effective_config(nlohmann::json file, const std::vector<std::string>& sets,
+                                const std::string& source);
 
 // Whether a platform value ("cpu.eoi_ns") reaches the machine a config (its
 // --sets applied) runs: a POWER partition takes none, a Xen domain no host
