@@ -136,6 +136,21 @@ void SweepDir::refuse_other_sweep(const std::vector<SweepPoint>& points,
                                   const std::string& shown) const {
     std::error_code ec;
     if (!fs::is_regular_file(manifest_path(), ec)) return;
+    // A point of the same name whose result was made with another config (a
+    // spec with other `set`, another base, an edited include): hours of runs
+    // are replaced only when the user says so by removing the manifest.
+    size_t other = 0;
+    std::string first_other;
+    for (const SweepPoint& p : points)
+        if (check_result(result_path(p), p) == ResultState::Stale && !other++)
+            first_other = p.name;
+    if (other)
+        throw BadInput("--out " + shown + ": holds " + std::to_string(other) + " result(s) " +
+                       "made with another config than this spec gives their point (point " +
+                       first_other + (other > 1 ? ", ..." : "") + "): a spec with another "
+                       "`set` or base, or an edited include, and this sweep would replace them; "
+                       "name another directory, or remove " + shown + "/sweep.json to replace "
+                       "them");
     // Read as the sweep's own file, not an input (which it would refuse to
     // write); one collect could not read loses nothing by being replaced.
     std::ifstream in(manifest_path());

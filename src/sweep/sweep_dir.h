@@ -42,8 +42,10 @@ public:
     // `shown`). A sweep writes only through names it made.
     void refuse_foreign_files(const std::vector<SweepPoint>& points, const std::string& shown) const;
     // A manifest in DIR whose points hold results and are not all among
-    // `points` (another spec's sweep): BadInput, as replacing it would leave
-    // those results unreachable. A sweep grown by more values passes.
+    // `points` (another spec's sweep), or a result of one of `points` made with
+    // another config (check_result: Stale): BadInput, as replacing it would
+    // lose those results. A sweep grown by more values passes; without a
+    // manifest (removed to say "replace"), nothing is refused.
     void refuse_other_sweep(const std::vector<SweepPoint>& points, const std::string& shown) const;
     std::string result_path(const SweepPoint& p) const;
     std::string log_path(const SweepPoint& p) const;
