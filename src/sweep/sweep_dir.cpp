@@ -71,24 +71,29 @@ void SweepDir::claim_outputs(const SweepSpec& spec) const {
     if (spec.base_path.empty()) claim_output("the sweep's base.json", config_path(spec));
 }
 
-bool SweepDir::claim_outputs(const SweepSpec& spec, const std::function<void()>& then) const {
-    // The directories this claim creates, outermost first: a rejected
-    // sweep leaves none of them behind.
-    std::vector<fs::path> created;
+std::string SweepDir::claim_outputs(const SweepSpec& spec,
+                                    const std::function<void()>& then) const {
+    // The outermost directory this claim creates: a rejected sweep leaves
+    // none of those it made (mkdir -p) behind.
+    std::string created;
     std::error_code ec;
-    for (fs::path p = fs::absolute(m_dir, ec).lexically_normal(); !p.empty() && !fs::exists(p, ec);
-         p = p.parent_path()) {
-        created.insert(created.begin(), p);
+    for (fs::path p = fs::path(m_dir); !p.empty() && !fs::exists(p, ec); p = p.parent_path()) {
+        created = p.string();
         if (p == p.parent_path()) break;
     }
     try {
         claim_outputs(spec);
         then();
     } catch (...) {
-        for (auto it = created.rbegin(); it != created.rend(); ++it) fs::remove(*it, ec);  // empty only
+        remove_created(created);
         throw;
     }
-    return !created.empty();
+    return created;
+}
+
+void remove_created(const std::string& created) {
+    std::error_code ec;
+    if (!created.empty()) fs::remove_all(created, ec);
 }
 
 void SweepDir::refuse_foreign_files(const std::vector<SweepPoint>& points, const std::string& shown) const {

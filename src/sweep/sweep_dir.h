@@ -34,8 +34,9 @@ public:
     void claim_outputs(const SweepSpec& spec) const;
     // The same, then `then` (the command's other claims); if either throws,
     // the directories it created are removed again before the rethrow.
-    // True when DIR did not exist before.
-    bool claim_outputs(const SweepSpec& spec, const std::function<void()>& then) const;
+    // Returns the outermost directory it created (empty: DIR existed), for
+    // remove_created when a later step fails before any point has run.
+    std::string claim_outputs(const SweepSpec& spec, const std::function<void()>& then) const;
 
     // DIR/points or DIR/logs that is a symbolic link, or a point's result or
     // log that is a link (symbolic or hard) or no regular file: BadInput naming it (under --out
@@ -62,6 +63,9 @@ private:
     std::string m_dir;
     std::string m_binary;
 };
+
+// Removes `created` (claim_outputs's, made by this command) with all in it.
+void remove_created(const std::string& created);
 
 // Whether `path` (after symlinks) is one of the files a sweep keeps in `dir`:
 // its lock, manifest, base.json, or anything under points/ or logs/.

@@ -2005,6 +2005,11 @@ NUL_MANIFEST["points"][0]["result"] = "points/x\u0000.json"
 case("collect-result-path-nul", ["collect", "m"], 2, "a control character in the path",
      [js("m/sweep.json", NUL_MANIFEST)], names=["m/sweep.json", "points[0].result"])
 
+# A sweep that fails writing its manifest removes every directory it made (mkdir -p), as a
+# refused one does.
+case("sweep-out-deep-disk-full", ["sweep", "spec.json", "--out", "full/new/deep"], 1,
+     ["full/new/deep/sweep.json", "No space left on device"],
+     [TINY, SPEC, {"path": "full", "tmpfs": "full"}])
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
