@@ -28,9 +28,9 @@ SimConfig load_config(const nlohmann::json& config, const std::string& source = 
 void check_included_platform(const nlohmann::json& config, const nlohmann::json& included);
 // Throws e, which load_config threw for `file` (the config `source` as read)
 // with the --sets applied in order, told against the --set that caused it:
-// one that gave its key (against_sets), else the first after which the
-// config no longer loads, with that load's message; as it is when the file
-// fails alone.
+// the first after which the config no longer loads, with that load's
+// message. When the file fails alone, against a --set that gave the key
+// the error names (against_sets), else as it is.
 [[noreturn]] void rethrow_against_sets(const ConfigError& e, const nlohmann::json& file,
                                        const std::string& source,
                                        const std::vector<std::string>& sets);

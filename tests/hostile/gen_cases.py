@@ -2015,6 +2015,12 @@ case("collect-result-path-nul", ["collect", "m"], 2, "a control character in the
 case("sweep-out-deep-disk-full", ["sweep", "spec.json", "--out", "full/new/deep"], 1,
      ["full/new/deep/sweep.json", "No space left on device"],
      [TINY, SPEC, {"path": "full", "tmpfs": "full"}])
+# Of several --sets, the first after which the config no longer loads is blamed, not a later
+# one that only moved the key the message names (32 vCPUs + 994 CPUs, then 31 + 994 > 1024).
+case("run-set-blame-first-that-breaks",
+     ["run", "x.json", "-q", "--set", "topology.cpus=994", "--set", "xen.vcpus=31"], 2,
+     "32 vCPUs", [js("x.json", FAMILIES["xen"])], names=["--set topology.cpus=994: xen.vcpus"],
+     stderr_lacks=["--set xen.vcpus=31"])
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
