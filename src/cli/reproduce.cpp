@@ -346,7 +346,9 @@ int cmd_reproduce(int argc, char** argv) {
     for (const Table& t : systems)
         if (which == "systems" || t.name == which) chosen.push_back(t);
     if (chosen.empty()) {
-        std::cerr << "cidsim reproduce: choose a table:";
+        std::cerr << "cidsim reproduce: "
+                  << (which.empty() ? "" : "no table " + show_json(which) + "; ")
+                  << "choose a table:";
         for (const Table& t : tables) std::cerr << " " << t.name;
         for (const Table& t : systems) std::cerr << " " << t.name;
         std::cerr << (systems.empty() ? " all\n" : " all systems\n");
