@@ -394,3 +394,28 @@ TEST_CASE("cidsim run: bad input exits with status 2 and names the key", "[confi
     std::remove(err.c_str());
     rmdir(dir);
 }
+
+// reproduce checks every run's result against the row's config as read at
+// its start (a run reads the file again, which may have been edited since).
+TEST_CASE("effective_config(file, sets) is what a run with those --sets records",
+          "[config][cli]") {
+    char dir[] = "/tmp/cidsim-test-XXXXXX";
+    REQUIRE(mkdtemp(dir) != nullptr);
+    const std::string config = std::string(CIDSIM_SOURCE_DIR) + "/configs/examples/" +
+                               kExamples[0], out = std::string(dir) + "/r.json";
+    const std::vector<std::string> sets = {"mode=posted", "run.duration_ns=200000.000000",
+                                           "run.batches=10"};
+    std::string cmd = std::string(CIDSIM_BINARY) + " run " + config + " -q --out " + out;
+    for (const std::string& s : sets) cmd += " --set " + s;
+    const int st = std::system(cmd.c_str());
+    REQUIRE(WIFEXITED(st));
+    REQUIRE(WEXITSTATUS(st) == 0);
+    const json result = read_json_file(out);
+    const json file = read_config_file(config);
+    CHECK(effective_config(file, sets, config) == result["config"]);
+    json edited = file;
+    edited["workloads"][0]["dma_bytes"] = 512;
+    CHECK(effective_config(edited, sets, config) != result["config"]);
+    CHECK(effective_config(file, {"mode=posted"}, config) != result["config"]);
+    std::filesystem::remove_all(dir);
+}

@@ -456,6 +456,38 @@ TEST_CASE("collect refuses a result made with another fixed setting than its swe
     CHECK_FALSE(fs::exists(dir + "/mixed.csv"));
 }
 
+TEST_CASE("a sweep whose points' results were made with another config refuses to replace them",
+          "[sweep]") {
+    const std::string dir = temp_dir("other-config");
+    fs::create_directories(dir + "/b");
+    const std::string out = dir + "/out";
+    const std::string spec = small_spec(dir, 100000);
+    REQUIRE(sh(kBinary + " sweep " + spec + " --out " + out + " > /dev/null") == 0);
+    const std::vector<std::string> results = result_files(out);
+    std::vector<std::string> before;
+    for (const std::string& f : results) before.push_back(read(f));
+    // The same `vary`, another fixed `set`: every point keeps its name.
+    const std::string other = small_spec(dir + "/b", 200000);
+    for (const char* emit : {"", " --emit-commands"}) {
+        const auto [rc, msg] = capture(kBinary + " sweep " + other + " --out " + out + emit +
+                                       " 2>&1 >/dev/null");
+        INFO(msg);
+        CHECK(rc == 2);
+        CHECK_THAT(msg, Catch::Contains("holds 8 result(s) made with another config") &&
+                            Catch::Contains("point handler.harvest=") &&
+                            Catch::Contains("remove " + out + "/sweep.json to replace them"));
+    }
+    for (size_t i = 0; i < results.size(); ++i) CHECK(read(results[i]) == before[i]);
+    // Said deliberately: without the manifest they are replaced, and the summary
+    // tells them from unreadable results.
+    fs::remove(out + "/sweep.json");
+    write(results[0], "{");
+    const auto [rc, summary] = capture(kBinary + " sweep " + other + " --out " + out);
+    CHECK(rc == 0);
+    CHECK_THAT(summary, Catch::Contains("1 earlier result(s) were unreadable") &&
+                            Catch::Contains("7 earlier result(s) were for another config"));
+}
+
 TEST_CASE("a sweep into a directory another sweep holds writes nothing there", "[sweep]") {
     const std::string dir = temp_dir("busy");
     const std::string spec = small_spec(dir, 100000);

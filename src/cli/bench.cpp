@@ -154,11 +154,19 @@ int cmd_bench(int argc, char** argv) {
             apply_override(file, duration);  // first, as the child gets it
             nlohmann::json j = file;
             for (const std::string& s : sets) apply_override(j, s);
+            SimConfig config;
             try {
-                platforms.push_back(load_config(j, c).platform);
+                config = load_config(j, c);
             } catch (const ConfigError& e) {
                 rethrow_against_sets(e, file, c, sets);
             }
+            // Every figure bench prints is per MSI.
+            if (config.power_machine || config.workloads.empty())
+                throw BadInput(c + ": " + (config.power_machine ? "a POWER partition (its "
+                               "`power` section), whose IPIs are no device's MSIs" : "no "
+                               "workload") + ": bench measures the simulator per MSI, and no "
+                               "device would send one");
+            platforms.push_back(config.platform);
         }
         refuse_repeated_configs(configs);
         if (!json_out.empty()) claim_output("--json", json_out);
@@ -196,8 +204,8 @@ int cmd_bench(int argc, char** argv) {
                 // Every figure bench prints is per MSI: without one there is nothing to print.
                 if (msis <= 0)
                     throw std::runtime_error(
-                        configs[i] + ": no device sent an MSI in the run (a POWER partition's "
-                        "IPIs, or no workload): bench measures the simulator per MSI");
+                        configs[i] + ": no device sent an MSI in the run (a workload too rare "
+                        "for --duration-ns, say): bench measures the simulator per MSI");
                 s.msis.push_back(msis);
                 s.wall.push_back(wall);
                 s.rate.push_back(msis / wall);

@@ -13,6 +13,14 @@ namespace cidsim {
 
 uint64_t integer_option(const boost::program_options::variables_map& vm, const std::string& name,
                         uint64_t min, uint64_t max);
+// An option's range, declared once for its parse and its --help text.
+struct IntegerRange {
+    uint64_t min, max;
+};
+uint64_t integer_option(const boost::program_options::variables_map& vm, const std::string& name,
+                        IntegerRange range);
+// "10..1000", as integer_option's message writes the range.
+std::string range_text(IntegerRange range);
 // Finite and within [min, max].
 double number_option(const boost::program_options::variables_map& vm, const std::string& name,
                      double min, double max);

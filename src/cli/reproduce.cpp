@@ -73,15 +73,15 @@ std::string default_systems_tables() { return data_file("configs/vm/tables.json"
 
 // A row's run parameters. A problem is named by the tables file and the row
 // (its config or its set[i]), never as a command-line --set, which the
-// user did not give.
-RunParams config_run(const Table& table, const TableRow& row) {
+// user did not give. `file`: the config as read, which every run of the row
+// must have used.
+RunParams config_run(const Table& table, const TableRow& row, json& file) {
     const std::string label = " (table " + table.name + ", row " + key_text(row.key) + "): ";
     const auto set_error = [&](size_t i, const std::string& what) {
         const bool option = what.rfind("--set ", 0) == 0;
         return ConfigError(row.at + ".set[" + std::to_string(i) + "]" + label +
                            (option ? what.substr(6) : what));
     };
-    json file;
     try {
         file = read_config_file(row.config);
     } catch (const ConfigError& e) {
@@ -148,9 +148,8 @@ void refuse_foreign_keep_file(const std::string& keep, const std::string& name) 
 // whose config no longer loads at that length (a trace event past the end
 // of the run) is refused before any run, naming the option and the row,
 // not failed in its run under a --set the user never gave.
-void check_shortened_row(const Table& table, const TableRow& row, double duration_ns,
+void check_shortened_row(const Table& table, const TableRow& row, json j, double duration_ns,
                          const std::string& option) {
-    json j = read_config_file(row.config);  // config_run read it and its sets already
     for (const std::string& o : row.overrides) apply_override(j, o);
     // The text the row's run gets (submit, below).
     apply_override(j, "run.duration_ns=" + std::to_string(duration_ns));
@@ -347,7 +346,9 @@ int cmd_reproduce(int argc, char** argv) {
     for (const Table& t : systems)
         if (which == "systems" || t.name == which) chosen.push_back(t);
     if (chosen.empty()) {
-        std::cerr << "cidsim reproduce: choose a table:";
+        std::cerr << "cidsim reproduce: "
+                  << (which.empty() ? "" : "no table " + show_json(which) + "; ")
+                  << "choose a table:";
         for (const Table& t : tables) std::cerr << " " << t.name;
         for (const Table& t : systems) std::cerr << " " << t.name;
         std::cerr << (systems.empty() ? " all\n" : " all systems\n");
@@ -358,6 +359,9 @@ int cmd_reproduce(int argc, char** argv) {
     std::vector<Pending> initial;
     // Each row's config's own run.duration_ns.
     std::vector<std::vector<double>> row_length_ns(chosen.size());
+    // Each row's config as checked here: a run reads the file again, which
+    // may have been edited since (a whole reproduce takes hours).
+    std::vector<std::vector<json>> row_file(chosen.size());
     std::vector<Assumption> assumptions;
     using Sets = std::vector<std::vector<std::string>>;  // one variant's assignments each
     std::vector<std::vector<Sets>> variant_sets(chosen.size());  // [table][row]
@@ -374,14 +378,16 @@ int cmd_reproduce(int argc, char** argv) {
                                    : 1.0;
         for (size_t t = 0; t < chosen.size(); ++t)
             for (size_t r = 0; r < chosen[t].rows.size(); ++r) {
-                const RunParams run = config_run(chosen[t], chosen[t].rows[r]);
+                json& file = row_file[t].emplace_back();
+                const RunParams run = config_run(chosen[t], chosen[t].rows[r], file);
                 const double duration_ns = ns_of(run.duration) * shorter;
                 if (shorter < 1)
-                    check_shortened_row(chosen[t], chosen[t].rows[r], duration_ns,
+                    check_shortened_row(chosen[t], chosen[t].rows[r], file, duration_ns,
                                         precision_option);
                 // Its sensitivity runs are shorter still (and a row only grows).
                 if (sensitivity && variant_length < 1)
-                    check_shortened_row(chosen[t], chosen[t].rows[r], duration_ns * variant_length,
+                    check_shortened_row(chosen[t], chosen[t].rows[r], file,
+                                        duration_ns * variant_length,
                                         "--sensitivity-length " +
                                             vm["sensitivity-length"].as<std::string>() +
                                             " (with " + precision_option + ")");
@@ -400,8 +406,9 @@ int cmd_reproduce(int argc, char** argv) {
             }
             const auto lhs = latin_hypercube(assumptions, lhs_points, 22);
             for (size_t t = 0; t < chosen.size(); ++t)
-                for (const TableRow& row : chosen[t].rows) {
-                    const json config = read_config_file(row.config);
+                for (size_t r = 0; r < chosen[t].rows.size(); ++r) {
+                    const TableRow& row = chosen[t].rows[r];
+                    const json& config = row_file[t][r];
                     Sets sets;
                     for (const Assumption& a : assumptions) {
                         sets.push_back(assignments(config, profiles, row.overrides, a, a.low));
@@ -517,17 +524,34 @@ int cmd_reproduce(int argc, char** argv) {
     // long row does not hold the others back.
     std::vector<PoolJob> jobs;
     std::vector<Pending> pending;  // jobs[i] runs pending[i]
+    // A run's --sets, in order: the row's, a sensitivity run's, its length.
+    const auto run_sets = [&](const Pending& p) {
+        std::vector<std::string> sets = chosen[p.table].rows[p.row].overrides;
+        sets.insert(sets.end(), p.extra.begin(), p.extra.end());
+        sets.push_back("run.duration_ns=" + std::to_string(p.duration_ns));
+        sets.push_back("run.batches=" + std::to_string(p.windows));
+        return sets;
+    };
+    // Empty, or why a whole result of `p` is not of the config checked at the start.
+    const auto config_changed = [&](const Pending& p, const json& result) -> std::string {
+        const std::string& config = chosen[p.table].rows[p.row].config;
+        json expected;
+        try {
+            expected = effective_config(row_file[p.table][p.row], run_sets(p), config);
+        } catch (const ConfigError&) {  // it loaded at the start, at every length run
+        }
+        if (result.contains("config") && result["config"] == expected) return "";
+        return config + " (or a file it includes) changed while reproduce ran: its run used "
+               "the new one";
+    };
     const auto submit = [&](Pending p) {
         const TableRow& row = chosen[p.table].rows[p.row];
         PoolJob job;
         p.out = dir + "/" + chosen[p.table].name + "-" + std::to_string(p.row) +
                 (p.variant >= 0 ? "-v" + std::to_string(p.variant) : "") + ".json";
         job.argv = {"/proc/self/exe", "run", path_argument(row.config)};
-        for (const std::string& s : row.overrides) job.argv.insert(job.argv.end(), {"--set", s});
-        for (const std::string& s : p.extra) job.argv.insert(job.argv.end(), {"--set", s});
-        job.argv.insert(job.argv.end(),
-                        {"--set", "run.duration_ns=" + std::to_string(p.duration_ns), "--set",
-                         "run.batches=" + std::to_string(p.windows), "--out", p.out, "-q"});
+        for (const std::string& s : run_sets(p)) job.argv.insert(job.argv.end(), {"--set", s});
+        job.argv.insert(job.argv.end(), {"--out", p.out, "-q"});
         job.stderr_path = p.out + ".stderr";
         jobs.push_back(job);
         pending.push_back(p);
@@ -584,11 +608,14 @@ int cmd_reproduce(int argc, char** argv) {
             // A variant that fails (a value the model refuses) leaves a gap, not a failed table.
             ++rows_done;
             json result = o.ok() ? read_result_json(p.out) : json();
-            if (o.ok() && whole_result(result)) {
+            const std::string changed =
+                !o.ok() ? "" : !whole_result(result) ? changed_text(p.out)
+                                                     : config_changed(p, result);
+            if (o.ok() && changed.empty()) {
                 keep_variant(p, std::move(result));
             } else if (o.ok()) {
                 std::cerr << "cidsim reproduce: " << t.name << " row " << p.row
-                          << " sensitivity run " << p.variant << ": " << changed_text(p.out)
+                          << " sensitivity run " << p.variant << ": " << changed
                           << ", left out\n";
             } else {
                 std::cerr << "cidsim reproduce: " << t.name << " row " << p.row
@@ -613,6 +640,8 @@ int cmd_reproduce(int argc, char** argv) {
         };
         results[p.table][p.row] = read_result_json(p.out);
         if (!whole_result(results[p.table][p.row])) return row_failed(changed_text(p.out));
+        if (const std::string why = config_changed(p, results[p.table][p.row]); !why.empty())
+            return row_failed(why);
         Verdict v;
         try {
             // A metric of another machine family would read 0, as if measured.

@@ -21,6 +21,13 @@ namespace cidsim {
 
 namespace po = boost::program_options;
 
+namespace {
+
+constexpr IntegerRange kColumns{10, 1000};
+constexpr IntegerRange kTraceLimit{0, 1000000000};
+
+}  // namespace
+
 int cmd_run(int argc, char** argv) {
     po::options_description opts("cidsim run CONFIG.json [options]");
     opts.add_options()("help,h", "this help")
@@ -41,11 +48,12 @@ int cmd_run(int argc, char** argv) {
         ("timeline", "print the text timeline (MSIs, interrupts/notifications per CPU; each "
                      "vCPU, a Xen domain, a POWER partition)")
         ("window-ns", po::value<std::string>(), "time window A:B in ns for the timeline and traces")
-        ("columns", po::value<std::string>()->default_value("100"), "timeline width in columns")
+        ("columns", po::value<std::string>()->default_value("100"),
+         ("timeline width in columns, " + range_text(kColumns)).c_str())
         ("trace-vcd", po::value<std::string>(), "write a VCD waveform (GTKWave) here")
         ("trace-perfetto", po::value<std::string>(), "write Chrome/Perfetto trace-event JSON here")
         ("trace-limit", po::value<std::string>()->default_value("1000000"),
-         "most trace events in the Perfetto file")
+         ("most trace events in the Perfetto file, " + range_text(kTraceLimit)).c_str())
         ("interrupts", "print /proc/interrupts at the end (the host's, each guest's, a POWER "
                        "partition's; a Xen domain's counters)");
     po::variables_map vm;
@@ -64,8 +72,8 @@ int cmd_run(int argc, char** argv) {
     try {
         // Options first: a bad one is found before the config is read.
         if (vm.count("seed")) seed = integer_option(vm, "seed", 0, UINT64_MAX);
-        trace.columns = unsigned(integer_option(vm, "columns", 10, 1000));
-        trace.perfetto_limit = integer_option(vm, "trace-limit", 0, 1000000000);
+        trace.columns = unsigned(integer_option(vm, "columns", kColumns));
+        trace.perfetto_limit = integer_option(vm, "trace-limit", kTraceLimit);
         if (vm.count("out")) out = path_option(vm, "out");
         if (vm.count("stats")) stats = path_option(vm, "stats");
         if (vm.count("fio-json")) fio = path_option(vm, "fio-json");
@@ -92,13 +100,17 @@ int cmd_run(int argc, char** argv) {
         if (vm.count("window-ns") && vm["window-ns"].as<std::string>().empty())
             throw BadInput("--window-ns: expected A:B in ns (A or B may be empty), found an "
                            "empty string");
-        // --stepwise sets run.run_ahead: a --set of it, or of the run section
-        // (which may state it), would be overridden.
-        if (vm.count("stepwise") && vm.count("set"))
-            for (const std::string& s : vm["set"].as<std::vector<std::string>>())
-                if (set_reaches(s, {"run", "run_ahead"}))
+        // --stepwise sets run.run_ahead, --seed run.seed: a --set of it, or of
+        // the run section (which may state it), would be overridden.
+        if (vm.count("set"))
+            for (const std::string& s : vm["set"].as<std::vector<std::string>>()) {
+                if (vm.count("stepwise") && set_reaches(s, {"run", "run_ahead"}))
                     throw BadInput("--set " + s + ": --stepwise sets run.run_ahead to false "
                                    "after every --set; give run.run_ahead in one of them");
+                if (vm.count("seed") && set_reaches(s, {"run", "seed"}))
+                    throw BadInput("--set " + s + ": --seed sets run.seed after every --set; "
+                                   "give run.seed in one of them");
+            }
     } catch (const BadInput& e) {
         std::cerr << "cidsim run: " << e.what() << "\n";
         return kExitBadInput;

@@ -131,10 +131,11 @@ int cmd_sweep(int argc, char** argv) {
     // The spec and its base have been read: no output may be one of them,
     // nor the Slurm script one of the sweep's own files.
     std::unique_ptr<SweepDir> dir_owner;
-    bool fresh_dir = false;  // made by this command: removed again if it fails before any run
+    // What this command made of --out's path: removed again if it fails before any run.
+    std::string created;
     try {
         dir_owner = std::make_unique<SweepDir>(out_dir, self_executable());
-        fresh_dir = dir_owner->claim_outputs(spec, [&] {
+        created = dir_owner->claim_outputs(spec, [&] {
             dir_owner->refuse_foreign_files(points, out_dir);
             dir_owner->refuse_other_sweep(points, out_dir);
             if (!slurm.empty()) {
@@ -168,9 +169,9 @@ int cmd_sweep(int argc, char** argv) {
                           << " array tasks) and " << cmds << "\n";
             }
         } catch (const std::exception&) {
-            // A full disk, say: a directory this command made holds nothing
-            // worth keeping yet (no point has run), so it goes.
-            if (fresh_dir) std::filesystem::remove_all(dir.dir(), ec);
+            // A full disk, say: the directories this command made hold nothing
+            // worth keeping yet (no point has run), so they go.
+            remove_created(created);
             throw;
         }
         if (vm.count("emit-commands")) std::cout << point_commands(dir, spec, points) << std::flush;

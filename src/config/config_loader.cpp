@@ -389,10 +389,6 @@ SimConfig load_config(const json& config, const std::string& source) {
 
 void rethrow_against_sets(const ConfigError& e, const json& file, const std::string& source,
                           const std::vector<std::string>& sets) {
-    const std::string told = against_sets(e.what(), source, sets);
-    if (told != e.what()) throw ConfigError(told);
-    // A check of one key that another --set broke (xen.sockets against a
-    // --set xen.vcpus): the sets are tried one by one.
     const auto fails = [&](const json& config) -> std::optional<std::string> {
         try {
             load_config(config, source);
@@ -402,15 +398,33 @@ void rethrow_against_sets(const ConfigError& e, const json& file, const std::str
         }
     };
     json partial = file;
-    if (fails(partial)) throw e;
-    const std::string prefix = source + ": ";
-    for (const std::string& s : sets) {
-        apply_override(partial, s);
-        if (const std::optional<std::string> what = fails(partial))
-            throw ConfigError("--set " + s + ": " +
-                              (what->rfind(prefix, 0) == 0 ? what->substr(prefix.size()) : *what));
+    if (fails(partial)) {
+        // The file fails alone: a --set that gave the key the error names owns it.
+        const std::string told = against_sets(e.what(), source, sets);
+        if (told != e.what()) throw ConfigError(told);
+        throw e;
     }
-    throw e;
+    // The sets are tried one by one: the error is the first's after which the
+    // config no longer loads (one that broke the check of another key, as
+    // xen.vcpus that of xen.sockets, too), with that load's message. A later
+    // --set naming the key may have only moved the value, not broken it.
+    std::optional<std::string> first;
+    size_t from = 0;
+    for (size_t i = 0; i < sets.size(); ++i) {
+        apply_override(partial, sets[i]);
+        const std::optional<std::string> what = fails(partial);
+        if (!what) first.reset();
+        else if (!first) first = what, from = i;
+    }
+    if (!first) throw e;
+    const std::string prefix = source + ": ";
+    throw ConfigError("--set " + sets[from] + ": " +
+                      (first->rfind(prefix, 0) == 0 ? first->substr(prefix.size()) : *first));
+}
+
+json effective_config(json file, const std::vector<std::string>& sets, const std::string& source) {
+    for (const std::string& s : sets) apply_override(file, s);
+    return effective_config(load_config(file, source));
 }
 
 json effective_config(const SimConfig& config) {

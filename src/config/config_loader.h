@@ -7,6 +7,7 @@
 // table of sections (sections.h), the overrides (overrides.h) and the
 // common keys; the JSON text and the words of its messages are json_text.h's.
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -27,13 +28,18 @@ SimConfig load_config(const nlohmann::json& config, const std::string& source = 
 void check_included_platform(const nlohmann::json& config, const nlohmann::json& included);
 // Throws e, which load_config threw for `file` (the config `source` as read)
 // with the --sets applied in order, told against the --set that caused it:
-// one that gave its key (against_sets), else the first after which the
-// config no longer loads, with that load's message; as it is when the file
-// fails alone.
+// the first after which the config no longer loads, with that load's
+// message. When the file fails alone, against a --set that gave the key
+// the error names (against_sets), else as it is.
 [[noreturn]] void rethrow_against_sets(const ConfigError& e, const nlohmann::json& file,
                                        const std::string& source,
                                        const std::vector<std::string>& sets);
 nlohmann::json effective_config(const SimConfig& config);
+// What `cidsim run SOURCE --set S...` records as its result's `config`, with
+// `file` the config as read (read_config_file): a result whose `config`
+// differs was made from another file than this one (one edited since).
+nlohmann::json effective_config(nlohmann::json file, const std::vector<std::string>& sets,
+                                const std::string& source);
 
 // Whether a platform value ("cpu.eoi_ns") reaches the machine a config (its
 // --sets applied) runs: a POWER partition takes none, a Xen domain no host

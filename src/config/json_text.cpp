@@ -1,6 +1,7 @@
 #include "config/json_text.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -22,6 +23,43 @@ std::string join_keys(const std::vector<std::string>& keys) {
 
 std::string found_json(const json& j) {
     return j.is_null() ? "null" : json_type_name(j) + " " + show_json(j);
+}
+
+uint64_t whole_number(const json& j, uint64_t min, uint64_t max) {
+    const std::string range = "[" + std::to_string(min) + ", " + std::to_string(max) + "]";
+    if (!j.is_number())
+        throw ConfigError("expected an integer in " + range + ", found " + found_json(j));
+    const std::string negative =
+        "expected a non-negative integer in " + range + ", found " + show_json(j);
+    uint64_t v = 0;
+    if (j.is_number_unsigned()) {
+        v = j.get<uint64_t>();
+    } else if (j.is_number_integer()) {  // signed: configs built in code, --set
+        if (j.get<int64_t>() < 0) throw ConfigError(negative);
+        v = uint64_t(j.get<int64_t>());
+    } else {
+        // JSON integers beyond 64 bits arrive as doubles.
+        const double d = j.get<double>();
+        if (!std::isfinite(d))
+            throw ConfigError("expected a finite integer, found " + show_json(j));
+        if (d < 0) throw ConfigError(negative);
+        if (d >= 18446744073709551616.0)
+            throw ConfigError("integer overflow: " + show_json(j) +
+                              " does not fit in 64 bits; expected an integer in " + range);
+        if (d != std::floor(d))
+            throw ConfigError("expected a whole number in " + range + ", found " + show_json(j));
+        // 9007199254740993.0 reads as ...992: a neighbour, silently.
+        if (d >= 9007199254740992.0)
+            throw ConfigError(show_json(j) + " is read as a floating-point number, exact only "
+                              "below 2^53 = 9007199254740992: write the integer without a "
+                              "fraction or exponent");
+        v = uint64_t(d);
+    }
+    if (min > 0 && v == 0)
+        throw ConfigError("expected a positive integer in " + range + ", found 0");
+    if (v < min || v > max)
+        throw ConfigError("expected an integer in " + range + ", found " + show_json(j));
+    return v;
 }
 
 std::string json_type_name(const json& j) {

@@ -63,6 +63,11 @@ std::string join_keys(const std::vector<std::string>& keys);
 std::string json_type_name(const nlohmann::json& j);
 // A found value for a message: "null", or its type and text ("a string \"x\"").
 std::string found_json(const nlohmann::json& j);
+// An integer as a config states it, the one rule for every integer a JSON
+// input gives: 2.0 is 2; a fraction, a negative, beyond 2^53 as a double or
+// outside [min, max] is a ConfigError saying what is wrong (no key: the
+// caller's).
+uint64_t whole_number(const nlohmann::json& j, uint64_t min, uint64_t max);
 // A JSON value for a message: never throws, never longer than a line.
 std::string show_json(const nlohmann::json& j);
 // A number as a message writes it (6 significant digits), and 0x1F.

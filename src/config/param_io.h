@@ -146,39 +146,11 @@ private:
         return v;
     }
     uint64_t whole(const char* key, const nlohmann::json& j, uint64_t min, uint64_t max) const {
-        const std::string range =
-            "[" + std::to_string(min) + ", " + std::to_string(max) + "]";
-        if (!j.is_number()) fail(key, "expected an integer in " + range + ", found " +
-                                          found_json(j));
-        uint64_t v = 0;
-        if (j.is_number_unsigned()) {
-            v = j.get<uint64_t>();
-        } else if (j.is_number_integer()) {  // signed: configs built in code, --set
-            if (j.get<int64_t>() < 0)
-                fail(key, "expected a non-negative integer in " + range + ", found " + show_json(j));
-            v = uint64_t(j.get<int64_t>());
-        } else {
-            // JSON integers beyond 64 bits arrive as doubles.
-            const double d = j.get<double>();
-            if (!std::isfinite(d)) fail(key, "expected a finite integer, found " + show_json(j));
-            if (d < 0)
-                fail(key, "expected a non-negative integer in " + range + ", found " + show_json(j));
-            if (d >= 18446744073709551616.0)
-                fail(key, "integer overflow: " + show_json(j) +
-                              " does not fit in 64 bits; expected an integer in " + range);
-            if (d != std::floor(d))
-                fail(key, "expected a whole number in " + range + ", found " + show_json(j));
-            // 9007199254740993.0 reads as ...992: a neighbour, silently.
-            if (d >= 9007199254740992.0)
-                fail(key, show_json(j) + " is read as a floating-point number, exact only "
-                              "below 2^53 = 9007199254740992: write the integer without a "
-                              "fraction or exponent");
-            v = uint64_t(d);
+        try {
+            return whole_number(j, min, max);
+        } catch (const ConfigError& e) {
+            fail(key, e.what());
         }
-        if (min > 0 && v == 0)
-            fail(key, "expected a positive integer in " + range + ", found 0");
-        if (v < min || v > max) fail(key, "expected an integer in " + range + ", found " + show_json(j));
-        return v;
     }
 
     const nlohmann::json& m_obj;

@@ -129,6 +129,13 @@ void check_in_run(const sc_core::sc_time& t, const std::string& key, const SimCo
                           ns_text(end) + " ns: run.warmup_ns + run.duration_ns)");
 }
 
+// Every digit: 6 would show a run just past the limit as the limit itself.
+std::string exact_text(double v) {
+    std::string s = nlohmann::json(v).dump();  // the shortest text that reads back as v
+    if (s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0) s.resize(s.size() - 2);
+    return s;
+}
+
 }  // namespace
 
 // explain records every step of every variant, stepwise, and its scenarios
@@ -139,7 +146,7 @@ constexpr double kMaxExplainRunNs = 1e8;
 void check_view_in_run(const ExplainView& v, const SimConfig& config) {
     const double end = ns_of(config.run.warmup + config.run.duration);
     if (end > kMaxExplainRunNs)
-        throw ConfigError("run.warmup_ns + run.duration_ns: " + ns_text(end) + " ns, but "
+        throw ConfigError("run.warmup_ns + run.duration_ns: " + exact_text(end) + " ns, but "
                           "explain records every step, so it runs at most 100 ms of simulated "
                           "time; cidsim run simulates longer");
     for (const auto& [key, win] : {std::make_pair("window_ns", v.window),

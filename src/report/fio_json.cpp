@@ -38,14 +38,23 @@ std::vector<double> parse_percentile_list(const std::string& text) {
     for (std::string part; std::getline(in, part, ':');) {
         size_t used = 0;
         double p = -1;
-        const bool decimal = !part.empty() && part.find_first_not_of("0123456789.") == std::string::npos;
+        const size_t sign = part.rfind('-', 0) == 0;  // a negative one is out of range
+        const bool decimal = part.size() > sign &&
+                             part.find_first_not_of("0123456789.", sign) == std::string::npos;
         try {
             if (decimal) p = std::stod(part, &used);
         } catch (const std::exception&) {
         }
-        if (used != part.size() || !(p > 0 && p <= 100))
-            throw std::invalid_argument("--percentile-list " + text + ": '" + part +
-                                        "' is not a percentage in (0, 100] (fio's syntax: 1:5:99.9)");
+        const std::string at = "--percentile-list " + text + ": '" + part + "' ";
+        if (used != part.size())
+            throw std::invalid_argument(at + "is not a decimal number (fio's syntax: 1:5:99.9, "
+                                        "digits and a point only)");
+        if (!(p > 0 && p <= 100))
+            throw std::invalid_argument(at + "is not a percentage in (0, 100]");
+        // fio's key has 6 decimals: a smaller one would be written as the key of 0.
+        if (percentile_key(p) == percentile_key(0))
+            throw std::invalid_argument(at + "is below 0.000001, the least percentage fio's "
+                                        "output (6 decimals) names");
         // Two entries with one key in the output (fio's, 6 decimals) would be one figure.
         for (size_t i = 0; i < out.size(); ++i)
             if (percentile_key(out[i]) == percentile_key(p))

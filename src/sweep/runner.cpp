@@ -60,7 +60,8 @@ SweepSummary run_sweep(const SweepDir& dir, const SweepSpec& spec,
             ++sum.skipped;
             continue;
         }
-        if (st != ResultState::Missing) ++sum.replaced;
+        if (st == ResultState::Invalid) ++sum.unreadable;
+        if (st == ResultState::Stale) ++sum.replaced;
         todo.push_back(i);
     }
 
@@ -136,9 +137,12 @@ std::string summary_line(const SweepDir& dir, const SweepSummary& s) {
                   ": %zu points: %zu ran, %zu already done, %zu failed; %.1f s\n", s.points, s.ran,
                   s.skipped, s.failed, s.seconds);
     std::string out = "sweep " + dir.dir() + counts;
+    if (s.unreadable)
+        out += "  " + std::to_string(s.unreadable) +
+               " earlier result(s) were unreadable (cut short or changed), and were rerun\n";
     if (s.replaced)
         out += "  " + std::to_string(s.replaced) +
-               " earlier result(s) were unreadable or for another config or seed, and were rerun\n";
+               " earlier result(s) were for another config or seed, and were rerun\n";
     if (s.temp_files_removed)
         out += "  removed " + std::to_string(s.temp_files_removed) +
                " temporary file(s) left by an interrupted run\n";

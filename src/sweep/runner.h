@@ -14,7 +14,8 @@ namespace cidsim {
 struct SweepSummary {
     size_t points = 0;
     size_t skipped = 0;      // result already complete
-    size_t replaced = 0;     // a result for another config/seed, or unreadable: rerun
+    size_t unreadable = 0;   // a result that is not one (cut short, edited): rerun
+    size_t replaced = 0;     // a result for another config/seed (no manifest kept it): rerun
     size_t ran = 0;
     size_t failed = 0;
     size_t temp_files_removed = 0;

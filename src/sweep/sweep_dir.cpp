@@ -71,24 +71,29 @@ void SweepDir::claim_outputs(const SweepSpec& spec) const {
     if (spec.base_path.empty()) claim_output("the sweep's base.json", config_path(spec));
 }
 
-bool SweepDir::claim_outputs(const SweepSpec& spec, const std::function<void()>& then) const {
-    // The directories this claim creates, outermost first: a rejected
-    // sweep leaves none of them behind.
-    std::vector<fs::path> created;
+std::string SweepDir::claim_outputs(const SweepSpec& spec,
+                                    const std::function<void()>& then) const {
+    // The outermost directory this claim creates: a rejected sweep leaves
+    // none of those it made (mkdir -p) behind.
+    std::string created;
     std::error_code ec;
-    for (fs::path p = fs::absolute(m_dir, ec).lexically_normal(); !p.empty() && !fs::exists(p, ec);
-         p = p.parent_path()) {
-        created.insert(created.begin(), p);
+    for (fs::path p = fs::path(m_dir); !p.empty() && !fs::exists(p, ec); p = p.parent_path()) {
+        created = p.string();
         if (p == p.parent_path()) break;
     }
     try {
         claim_outputs(spec);
         then();
     } catch (...) {
-        for (auto it = created.rbegin(); it != created.rend(); ++it) fs::remove(*it, ec);  // empty only
+        remove_created(created);
         throw;
     }
-    return !created.empty();
+    return created;
+}
+
+void remove_created(const std::string& created) {
+    std::error_code ec;
+    if (!created.empty()) fs::remove_all(created, ec);
 }
 
 void SweepDir::refuse_foreign_files(const std::vector<SweepPoint>& points, const std::string& shown) const {
@@ -136,6 +141,21 @@ void SweepDir::refuse_other_sweep(const std::vector<SweepPoint>& points,
                                   const std::string& shown) const {
     std::error_code ec;
     if (!fs::is_regular_file(manifest_path(), ec)) return;
+    // A point of the same name whose result was made with another config (a
+    // spec with other `set`, another base, an edited include): hours of runs
+    // are replaced only when the user says so by removing the manifest.
+    size_t other = 0;
+    std::string first_other;
+    for (const SweepPoint& p : points)
+        if (check_result(result_path(p), p) == ResultState::Stale && !other++)
+            first_other = p.name;
+    if (other)
+        throw BadInput("--out " + shown + ": holds " + std::to_string(other) + " result(s) " +
+                       "made with another config than this spec gives their point (point " +
+                       first_other + (other > 1 ? ", ..." : "") + "): a spec with another "
+                       "`set` or base, or an edited include, and this sweep would replace them; "
+                       "name another directory, or remove " + shown + "/sweep.json to replace "
+                       "them");
     // Read as the sweep's own file, not an input (which it would refuse to
     // write); one collect could not read loses nothing by being replaced.
     std::ifstream in(manifest_path());

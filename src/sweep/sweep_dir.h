@@ -34,16 +34,19 @@ public:
     void claim_outputs(const SweepSpec& spec) const;
     // The same, then `then` (the command's other claims); if either throws,
     // the directories it created are removed again before the rethrow.
-    // True when DIR did not exist before.
-    bool claim_outputs(const SweepSpec& spec, const std::function<void()>& then) const;
+    // Returns the outermost directory it created (empty: DIR existed), for
+    // remove_created when a later step fails before any point has run.
+    std::string claim_outputs(const SweepSpec& spec, const std::function<void()>& then) const;
 
     // DIR/points or DIR/logs that is a symbolic link, or a point's result or
     // log that is a link (symbolic or hard) or no regular file: BadInput naming it (under --out
     // `shown`). A sweep writes only through names it made.
     void refuse_foreign_files(const std::vector<SweepPoint>& points, const std::string& shown) const;
     // A manifest in DIR whose points hold results and are not all among
-    // `points` (another spec's sweep): BadInput, as replacing it would leave
-    // those results unreachable. A sweep grown by more values passes.
+    // `points` (another spec's sweep), or a result of one of `points` made with
+    // another config (check_result: Stale): BadInput, as replacing it would
+    // lose those results. A sweep grown by more values passes; without a
+    // manifest (removed to say "replace"), nothing is refused.
     void refuse_other_sweep(const std::vector<SweepPoint>& points, const std::string& shown) const;
     std::string result_path(const SweepPoint& p) const;
     std::string log_path(const SweepPoint& p) const;
@@ -60,6 +63,9 @@ private:
     std::string m_dir;
     std::string m_binary;
 };
+
+// Removes `created` (claim_outputs's, made by this command) with all in it.
+void remove_created(const std::string& created);
 
 // Whether `path` (after symlinks) is one of the files a sweep keeps in `dir`:
 // its lock, manifest, base.json, or anything under points/ or logs/.

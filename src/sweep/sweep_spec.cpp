@@ -97,11 +97,6 @@ std::string changes_no_run(const std::vector<std::string>& segments) {
     return "";
 }
 
-// JSON built in C++ holds 3 as a signed integer, parsed JSON as unsigned.
-bool non_negative_integer(const json& j) {
-    return j.is_number_unsigned() || (j.is_number_integer() && j.get<int64_t>() >= 0);
-}
-
 uint64_t fnv1a(const std::string& s) {
     uint64_t h = 1469598103934665603ull;
     for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
@@ -326,19 +321,28 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
               [](const SweepDimension& a, const SweepDimension& b) { return a.paths[0] < b.paths[0]; });
 
     if (auto seeds = spec.find("seeds"); seeds != spec.end()) {
-        if (non_negative_integer(*seeds) && seeds->get<uint64_t>() > kMaxSweepPoints)
-            throw ConfigError("seeds: at most " + std::to_string(kMaxSweepPoints) +
-                              " repetitions, found " + seeds->dump());
-        if (non_negative_integer(*seeds) && seeds->get<uint64_t>() >= 1) {
-            for (uint64_t i = 1; i <= seeds->get<uint64_t>(); ++i) s.seeds.push_back(i);
+        // Read by the loader's rule for integers, as run.seed is (2.0 is 2).
+        if (seeds->is_number()) {
+            uint64_t n = 0;
+            try {
+                n = whole_number(*seeds, 1, kMaxSweepPoints);
+            } catch (const ConfigError& e) {
+                throw ConfigError(std::string("seeds: ") + e.what() +
+                                  " (a count of repetitions)");
+            }
+            for (uint64_t i = 1; i <= n; ++i) s.seeds.push_back(i);
         } else if (seeds->is_array() && !seeds->empty()) {
             for (size_t i = 0; i < seeds->size(); ++i) {
-                const json& e = (*seeds)[i];
                 const std::string at = "seeds[" + std::to_string(i) + "]";
-                if (!non_negative_integer(e)) throw ConfigError(at + ": expected a non-negative integer, found " + e.dump());
-                if (std::count(s.seeds.begin(), s.seeds.end(), e.get<uint64_t>()))
-                    throw ConfigError(at + ": seed " + e.dump() + " appears twice");
-                s.seeds.push_back(e.get<uint64_t>());
+                uint64_t seed = 0;
+                try {
+                    seed = whole_number((*seeds)[i], 0, UINT64_MAX);
+                } catch (const ConfigError& e) {
+                    throw ConfigError(at + ": " + e.what());
+                }
+                if (std::count(s.seeds.begin(), s.seeds.end(), seed))
+                    throw ConfigError(at + ": seed " + std::to_string(seed) + " appears twice");
+                s.seeds.push_back(seed);
             }
         } else {
             throw ConfigError("seeds: expected a count >= 1 or a non-empty array of seeds, found " + seeds->dump());

@@ -1233,7 +1233,9 @@ for tag, p, msg in [("twice", "50:99:50", "'50' repeats '50'"),
                     ("negative", "-50", "not a percentage"),
                     ("zero-point", "0.0", "not a percentage"),
                     ("above-100", "100.5", "not a percentage"),
-                    ("word", "p99", "not a percentage")]:
+                    ("word", "p99", "'p99' is not a decimal number"),
+                    ("exponent", "1e-9", "'1e-9' is not a decimal number"),
+                    ("below-fio-key", "0.0000001", "below 0.000001")]:
     case(f"run-percentile-list-{tag}", ["run", "nvme.json", "-q", "--fio-json", "f.json",
                                          "--percentile-list", p], 2, msg, [NVME],
          names=["--percentile-list"])
@@ -1359,8 +1361,13 @@ case("run-xen-timeline-and-interrupts", ["run", "c.json", "-q", "--timeline", "-
      stdout_holds=["xen vcpu0", "xen event_lock", "the Xen domain's counters"])
 case("run-kvm-timeline", ["run", "c.json", "-q", "--timeline"], 0, None, [js("c.json", KVM)],
      stdout_holds=["vcpu0", "VM exit"])
-case("bench-power-no-msi", ["bench", "--config", "c.json", "--reps", "1"], 1,
-     "no device sent an MSI", [js("c.json", POWER)])
+# bench measures per MSI: a config no device sends one in is refused when it loads, before
+# the floor runs.
+NO_WORKLOAD = {k: v for k, v in FAMILIES["topology"].items() if k != "workloads"}
+for tag, cfg, msg in [("power", POWER, "a POWER partition"), ("no-workload", NO_WORKLOAD,
+                                                              "no workload")]:
+    case(f"bench-{tag}-no-msi", ["bench", "--config", "c.json", "--reps", "1"], 2,
+         [msg, "bench measures the simulator per MSI"], [js("c.json", cfg)], names=["c.json: "])
 # A combination is told against the --set that made it.
 case("run-power-set-xen", ["run", "c.json", "-q", "--set", "xen.vcpus=2"], 2,
      "not both", [js("c.json", POWER)], names=["--set xen.vcpus=2: power"])
@@ -2019,6 +2026,39 @@ case("params-devices-profile", ["params", "devices[]"], 0, None, [],
      stdout_holds=['profile', '["dsa","nvme_pm174x","optane_gen2"]'])
 case("params-workload-type-required", ["params", "workloads[] (type bursty)"], 0, None, [],
      stdout_holds=['default required'], stdout_lacks=['default "bursty"'])
+
+# A sweep that fails writing its manifest removes every directory it made (mkdir -p), as a
+# refused one does.
+case("sweep-out-deep-disk-full", ["sweep", "spec.json", "--out", "full/new/deep"], 1,
+     ["full/new/deep/sweep.json", "No space left on device"],
+     [TINY, SPEC, {"path": "full", "tmpfs": "full"}])
+# Of several --sets, the first after which the config no longer loads is blamed, not a later
+# one that only moved the key the message names (32 vCPUs + 994 CPUs, then 31 + 994 > 1024).
+case("run-set-blame-first-that-breaks",
+     ["run", "x.json", "-q", "--set", "topology.cpus=994", "--set", "xen.vcpus=31"], 2,
+     "32 vCPUs", [js("x.json", FAMILIES["xen"])], names=["--set topology.cpus=994: xen.vcpus"],
+     stderr_lacks=["--set xen.vcpus=31"])
+# explain's limit names the run's exact length, not one rounded to the limit.
+case("explain-run-just-past-limit",
+     ["explain", "scenario.json", "--set", "run.warmup_ns=0", "--set", "run.duration_ns=100000001"],
+     2, "100000001 ns, but explain", [SCEN], names=["run.duration_ns"])
+# --seed and a --set of run.seed contradict each other.
+for tag, s in [("key", "run.seed=5"), ("section", 'run={"seed": 5}')]:
+    case(f"run-seed-and-set-{tag}",
+         ["run", "tiny.json", "-q", "--seed", "6", "--set", s], 2, "--seed sets run.seed", [TINY],
+         names=["--set " + s])
+case("reproduce-unknown-table-named", ["reproduce", "bogus", "--tables", "tables.json"], 2,
+     "choose a table", [TINY, TABLES], names=['no table "bogus"'])
+# A sweep's seeds are integers by the loader's rule, as run.seed: 2.0 is 2, 2.5 no seed.
+case("sweep-seeds-whole-float-ok", ["sweep", "s.json", "--out", "o", "--emit-commands"], 0, None,
+     [TINY, js("s.json", {"base": "tiny.json", "vary": {"handler.loop_limit": [1]},
+                          "seeds": [1, 2.0]})], creates=["o/sweep.json"],
+     stdout_holds=["seed=2"])
+case("sweep-seeds-fraction", ["sweep", "s.json", "--out", "o"], 2, "expected a whole number",
+     [TINY, js("s.json", {"base": "tiny.json", "vary": {"handler.loop_limit": [1]},
+                          "seeds": [1, 2.5]})], names=["s.json", "seeds[1]"])
+case("run-help-columns-range", ["run", "--help"], 0, None, [],
+     stdout_holds=["timeline width in columns, 10..1000", "0..1000000000"])
 
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
