@@ -162,3 +162,30 @@ TEST_CASE("Xen: time under way at a window's edge counts, and contended <= acqui
     contended_within(x["event_lock"]);
     for (const json& w : many["batches"]) contended_within(w["xen"]["event_lock"]);
 }
+
+TEST_CASE("Xen: a figure per I/O or per EOI of none is null (n/a, nan), not 0", "[xen][cli]") {
+    // 50 us: Xen spends CPU time, no I/O completes and no EOI reaches Xen.
+    Scratch s;
+    const Run r = run_cidsim(s, "run " + kE1 + " --set run.duration_ns=5e4 --set run.warmup_ns=0 "
+                                "--set run.batches=1 --out '" + (s / "r.json") + "' --stats '" +
+                                (s / "r.txt") + "'");
+    REQUIRE(r.status == 0);
+    const json x = json::parse(slurp(s / "r.json"))["xen"];
+    double xen_time = 0;
+    for (const json& v : x["per_vcpu"]) xen_time += v["xen_fraction"].get<double>();
+    REQUIRE(xen_time > 0);
+    REQUIRE(x["ios"] == 0);
+    REQUIRE(x["eois"] == 0);
+    for (const char* k : {"host_cpu_us_per_io", "walk_entries_per_eoi", "pirq_misses_per_eoi"}) {
+        INFO(k);
+        CHECK(x[k].is_null());
+    }
+    CHECK(x["event_lock"]["wait_ns"]["count"] == 0);
+    CHECK(x["event_lock"]["wait_ns"]["mean"].is_null());
+    CHECK_THAT(r.out, Catch::Contains("Xen CPU per I/O n/a us"));
+    CHECK_THAT(r.out, Catch::Contains("walk: n/a pirqs per EOI"));
+    const std::string stats = slurp(s / "r.txt");
+    const size_t at = stats.find("\nxen.host_cpu_us_per_io ");
+    REQUIRE(at != std::string::npos);
+    CHECK_THAT(stats.substr(at, stats.find('#', at) - at), Catch::EndsWith(" nan  "));
+}
