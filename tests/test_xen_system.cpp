@@ -163,6 +163,28 @@ TEST_CASE("Xen: time under way at a window's edge counts, and contended <= acqui
     for (const json& w : many["batches"]) contended_within(w["xen"]["event_lock"]);
 }
 
+TEST_CASE("Xen: the rwlock's held_fraction is the time anyone holds it, mean_owners sums the "
+          "readers' holds", "[xen][totals]") {
+    // Readers hold the rwlock together: summing their holds gave a
+    // "fraction" of 1.24 here.
+    Scratch s;
+    const std::string args = kE1 + " --set run.duration_ns=2e6 --set run.warmup_ns=2e5";
+    const json one = run_result(s, args + " --set run.batches=1 --set xen.variant=rwlock")["xen"];
+    const json many = run_result(s, args + " --set run.batches=16 --set xen.variant=rwlock")["xen"];
+    const json& l = one["event_lock"];
+    CHECK(l["held_fraction"].get<double>() > 0);
+    CHECK(l["held_fraction"].get<double>() <= 1);
+    CHECK(l["mean_owners"].get<double>() > 1);  // readers overlap
+    CHECK(many["event_lock"]["held_fraction"].get<double>() ==
+          Approx(l["held_fraction"].get<double>()).epsilon(1e-9));
+    CHECK(many["event_lock"]["mean_owners"].get<double>() ==
+          Approx(l["mean_owners"].get<double>()).epsilon(1e-9));
+    // A ticket lock has one owner at a time: both are the same.
+    const json t = run_result(s, args + " --set run.batches=1 --set xen.variant=full")["xen"];
+    CHECK(t["event_lock"]["held_fraction"].get<double>() > 0);
+    CHECK(t["event_lock"]["mean_owners"] == t["event_lock"]["held_fraction"]);
+}
+
 TEST_CASE("Xen: a figure per I/O or per EOI of none is null (n/a, nan), not 0", "[xen][cli]") {
     // 50 us: Xen spends CPU time, no I/O completes and no EOI reaches Xen.
     Scratch s;
