@@ -506,11 +506,18 @@ TEST_CASE("README and the teaching doc show the VM scenario, their commands writ
 }
 
 TEST_CASE("each family's summary leads with its own figures: POWER chips and the guests", "[cli][summary]") {
+    // Every summary's first line names the platform its result records
+    // (README), a POWER partition's and a guest's too; the family's lead follows.
     Scratch s;
     const std::string shorter = " --set run.duration_ns=200000 --set run.warmup_ns=0 --set run.batches=1";
+    const auto lead = [](const Run& r, const std::string& platform) {
+        CHECK(r.out.rfind("platform " + platform + " (", 0) == 0);
+        return r.out.substr(r.out.find('\n') + 1);
+    };
     const Run p = run_cidsim(s, "run " + q(kRoot + "/configs/power/e2-p9.json") + shorter);
     REQUIRE(p.status == 0);
-    CHECK(p.out.rfind("POWER partition: 2 chip(s), 16+16 cores x SMT4 (128 CPUs)", 0) == 0);
+    CHECK(lead(p, "generic")
+              .rfind("POWER partition: 2 chip(s), 16+16 cores x SMT4 (128 CPUs)", 0) == 0);
     CHECK(p.out.find("ipistorm on 0-63, offset 8, wait") != std::string::npos);
     CHECK(p.out.find("descriptor line") != std::string::npos);
     CHECK(p.out.find("    chip1 ") != std::string::npos);
@@ -520,7 +527,7 @@ TEST_CASE("each family's summary leads with its own figures: POWER chips and the
 
     const Run x = run_cidsim(s, "run " + q(kRoot + "/configs/vm/e1-xen-eoi.json") + shorter);
     REQUIRE(x.status == 0);
-    CHECK(x.out.rfind("Xen HVM domain, 32 vCPUs", 0) == 0);
+    CHECK(lead(x, "spr").rfind("Xen HVM domain, 32 vCPUs", 0) == 0);
     const size_t io = x.out.find("  I/O: "), lock = x.out.find("event_lock ("),
                  host = x.out.find("\nhost interrupt path\n");
     CHECK(io < lock);
@@ -529,7 +536,7 @@ TEST_CASE("each family's summary leads with its own figures: POWER chips and the
 
     const Run k = run_cidsim(s, "run " + q(kRoot + "/configs/vm/e3-vfio.json") + shorter);
     REQUIRE(k.status == 0);
-    CHECK(k.out.rfind("KVM guest, 1 vCPU(s)", 0) == 0);
+    CHECK(lead(k, "spr").rfind("KVM guest, 1 vCPU(s)", 0) == 0);
     CHECK(k.out.find("vcpu0 (CPU1)") < k.out.find("\nhost interrupt path\n"));
 }
 

@@ -187,7 +187,6 @@ std::string host_text(const json& r) {
     char buf[2048];
     std::snprintf(
         buf, sizeof buf,
-        "platform %s\n"
         "mode %s, %llu CPU(s), %.3f ms simulated\n"
         "  MSIs              %12llu  (%.3f M/s)\n"
         "  handler calls     %12llu  (%.3f M/s)\n"
@@ -200,7 +199,6 @@ std::string host_text(const json& r) {
         "  timer delay ns    p50 %s  p99 %s  max %s\n"
         "  IEC hits/misses   %llu / %llu;  IOMMU faults %llu\n"
         "  stranded %llu (at end %llu);  lost completions %llu;  in flight %llu\n",
-        platform_summary(r["config"].value("platform", std::string(kGenericPlatform))).c_str(),
         r["config"].value("mode", std::string("no")).c_str(),  // a POWER config has none
         (unsigned long long)r["config"]["topology"]["cpus"].get<uint64_t>(),
         m["simulated_seconds"].get<double>() * 1e3, (unsigned long long)m["msis"].get<uint64_t>(),
@@ -311,11 +309,16 @@ std::string guest_io_text(const json& r, const std::string& guest) {
     return out;
 }
 
-}  // namespace
+// Every summary's first line: the platform the result records (a POWER
+// partition's is the x86 host's, "generic" unless the config names one).
+std::string platform_line(const json& r) {
+    return "platform " +
+           platform_summary(r["config"].value("platform", std::string(kGenericPlatform))) + "\n";
+}
 
-std::string summary_text(const json& r) {
-    // Each family's own figures first; the x86 host's interrupt path after
-    // them, or a line when it carried nothing (a POWER config's idle host).
+// Each family's own figures first; the x86 host's interrupt path after
+// them, or a line when it carried nothing (a POWER config's idle host).
+std::string family_text(const json& r) {
     if (r.contains("ipistorm")) {
         const json& m = r["metrics"];
         if (m["msis"].get<uint64_t>() == 0 && m["interrupts"].get<uint64_t>() == 0)
@@ -335,5 +338,9 @@ std::string summary_text(const json& r) {
                vcpu_text(r) + storage_text(r) + "\nhost interrupt path\n" + host_text(r);
     return host_text(r) + storage_text(r);
 }
+
+}  // namespace
+
+std::string summary_text(const json& r) { return platform_line(r) + family_text(r); }
 
 }  // namespace cidsim
