@@ -620,6 +620,38 @@ TEST_CASE("the interrupts option shows a POWER partition's XIVE IPIs and a guest
     CHECK(g.out.find("\nPIW: ") != std::string::npos);
 }
 
+TEST_CASE("a KVM guest's interrupts: its pCPU's LOC counts the host tick and the guest timer's "
+          "hrtimer, the guest's own LOC its timer", "[cli][interrupts][kvm]") {
+    // Both LOC rows read 0 (the guest's was missing) while the run counted
+    // the timers that exited the guest.
+    Scratch s;
+    const Run g = run_cidsim(s, "run " + q(kRoot + "/configs/vm/e3-vfio.json") +
+                                    " --set run.duration_ns=1e7 --set run.warmup_ns=0 "
+                                    "--set run.batches=1 -q --interrupts --out " + q(s / "g.json"));
+    REQUIRE(g.status == 0);
+    const json v = read_json(s / "g.json")["per_vcpu"][0];
+    const uint64_t ticks = v["host_tick_exits"].get<uint64_t>();
+    const uint64_t timers = v["guest_timer_exits"].get<uint64_t>();
+    REQUIRE(ticks > 0);
+    REQUIRE(timers > 0);
+    // The counts of a file's LOC row (the file starting at `from`).
+    const auto loc = [&](size_t from) {
+        const size_t at = g.out.find("\nLOC:", from);
+        REQUIRE(at != std::string::npos);
+        std::istringstream line(g.out.substr(at + 6, g.out.find('\n', at + 1) - at - 6));
+        std::vector<uint64_t> counts;
+        for (uint64_t n; line >> n;) counts.push_back(n);
+        return counts;
+    };
+    const std::vector<uint64_t> host = loc(0);  // CPU0, then the vCPU's pCPU (CPU1)
+    REQUIRE(host.size() == 2);
+    CHECK(host[1] == ticks + timers);
+    const size_t guest = g.out.find("\nthe guest's own /proc/interrupts:\n");
+    REQUIRE(guest != std::string::npos);
+    CHECK(g.out.find("\nLOC:") < guest);
+    CHECK(loc(guest) == std::vector<uint64_t>{timers});
+}
+
 TEST_CASE("a key over every array element: --set and sweep vary workloads[*].iodepth", "[cli][sweep]") {
     Scratch s;
     const std::string cfg = kRoot + "/configs/rfc/c1-nvme-2disks.json";
