@@ -162,6 +162,8 @@ void totals(const json& o, const std::string& at, std::map<std::string, double>&
         for (size_t i = 0; i < o.size(); ++i) totals(o[i], at + "/" + std::to_string(i), out);
     } else if (o.is_number()) {
         out[at] = o.get<double>();
+    } else if (o.is_null()) {
+        out[at] = -1;  // undefined (a ratio of nothing): so in either run (no total is < 0)
     }
 }
 

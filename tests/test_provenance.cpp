@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "cli_runner.h"
 #include "config/config_loader.h"
 #include "config/platforms.h"
 #include "config/provenance.h"
@@ -111,4 +112,31 @@ TEST_CASE("only fitted, assumed and guessed numbers are uncertain") {
         p.kind = k;
         CHECK_FALSE(p.uncertain());
     }
+}
+
+TEST_CASE("a pid_line cost changes a posted run unless its description says the PID line does "
+          "not use it") {
+    // upgrade_ns was calibrated (spr.json) and described as a PID line cost
+    // while no PID line is ever shared, so it changed nothing. Two sockets:
+    // the remapping unit's RMW of CPU 1's PID crosses one (hop_ns).
+    cidsim_test::Scratch s;
+    const json params =
+        json::parse(cidsim_test::run_cidsim(s, "params pid_line --format json").out);
+    const std::string run = cidsim_test::example("posted-bursty.json") +
+                            " --set topology.sockets=2 --set run.duration_ns=5e5";
+    const json base = cidsim_test::run_result(s, run)["metrics"];
+    size_t unused = 0, used = 0;
+    for (const json& p : params["pid_line"]) {
+        const std::string key = p["key"].get<std::string>();
+        INFO(key);
+        const double moved = 3 * p["default"].get<double>() + 50;
+        const json m = cidsim_test::run_result(
+            s, run + " --set pid_line." + key + "=" + std::to_string(moved))["metrics"];
+        const bool not_used = p["description"].get<std::string>().find(
+                                  "Not used by the PID line") != std::string::npos;
+        CHECK((m == base) == not_used);
+        ++(not_used ? unused : used);
+    }
+    CHECK(unused >= 2);  // upgrade_ns, home_occupancy_ns
+    CHECK(used >= 6);
 }

@@ -506,11 +506,18 @@ TEST_CASE("README and the teaching doc show the VM scenario, their commands writ
 }
 
 TEST_CASE("each family's summary leads with its own figures: POWER chips and the guests", "[cli][summary]") {
+    // Every summary's first line names the platform its result records
+    // (README), a POWER partition's and a guest's too; the family's lead follows.
     Scratch s;
     const std::string shorter = " --set run.duration_ns=200000 --set run.warmup_ns=0 --set run.batches=1";
+    const auto lead = [](const Run& r, const std::string& platform) {
+        CHECK(r.out.rfind("platform " + platform + " (", 0) == 0);
+        return r.out.substr(r.out.find('\n') + 1);
+    };
     const Run p = run_cidsim(s, "run " + q(kRoot + "/configs/power/e2-p9.json") + shorter);
     REQUIRE(p.status == 0);
-    CHECK(p.out.rfind("POWER partition: 2 chip(s), 16+16 cores x SMT4 (128 CPUs)", 0) == 0);
+    CHECK(lead(p, "generic")
+              .rfind("POWER partition: 2 chip(s), 16+16 cores x SMT4 (128 CPUs)", 0) == 0);
     CHECK(p.out.find("ipistorm on 0-63, offset 8, wait") != std::string::npos);
     CHECK(p.out.find("descriptor line") != std::string::npos);
     CHECK(p.out.find("    chip1 ") != std::string::npos);
@@ -520,7 +527,7 @@ TEST_CASE("each family's summary leads with its own figures: POWER chips and the
 
     const Run x = run_cidsim(s, "run " + q(kRoot + "/configs/vm/e1-xen-eoi.json") + shorter);
     REQUIRE(x.status == 0);
-    CHECK(x.out.rfind("Xen HVM domain, 32 vCPUs", 0) == 0);
+    CHECK(lead(x, "spr").rfind("Xen HVM domain, 32 vCPUs", 0) == 0);
     const size_t io = x.out.find("  I/O: "), lock = x.out.find("event_lock ("),
                  host = x.out.find("\nhost interrupt path\n");
     CHECK(io < lock);
@@ -529,7 +536,7 @@ TEST_CASE("each family's summary leads with its own figures: POWER chips and the
 
     const Run k = run_cidsim(s, "run " + q(kRoot + "/configs/vm/e3-vfio.json") + shorter);
     REQUIRE(k.status == 0);
-    CHECK(k.out.rfind("KVM guest, 1 vCPU(s)", 0) == 0);
+    CHECK(lead(k, "spr").rfind("KVM guest, 1 vCPU(s)", 0) == 0);
     CHECK(k.out.find("vcpu0 (CPU1)") < k.out.find("\nhost interrupt path\n"));
 }
 
@@ -611,6 +618,38 @@ TEST_CASE("the interrupts option shows a POWER partition's XIVE IPIs and a guest
     CHECK(g.out.find("vfio-msix[0](0000:03:00.0)") != std::string::npos);
     CHECK(g.out.find("\nthe guest's own /proc/interrupts:\n") != std::string::npos);
     CHECK(g.out.find("\nPIW: ") != std::string::npos);
+}
+
+TEST_CASE("a KVM guest's interrupts: its pCPU's LOC counts the host tick and the guest timer's "
+          "hrtimer, the guest's own LOC its timer", "[cli][interrupts][kvm]") {
+    // Both LOC rows read 0 (the guest's was missing) while the run counted
+    // the timers that exited the guest.
+    Scratch s;
+    const Run g = run_cidsim(s, "run " + q(kRoot + "/configs/vm/e3-vfio.json") +
+                                    " --set run.duration_ns=1e7 --set run.warmup_ns=0 "
+                                    "--set run.batches=1 -q --interrupts --out " + q(s / "g.json"));
+    REQUIRE(g.status == 0);
+    const json v = read_json(s / "g.json")["per_vcpu"][0];
+    const uint64_t ticks = v["host_tick_exits"].get<uint64_t>();
+    const uint64_t timers = v["guest_timer_exits"].get<uint64_t>();
+    REQUIRE(ticks > 0);
+    REQUIRE(timers > 0);
+    // The counts of a file's LOC row (the file starting at `from`).
+    const auto loc = [&](size_t from) {
+        const size_t at = g.out.find("\nLOC:", from);
+        REQUIRE(at != std::string::npos);
+        std::istringstream line(g.out.substr(at + 6, g.out.find('\n', at + 1) - at - 6));
+        std::vector<uint64_t> counts;
+        for (uint64_t n; line >> n;) counts.push_back(n);
+        return counts;
+    };
+    const std::vector<uint64_t> host = loc(0);  // CPU0, then the vCPU's pCPU (CPU1)
+    REQUIRE(host.size() == 2);
+    CHECK(host[1] == ticks + timers);
+    const size_t guest = g.out.find("\nthe guest's own /proc/interrupts:\n");
+    REQUIRE(guest != std::string::npos);
+    CHECK(g.out.find("\nLOC:") < guest);
+    CHECK(loc(guest) == std::vector<uint64_t>{timers});
 }
 
 TEST_CASE("a key over every array element: --set and sweep vary workloads[*].iodepth", "[cli][sweep]") {

@@ -51,6 +51,11 @@ TEST_CASE("reproduce xen-eoi-lock: systems.md E's keys and metric, both calibrat
         INFO(row.dump());
         const std::string v = row["key"].at("variant").get<std::string>();
         variants.insert(v);
+        if (row["simulated"].is_null()) {  // the mean wait of no acquisition
+            CHECK(v == "intpost");
+            CHECK(row["metric"] == "lock_wait_us_mean");
+            continue;
+        }
         const double sim = row["simulated"].get<double>();
         CHECK(row["ci95"].get<double>() <= 0.01 * std::abs(sim) + 1e-9);
         if (row["metric"] != "iops_M") continue;

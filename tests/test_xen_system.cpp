@@ -162,3 +162,52 @@ TEST_CASE("Xen: time under way at a window's edge counts, and contended <= acqui
     contended_within(x["event_lock"]);
     for (const json& w : many["batches"]) contended_within(w["xen"]["event_lock"]);
 }
+
+TEST_CASE("Xen: the rwlock's held_fraction is the time anyone holds it, mean_owners sums the "
+          "readers' holds", "[xen][totals]") {
+    // Readers hold the rwlock together: summing their holds gave a
+    // "fraction" of 1.24 here.
+    Scratch s;
+    const std::string args = kE1 + " --set run.duration_ns=2e6 --set run.warmup_ns=2e5";
+    const json one = run_result(s, args + " --set run.batches=1 --set xen.variant=rwlock")["xen"];
+    const json many = run_result(s, args + " --set run.batches=16 --set xen.variant=rwlock")["xen"];
+    const json& l = one["event_lock"];
+    CHECK(l["held_fraction"].get<double>() > 0);
+    CHECK(l["held_fraction"].get<double>() <= 1);
+    CHECK(l["mean_owners"].get<double>() > 1);  // readers overlap
+    CHECK(many["event_lock"]["held_fraction"].get<double>() ==
+          Approx(l["held_fraction"].get<double>()).epsilon(1e-9));
+    CHECK(many["event_lock"]["mean_owners"].get<double>() ==
+          Approx(l["mean_owners"].get<double>()).epsilon(1e-9));
+    // A ticket lock has one owner at a time: both are the same.
+    const json t = run_result(s, args + " --set run.batches=1 --set xen.variant=full")["xen"];
+    CHECK(t["event_lock"]["held_fraction"].get<double>() > 0);
+    CHECK(t["event_lock"]["mean_owners"] == t["event_lock"]["held_fraction"]);
+}
+
+TEST_CASE("Xen: a figure per I/O or per EOI of none is null (n/a, nan), not 0", "[xen][cli]") {
+    // 50 us: Xen spends CPU time, no I/O completes and no EOI reaches Xen.
+    Scratch s;
+    const Run r = run_cidsim(s, "run " + kE1 + " --set run.duration_ns=5e4 --set run.warmup_ns=0 "
+                                "--set run.batches=1 --out '" + (s / "r.json") + "' --stats '" +
+                                (s / "r.txt") + "'");
+    REQUIRE(r.status == 0);
+    const json x = json::parse(slurp(s / "r.json"))["xen"];
+    double xen_time = 0;
+    for (const json& v : x["per_vcpu"]) xen_time += v["xen_fraction"].get<double>();
+    REQUIRE(xen_time > 0);
+    REQUIRE(x["ios"] == 0);
+    REQUIRE(x["eois"] == 0);
+    for (const char* k : {"host_cpu_us_per_io", "walk_entries_per_eoi", "pirq_misses_per_eoi"}) {
+        INFO(k);
+        CHECK(x[k].is_null());
+    }
+    CHECK(x["event_lock"]["wait_ns"]["count"] == 0);
+    CHECK(x["event_lock"]["wait_ns"]["mean"].is_null());
+    CHECK_THAT(r.out, Catch::Contains("Xen CPU per I/O n/a us"));
+    CHECK_THAT(r.out, Catch::Contains("walk: n/a pirqs per EOI"));
+    const std::string stats = slurp(s / "r.txt");
+    const size_t at = stats.find("\nxen.host_cpu_us_per_io ");
+    REQUIRE(at != std::string::npos);
+    CHECK_THAT(stats.substr(at, stats.find('#', at) - at), Catch::EndsWith(" nan  "));
+}

@@ -56,8 +56,12 @@ def main():
             rows = sorted(series.get((machine, column), []), key=lambda r: r["key"]["cpus"])
             if not rows:
                 continue
-            ax.errorbar([r["key"]["cpus"] for r in rows], [r["simulated"] for r in rows],
-                        yerr=[r["ci95"] for r in rows], marker="o", ms=3, label=LABELS[column])
+            # null (a figure the run could not define, a half-width of one window): no point
+            ax.errorbar([r["key"]["cpus"] for r in rows],
+                        [r["simulated"] if r["simulated"] is not None else float("nan")
+                         for r in rows],
+                        yerr=[r["ci95"] or 0 for r in rows], marker="o", ms=3,
+                        label=LABELS[column])
             pub = [(r["key"]["cpus"], r["published"]) for r in rows if isinstance(r.get("published"), (int, float))]
             if pub:
                 ax.plot(*zip(*pub), "kx", ms=9, mew=2)

@@ -61,10 +61,14 @@ def titles(path):
 def draw_metric(ax, rows, metric):
     xs = range(len(rows))
     width = 0.38
-    sim = [r["simulated"] for r in rows]
+    # A figure the run could not define (null: no sample) has no bar but an "n/a".
+    sim = [r["simulated"] if r["simulated"] is not None else float("nan") for r in rows]
     err = [r.get("ci95") or 0 for r in rows]
     ax.bar([x - width / 2 for x in xs], sim, width, yerr=err, capsize=3, color="tab:blue",
            label="simulated (95% half-width)")
+    for x, r in zip(xs, rows):
+        if r["simulated"] is None:
+            ax.text(x - width / 2, 0, "n/a", ha="center", va="bottom", fontsize=7)
     if any(r.get("published") is not None for r in rows):
         pub = [r["published"] if r.get("published") is not None else 0 for r in rows]
         ax.bar([x + width / 2 for x in xs], pub, width, color="tab:orange", alpha=0.6,

@@ -32,6 +32,8 @@ def key_text(key):
 
 
 def percent(x, base):
+    if x is None or base is None:  # a figure the run could not define: no bar
+        return float("nan")
     return 100.0 * (x - base) / abs(base) if base else 0.0
 
 
@@ -49,7 +51,8 @@ def draw_figure(ax, row, top):
         ax.axvspan(percent(row["interval"][0], base), percent(row["interval"][1], base),
                    color="0.85", zorder=0, label="assumption interval")
     ax.axvline(0, color="black", linewidth=0.8)
-    ax.set_xlabel(f"change of the figure (%), from {base:.4g}", fontsize=8)
+    ax.set_xlabel(f"change of the figure (%), from {'n/a' if base is None else f'{base:.4g}'}",
+                  fontsize=8)
     ax.set_title(f"{key_text(row['key'])}: {row['metric']}", fontsize=8)
     ax.tick_params(axis="x", labelsize=7)
 

@@ -211,7 +211,7 @@ struct Verdict {
     double growth = 1;
     bool more_windows = true;  // else longer windows
     std::string misses;        // the figures that miss, for stderr
-    std::string zeros;         // the figures 0 in every window: no precision to judge
+    std::string zeros;         // the figures 0 or undefined in every window: nothing to judge
     std::string unjudged;      // the figures of a run with one window: no spread to judge by
 };
 
@@ -222,8 +222,9 @@ Verdict judge(const Table& t, size_t row, const json& result, double precision) 
         const double target = precision * std::fabs(f.mean);
         const bool thin = f.tail_samples < kMinTailSamples;
         // 0 in every window has a half-width of 0, which would pass for met; a
-        // longer run would not tell more, so it is not rerun but said.
-        if (f.mean == 0 && f.ci95 == 0 && !thin) {
+        // longer run would not tell more, so it is not rerun but said. So is
+        // a figure no window defines (a latency of no sample).
+        if ((f.mean == 0 && f.ci95 == 0 && !thin) || std::isnan(f.mean)) {
             v.zeros += (v.zeros.empty() ? "" : ", ") + m;
             continue;
         }
@@ -658,8 +659,8 @@ int cmd_reproduce(int argc, char** argv) {
         // rerun at its config's own length before it is taken as 0.
         const double full_ns = row_length_ns[p.table][p.row];
         if (!v.zeros.empty() && p.duration_ns < full_ns && p.round < max_reruns) {
-            v.misses += (v.misses.empty() ? "" : "; ") + v.zeros + " 0 in every window of a " +
-                        "shortened run";
+            v.misses += (v.misses.empty() ? "" : "; ") + v.zeros +
+                        " 0 or undefined in every window of a shortened run";
             v.zeros.clear();
             v.precise = false;
             v.growth = std::max(v.growth, full_ns / p.duration_ns);
@@ -672,7 +673,8 @@ int cmd_reproduce(int argc, char** argv) {
         if (!v.zeros.empty() && (v.precise || p.round >= max_reruns))
             std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " ("
                       << key_text(t.rows[p.row].key) << "): " << v.zeros
-                      << " 0 in every window: --precision not met (nothing to judge it by)\n";
+                      << " 0 or undefined in every window: --precision not met (nothing to judge "
+                         "it by)\n";
         if (!v.unjudged.empty() && (v.precise || p.round >= max_reruns))
             std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " ("
                       << key_text(t.rows[p.row].key) << "): " << v.unjudged

@@ -579,7 +579,9 @@ std::string render_explain(const ExplainScenario& s, const std::vector<json>& re
             for (const json& r : results) {
                 const json& v = r.contains(section) ? r[section][c.key] : json(0);
                 char buf[32];
-                if (v.is_number_float())
+                if (v.is_null())  // undefined (a ratio of nothing)
+                    std::snprintf(buf, sizeof buf, "n/a");
+                else if (v.is_number_float())
                     std::snprintf(buf, sizeof buf, float_format, v.get<double>());
                 else
                     std::snprintf(buf, sizeof buf, "%llu", (unsigned long long)v.get<uint64_t>());

@@ -23,6 +23,8 @@ void InterruptCounts::add(const System& sys) {
         k.host_device_irqs += s.host_device_irqs;
         k.pin += s.pin;
         k.piw += s.piw;
+        k.host_ticks += s.host_tick_exits;
+        k.guest_timers += s.guest_timer_exits;
         for (unsigned v = 0; v < 256; ++v) k.guest_handler_calls[v] += s.guest_handler_calls[v];
     }
     xen.resize(sys.xen_vcpu_count());
@@ -156,7 +158,7 @@ std::string host_table(const System& sys, const InterruptCounts& k) {
     };
     using V = InterruptCounts::Vcpu;
     out += arch_row("LOC", host_and_vcpus([&](unsigned c) { return k.cpus[c].local_timer; },
-                                          [](const V&) { return uint64_t(0); }),
+                                          [](const V& s) { return s.host_ticks + s.guest_timers; }),
                     " Local timer interrupts");
     out += arch_row("SPU", host_and_vcpus([&](unsigned c) { return k.cpus[c].spurious; },
                                           [](const V&) { return uint64_t(0); }),
@@ -192,6 +194,8 @@ std::string guest_table(const System& sys, const InterruptCounts& k) {
         const unsigned hwirq = irq - 24;
         out += irq_line(irq++, calls, "PCI-MSIX-0000:00:04.0", hwirq, "edge", action);
     }
+    out += arch_row("LOC", per(m, [&](unsigned i) { return k.vcpus[i].guest_timers; }),
+                    " Local timer interrupts");
     return out + x86_tail();
 }
 

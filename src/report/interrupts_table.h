@@ -33,6 +33,10 @@ struct InterruptCounts {
     };
     struct Vcpu {
         uint64_t host_device_irqs = 0, pin = 0, piw = 0;
+        // The pCPU's local timer interrupts: the host tick's and the
+        // hrtimer's that emulates the guest's timer, which the guest then
+        // takes as its own local timer interrupt.
+        uint64_t host_ticks = 0, guest_timers = 0;
         std::array<uint64_t, 256> guest_handler_calls{};
     };
     struct PowerCpu {

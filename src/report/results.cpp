@@ -23,6 +23,19 @@ namespace cidsim {
 
 using nlohmann::json;
 
+namespace {
+
+// A figure the run could not define (ratio() of nothing, a NaN) as the
+// JSON writes it, null, already in memory: the summary, the stats file and
+// the batch totals read the same value a reader of the file does.
+void undefined_to_null(json& j) {
+    if (j.is_number_float() && std::isnan(j.get<double>())) j = nullptr;
+    if (j.is_structured())
+        for (json& e : j) undefined_to_null(e);
+}
+
+}  // namespace
+
 // Raw statistics go in through their own descriptions (stat_json.h); what
 // is computed here (rates, fractions, per-notification figures, the
 // route's identity) is described in metric_table.cpp, and each machine
@@ -141,21 +154,25 @@ json collect_results(const System& sys) {
             {"invariants", check_invariants(sys).to_json()}};
     for (const auto& section : result_sections())
         if (section->present(sys)) out[section->key()] = section->write(sys, secs);
+    undefined_to_null(out);
     return out;
 }
 
 namespace {
 
 // Mean and 95% half-width of every number found at the same place in all
-// of `samples` (objects and arrays of the same shape).
+// of `samples` (objects and arrays of the same shape). A window where the
+// figure is undefined (null) is no sample; with fewer than two samples
+// there is no half-width.
 void combine(const std::vector<const json*>& samples, json& mean, json& ci95) {
     const json& first = *samples.front();
-    if (first.is_number()) {
-        std::vector<double> values;
-        for (const json* s : samples) values.push_back(s->get<double>());
+    std::vector<double> values;
+    for (const json* s : samples)
+        if (s->is_number()) values.push_back(s->get<double>());
+    if (first.is_number() || (first.is_null() && !values.empty())) {
         const MeanCi m = mean_ci95(values);
         mean = m.mean;
-        ci95 = m.half_width;
+        ci95 = values.size() < 2 ? json() : json(m.half_width);
     } else if (first.is_object() || first.is_array()) {
         mean = first.is_object() ? json::object() : json::array();
         ci95 = mean;
@@ -264,6 +281,7 @@ json run_and_collect(System& system, ProgressLine* progress, HistogramMap* workl
     // The run's totals, not one window's nor a mean of windows: a reader
     // of `metrics` sees the whole measured time (report/run_totals.h).
     totals.write(result);
+    undefined_to_null(result);
     if (workload_histograms) *workload_histograms = totals.histograms();
     if (progress) progress->clear();
     result["ci95"] = ci95;

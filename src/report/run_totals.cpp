@@ -68,15 +68,20 @@ json combine(const std::vector<const json*>& parts, const std::string& key, cons
             // A summary without its histogram: counts add, the maximum is
             // the largest, the mean is weighted; percentiles cannot be
             // merged from summaries, so those are the windows' mean.
+            // A window without samples has no mean or maximum (null).
             json out = combine_fields(parts, key, at, histograms, seconds);
             double n = 0, weighted = 0, max = 0;
+            bool float_max = false;
             for (const json* p : parts) {
-                n += (*p)["count"].get<double>();
-                weighted += (*p)["count"].get<double>() * p->value("mean", 0.0);
+                const double count = (*p)["count"].get<double>();
+                if (!count) continue;
+                n += count;
+                weighted += count * (*p)["mean"].get<double>();
                 max = std::max(max, (*p)["max"].get<double>());
+                float_max = (*p)["max"].is_number_float();
             }
-            out["mean"] = n > 0 ? weighted / n : 0.0;
-            out["max"] = last["max"].is_number_float() ? json(max) : json(uint64_t(max));
+            out["mean"] = n > 0 ? json(weighted / n) : json();
+            out["max"] = n == 0 ? json() : float_max ? json(max) : json(uint64_t(max));
             return out;
         }
         return tail_summary(it->second.first, it->second.second);
@@ -110,26 +115,29 @@ json combine(const std::vector<const json*>& parts, const std::string& key, cons
         if (key.rfind("max_", 0) == 0) {
             json m = last;
             for (const json* p : parts)
-                if (p->get<double>() > m.get<double>()) m = *p;
+                if (p->is_number() && p->get<double>() > m.get<double>()) m = *p;
             return m;
         }
-        uint64_t sum = 0;
-        for (const json* p : parts) sum += p->get<uint64_t>();
+        uint64_t sum = 0;  // a histogram's max of a window without samples is null
+        for (const json* p : parts)
+            if (p->is_number()) sum += p->get<uint64_t>();
         return sum;
     }
-    if (last.is_number_float()) {
+    if (last.is_number_float() || last.is_null()) {
         // Rates and fractions: their mean weighted by the windows' lengths
         // is their value over the whole time (the windows of a duration that
         // does not divide evenly differ by a picosecond). Equal windows take
-        // the plain mean, which rounds as it always did.
+        // the plain mean, which rounds as it always did. A window where the
+        // figure is undefined (null) adds nothing; in none, it stays null.
         const bool equal = std::all_of(seconds.begin(), seconds.end(),
                                        [&](double s) { return s == seconds[0]; });
         double sum = 0, secs = 0;
         for (size_t i = 0; i < parts.size(); ++i) {
+            if (!parts[i]->is_number()) continue;
             sum += parts[i]->get<double>() * (equal ? 1.0 : seconds[i]);
             secs += equal ? 1.0 : seconds[i];
         }
-        return secs > 0 ? sum / secs : 0.0;
+        return secs > 0 ? json(sum / secs) : json();
     }
     return last;  // booleans, strings
 }

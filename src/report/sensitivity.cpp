@@ -172,7 +172,7 @@ std::string sensitivity_text(const json& s, size_t top) {
             interval = "[" + fmt("%.4g", r["interval"][0]) + ", " + fmt("%.4g", r["interval"][1]) + "]";
         std::snprintf(line, sizeof line, "  %s %s: %.4g +-%s (ci95), assumption interval %s\n",
                       key_text(r["key"]).c_str(), r["metric"].get<std::string>().c_str(), sim,
-                      ci95_text(r["ci95"], "%.2g").c_str(), interval.c_str());
+                      number_text(r["ci95"], "%.2g").c_str(), interval.c_str());
         os << line;
         size_t shown = 0;
         for (const json& d : r["tornado"]) {

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <map>
+#include <utility>
 #include <string>
 
 #include "config/platforms.h"
@@ -11,6 +12,24 @@ namespace cidsim {
 using nlohmann::json;
 
 namespace {
+
+// A figure as printf's `format` writes it (times `scale`), or "n/a" where
+// the result has none (null: nothing to divide by, no sample).
+std::string fig(const json& v, const char* format, double scale = 1) {
+    if (v.is_null()) return "n/a";
+    char b[64];
+    std::snprintf(b, sizeof b, format, v.get<double>() * scale);
+    return b;
+}
+
+// A latency summary's percentiles and maximum, in `format` (times `scale`).
+std::string tail_text(const json& h, const char* format, double scale) {
+    std::string out;
+    for (const auto& [key, name] : {std::pair{"p50", "p50"}, {"p90", "p90"}, {"p99", "p99"},
+                                    {"p99_9", "p99.9"}, {"p99_99", "p99.99"}, {"max", "max"}})
+        out += (out.empty() ? "" : "  ") + std::string(name) + " " + fig(h[key], format, scale);
+    return out;
+}
 
 // One row per CPU: where the interrupts went and what they cost.
 std::string per_cpu_text(const json& r) {
@@ -31,14 +50,7 @@ std::string per_cpu_text(const json& r) {
     return out;
 }
 
-std::string latency_text(const json& h) {
-    char buf[256];
-    std::snprintf(buf, sizeof buf,
-                  "clat us p50 %.0f  p90 %.0f  p99 %.0f  p99.9 %.0f  p99.99 %.0f  max %.0f",
-                  h["p50"].get<double>(), h["p90"].get<double>(), h["p99"].get<double>(),
-                  h.value("p99_9", 0.0), h.value("p99_99", 0.0), h["max"].get<double>());
-    return buf;
-}
+std::string latency_text(const json& h) { return "clat us " + tail_text(h, "%.0f", 1); }
 
 // fio's view of every NVMe workload: the disk, then each job (IOPS,
 // bandwidth, completion latency from submission to reap).
@@ -77,11 +89,11 @@ std::string kvm_stat_text(const json& stat) {
     char line[200];
     for (auto it = stat.begin(); it != stat.end(); ++it) {
         const json& e = it.value();
-        std::snprintf(line, sizeof line, "    %18s %10llu %8.2f%% %8.2f%% %9.2fus %9.2fus %9.2fus\n",
+        std::snprintf(line, sizeof line, "    %18s %10llu %9s %9s %9.2fus %9.2fus %9sus\n",
                       it.key().c_str(), (unsigned long long)e["samples"].get<uint64_t>(),
-                      e["samples_pct"].get<double>(), e["time_pct"].get<double>(),
+                      fig(e["samples_pct"], "%.2f%%").c_str(), fig(e["time_pct"], "%.2f%%").c_str(),
                       e["min_us"].get<double>(), e["max_us"].get<double>(),
-                      e["mean_us"].get<double>());
+                      fig(e["mean_us"], "%.2f").c_str());
         out += line;
     }
     return out;
@@ -95,21 +107,15 @@ std::string vcpu_text(const json& r) {
     std::string out;
     char line[400];
     for (const json& v : r["per_vcpu"]) {
-        const json& g = v["msi_to_guest_ns"];
-        char latency[200];
-        std::snprintf(latency, sizeof latency,
-                      "p50 %.3f  p90 %.3f  p99 %.3f  p99.9 %.3f  p99.99 %.3f  max %.3f",
-                      g["p50"].get<double>() / 1e3, g["p90"].get<double>() / 1e3,
-                      g["p99"].get<double>() / 1e3, g.value("p99_9", 0.0) / 1e3,
-                      g.value("p99_99", 0.0) / 1e3, g["max"].get<double>() / 1e3);
+        const std::string latency = tail_text(v["msi_to_guest_ns"], "%.3f", 1e-3);
         const json& e = v["exits"];
         const json& eh = v["exit_handling_ns"];
         std::snprintf(line, sizeof line,
                       "  vcpu%llu (CPU%llu): exits EXTERNAL_INTERRUPT %llu (%.0f/s: host tick "
                       "%llu, guest timer %llu), HLT %llu, "
                       "EOI %llu; posted in guest mode %llu; PIN %llu, PIW %llu\n"
-                      "    exit handling (kvm_exit -> kvm_entry) us  mean %.3f  max %.3f;  "
-                      "context switches %.0f/s;  host CPU per MSI %.3f us;  in guest %.1f %%\n"
+                      "    exit handling (kvm_exit -> kvm_entry) us  mean %s  max %s;  "
+                      "context switches %.0f/s;  host CPU per MSI %s us;  in guest %.1f %%\n"
                       "    MSI->guest handler us  %s\n",
                       (unsigned long long)v["vcpu"].get<uint64_t>(),
                       (unsigned long long)v["pcpu_apic_id"].get<uint64_t>(),
@@ -123,11 +129,11 @@ std::string vcpu_text(const json& r) {
                                            e["EOI_INDUCED"].get<uint64_t>()),
                       (unsigned long long)v["posted_in_guest"].get<uint64_t>(),
                       (unsigned long long)v["pin"].get<uint64_t>(),
-                      (unsigned long long)v["piw"].get<uint64_t>(), eh["mean"].get<double>() / 1e3,
-                      eh["max"].get<double>() / 1e3, v["context_switches_per_s"].get<double>(),
-                      v["host_cpu_ns_per_interrupt"].get<double>() / 1e3,
-                      v["guest_fraction"].get<double>() * 100,
-                      latency);
+                      (unsigned long long)v["piw"].get<uint64_t>(),
+                      fig(eh["mean"], "%.3f", 1e-3).c_str(), fig(eh["max"], "%.3f", 1e-3).c_str(),
+                      v["context_switches_per_s"].get<double>(),
+                      fig(v["host_cpu_ns_per_interrupt"], "%.3f", 1e-3).c_str(),
+                      v["guest_fraction"].get<double>() * 100, latency.c_str());
         out += line;
         out += kvm_stat_text(v["kvm_stat"]);
     }
@@ -151,10 +157,10 @@ std::string xen_text(const json& r) {
     std::snprintf(buf, sizeof buf,
                   "  xen: %llu vCPUs on %llu socket(s), variant %s, EOI by %s, %llu pirqs\n"
                   "    exits EXTERNAL_INTERRUPT %.0f/s, EOI %.0f/s;  EOIs reaching "
-                  "hvm_dpci_msi_eoi %.0f/s;  Xen CPU per I/O %.3f us\n"
-                  "    event_lock (%s): %.0f acquisitions/s, held %.1f %%, wait us mean %.3f  "
-                  "p99 %.3f;  hand-offs %llu (%llu across sockets)\n"
-                  "    walk: %.1f pirqs per EOI, %.1f line misses per EOI\n",
+                  "hvm_dpci_msi_eoi %.0f/s;  Xen CPU per I/O %s us\n"
+                  "    event_lock (%s): %.0f acquisitions/s, held %.1f %%, wait us mean %s  "
+                  "p99 %s;  hand-offs %llu (%llu across sockets)\n"
+                  "    walk: %s pirqs per EOI, %s line misses per EOI\n",
                   (unsigned long long)c["vcpus"].get<uint64_t>(),
                   (unsigned long long)c["sockets"].get<uint64_t>(),
                   c["variant"].get<std::string>().c_str(),
@@ -163,12 +169,15 @@ std::string xen_text(const json& r) {
                                             : c["eoi"].get<std::string>().c_str(),
                   (unsigned long long)c["pirqs"].get<uint64_t>(), secs > 0 ? ext / secs : 0.0,
                   secs > 0 ? eoi_exits / secs : 0.0, x["eois_per_s"].get<double>(),
-                  x["host_cpu_us_per_io"].get<double>(), l["kind"].get<std::string>().c_str(),
+                  fig(x["host_cpu_us_per_io"], "%.3f").c_str(),
+                  l["kind"].get<std::string>().c_str(),
                   l["acquisitions_per_s"].get<double>(), l["held_fraction"].get<double>() * 100,
-                  l["wait_ns"]["mean"].get<double>() / 1e3, l["wait_ns"]["p99"].get<double>() / 1e3,
+                  fig(l["wait_ns"]["mean"], "%.3f", 1e-3).c_str(),
+                  fig(l["wait_ns"]["p99"], "%.3f", 1e-3).c_str(),
                   (unsigned long long)l["handoffs"].get<uint64_t>(),
                   (unsigned long long)l["cross_socket_handoffs"].get<uint64_t>(),
-                  x["walk_entries_per_eoi"].get<double>(), x["pirq_misses_per_eoi"].get<double>());
+                  fig(x["walk_entries_per_eoi"], "%.1f").c_str(),
+                  fig(x["pirq_misses_per_eoi"], "%.1f").c_str());
     return buf;
 }
 
@@ -178,20 +187,18 @@ std::string host_text(const json& r) {
     char buf[2048];
     std::snprintf(
         buf, sizeof buf,
-        "platform %s\n"
         "mode %s, %llu CPU(s), %.3f ms simulated\n"
         "  MSIs              %12llu  (%.3f M/s)\n"
         "  handler calls     %12llu  (%.3f M/s)\n"
         "  notifications     %12llu  handled, %llu sent, %llu suppressed\n"
         "  remapped messages %12llu\n"
-        "  harvest passes    %12.2f  per notification (mean)\n"
-        "  PID line misses   %12llu  (%.2f per notification)\n"
+        "  harvest passes    %12s  per notification (mean)\n"
+        "  PID line misses   %12llu  (%s per notification)\n"
         "  CPU busy          %12.1f %% (mean over CPUs)\n"
-        "  MSI->handler ns   p50 %.0f  p90 %.0f  p99 %.0f  p99.9 %.0f  p99.99 %.0f  max %.0f\n"
-        "  timer delay ns    p50 %.0f  p99 %.0f  max %.0f\n"
+        "  MSI->handler ns   %s\n"
+        "  timer delay ns    p50 %s  p99 %s  max %s\n"
         "  IEC hits/misses   %llu / %llu;  IOMMU faults %llu\n"
         "  stranded %llu (at end %llu);  lost completions %llu;  in flight %llu\n",
-        platform_summary(r["config"].value("platform", std::string(kGenericPlatform))).c_str(),
         r["config"].value("mode", std::string("no")).c_str(),  // a POWER config has none
         (unsigned long long)r["config"]["topology"]["cpus"].get<uint64_t>(),
         m["simulated_seconds"].get<double>() * 1e3, (unsigned long long)m["msis"].get<uint64_t>(),
@@ -201,14 +208,14 @@ std::string host_text(const json& r) {
         (unsigned long long)m["notifications_sent"].get<uint64_t>(),
         (unsigned long long)m["notifications_suppressed"].get<uint64_t>(),
         (unsigned long long)m["remapped_messages"].get<uint64_t>(),
-        m["harvest_passes_per_notification"]["mean"].get<double>(),
+        fig(m["harvest_passes_per_notification"]["mean"], "%.2f").c_str(),
         (unsigned long long)m["pid_line"]["cpu_misses"].get<uint64_t>(),
-        m["pid_line"]["cpu_misses_per_notification"].get<double>(),
-        m["cpu_busy_fraction_mean"].get<double>() * 100, m["msi_to_handler_ns"]["p50"].get<double>(),
-        m["msi_to_handler_ns"]["p90"].get<double>(), m["msi_to_handler_ns"]["p99"].get<double>(),
-        m["msi_to_handler_ns"].value("p99_9", 0.0), m["msi_to_handler_ns"].value("p99_99", 0.0),
-        double(m["msi_to_handler_ns"]["max"].get<uint64_t>()), m["timer_delay_ns"]["p50"].get<double>(),
-        m["timer_delay_ns"]["p99"].get<double>(), double(m["timer_delay_ns"]["max"].get<uint64_t>()),
+        fig(m["pid_line"]["cpu_misses_per_notification"], "%.2f").c_str(),
+        m["cpu_busy_fraction_mean"].get<double>() * 100,
+        tail_text(m["msi_to_handler_ns"], "%.0f", 1).c_str(),
+        fig(m["timer_delay_ns"]["p50"], "%.0f").c_str(),
+        fig(m["timer_delay_ns"]["p99"], "%.0f").c_str(),
+        fig(m["timer_delay_ns"]["max"], "%.0f").c_str(),
         (unsigned long long)m["iec"]["hits"].get<uint64_t>(),
         (unsigned long long)m["iec"]["misses"].get<uint64_t>(),
         (unsigned long long)m["iommu_faults"]["total"].get<uint64_t>(),
@@ -237,11 +244,11 @@ std::string power_text(const json& r) {
         "irqdebug %s, %.3f ms simulated\n"
         "ipistorm on %s, offset %lld, %s\n"
         "  interrupts (vmstat)  %10.3f M/s  (IPIs %.0f/s, timer %.0f/s)\n"
-        "  iterations           %10.0f /s;  polled (no IPI) %.1f %%;  csd_lock_wait %.3f us "
+        "  iterations           %10.0f /s;  polled (no IPI) %s %%;  csd_lock_wait %s us "
         "per iteration\n"
-        "  IPIs to another chip %10.1f %%;  XIVE triggers that waited %.1f %%\n"
-        "  descriptor line      %10llu transfers (%.2f per IPI, %.0f/s): %.1f %% from another "
-        "chip, %.1f %% queued\n"
+        "  IPIs to another chip %10s %%;  XIVE triggers that waited %s %%\n"
+        "  descriptor line      %10llu transfers (%s per IPI, %.0f/s): %s %% from another "
+        "chip, %s %% queued\n"
         "  per chip  CPUs  IPIs taken      IPIs/s   IPIs sent  to other chip  timer ints  "
         "XIVE triggers  cross-chip  queued\n",
         (unsigned long long)x["per_chip"].size(), chips.c_str(),
@@ -251,13 +258,15 @@ std::string power_text(const json& r) {
         is["cpulist"].get<std::string>().c_str(), (long long)is["offset"].get<int64_t>(),
         is["wait"].get<bool>() ? "wait" : "no wait", x["mint_per_s"].get<double>(),
         x["ipis_per_s"].get<double>(), x["timer_interrupts_per_s"].get<double>(),
-        x["iterations_per_s"].get<double>(), x["polled_share"].get<double>() * 100,
-        x["spin_us_per_iteration"].get<double>(), x["cross_chip_ipi_share"].get<double>() * 100,
-        x["xive_queued_share"].get<double>() * 100,
+        x["iterations_per_s"].get<double>(), fig(x["polled_share"], "%.1f", 100).c_str(),
+        fig(x["spin_us_per_iteration"], "%.3f").c_str(),
+        fig(x["cross_chip_ipi_share"], "%.1f", 100).c_str(),
+        fig(x["xive_queued_share"], "%.1f", 100).c_str(),
         (unsigned long long)x["desc_line_transfers"].get<uint64_t>(),
-        x["desc_line_transfers_per_ipi"].get<double>(), x["desc_line_transfers_per_s"].get<double>(),
-        x["desc_line_cross_chip_share"].get<double>() * 100,
-        x["desc_line_queued_share"].get<double>() * 100);
+        fig(x["desc_line_transfers_per_ipi"], "%.2f").c_str(),
+        x["desc_line_transfers_per_s"].get<double>(),
+        fig(x["desc_line_cross_chip_share"], "%.1f", 100).c_str(),
+        fig(x["desc_line_queued_share"], "%.1f", 100).c_str());
     std::string out = buf;
     for (const json& k : x["per_chip"]) {
         char line[240];
@@ -300,11 +309,16 @@ std::string guest_io_text(const json& r, const std::string& guest) {
     return out;
 }
 
-}  // namespace
+// Every summary's first line: the platform the result records (a POWER
+// partition's is the x86 host's, "generic" unless the config names one).
+std::string platform_line(const json& r) {
+    return "platform " +
+           platform_summary(r["config"].value("platform", std::string(kGenericPlatform))) + "\n";
+}
 
-std::string summary_text(const json& r) {
-    // Each family's own figures first; the x86 host's interrupt path after
-    // them, or a line when it carried nothing (a POWER config's idle host).
+// Each family's own figures first; the x86 host's interrupt path after
+// them, or a line when it carried nothing (a POWER config's idle host).
+std::string family_text(const json& r) {
     if (r.contains("ipistorm")) {
         const json& m = r["metrics"];
         if (m["msis"].get<uint64_t>() == 0 && m["interrupts"].get<uint64_t>() == 0)
@@ -324,5 +338,9 @@ std::string summary_text(const json& r) {
                vcpu_text(r) + storage_text(r) + "\nhost interrupt path\n" + host_text(r);
     return host_text(r) + storage_text(r);
 }
+
+}  // namespace
+
+std::string summary_text(const json& r) { return platform_line(r) + family_text(r); }
 
 }  // namespace cidsim

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <sstream>
 #include <utility>
 
@@ -16,13 +17,18 @@ using nlohmann::json;
 
 namespace {
 
+// A figure of a result, NaN where the run could not define it (null).
+double number(const json& v) {
+    return v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.get<double>();
+}
+
 // The sum of `field` over a window's workloads of `type`, and their number.
 std::pair<double, unsigned> sum_workloads(const json& window, const char* type, const char* field) {
     double s = 0;
     unsigned n = 0;
     for (const json& w : window["workloads"])
         if (w.value("type", "") == type) {
-            s += w[field].get<double>();
+            s += number(w[field]);
             ++n;
         }
     return {s, n};
@@ -33,7 +39,7 @@ double mean_workloads(const json& window, const char* type, const char* field) {
     return n ? s / n : 0.0;
 }
 
-double metric(const json& w, const char* name) { return w["metrics"][name].get<double>(); }
+double metric(const json& w, const char* name) { return number(w["metrics"][name]); }
 
 // A VM result's first vCPU (an empty object in a host-only result).
 const json& vcpu0(const json& w) {
@@ -61,7 +67,7 @@ const json& xen(const json& w) {
 
 // An ipistorm result's figures (zeros in any other result).
 double ipistorm(const json& w, const char* name) {
-    return w.contains("ipistorm") ? w["ipistorm"][name].get<double>() : 0.0;
+    return w.contains("ipistorm") ? number(w["ipistorm"][name]) : 0.0;
 }
 
 // Every metric a table may ask for, and how one window gives its value.
@@ -77,60 +83,61 @@ const std::vector<std::pair<std::string, MetricFn>>& table_metrics() {
         {"bandwidth_mbps", [](const json& w) { return sum_workloads(w, "dsa", "fill_mbit_per_s").first; }},
         {"pid_misses_per_notification",
          [](const json& w) {
-             return w["metrics"]["pid_line"]["cpu_misses_per_notification"].get<double>();
+             return number(w["metrics"]["pid_line"]["cpu_misses_per_notification"]);
          }},
         {"throughput_M", [](const json& w) { return metric(w, "completion_rate_mps"); }},
         {"latency_p50_ns",
-         [](const json& w) { return w["metrics"]["msi_to_handler_ns"]["p50"].get<double>(); }},
+         [](const json& w) { return number(w["metrics"]["msi_to_handler_ns"]["p50"]); }},
         {"latency_p99_ns",
-         [](const json& w) { return w["metrics"]["msi_to_handler_ns"]["p99"].get<double>(); }},
+         [](const json& w) { return number(w["metrics"]["msi_to_handler_ns"]["p99"]); }},
         // Experiment E3 (systems.md B, E): the first vCPU's figures.
         {"exit_handling_us",
-         [](const json& w) { return vcpu0(w)["exit_handling_ns"]["mean"].get<double>() / 1e3; }},
+         [](const json& w) { return number(vcpu0(w)["exit_handling_ns"]["mean"]) / 1e3; }},
         // perf kvm stat's EXTERNAL_INTERRUPT row: the share of its exits the
         // local timers raised (the rest are the device's).
         {"timer_exit_share",
          [](const json& w) {
              const json& e = vcpu0(w)["external_interrupt_exits_per_s"];
-             const double all = vcpu0(w)["exits_per_s"]["EXTERNAL_INTERRUPT"].get<double>();
-             const double timers = e["host_tick"].get<double>() + e["guest_timer"].get<double>();
+             const double all = number(vcpu0(w)["exits_per_s"]["EXTERNAL_INTERRUPT"]);
+             const double timers = number(e["host_tick"]) + number(e["guest_timer"]);
              return all > 0 ? timers / all : 0.0;
          }},
         {"device_exits_per_s",
          [](const json& w) {
-             return vcpu0(w)["external_interrupt_exits_per_s"]["device"].get<double>();
+             return number(vcpu0(w)["external_interrupt_exits_per_s"]["device"]);
          }},
         {"ext_int_exits_per_s",
          [](const json& w) {
-             return vcpu0(w)["exits_per_s"]["EXTERNAL_INTERRUPT"].get<double>();
+             return number(vcpu0(w)["exits_per_s"]["EXTERNAL_INTERRUPT"]);
          }},
         {"msi_to_guest_us_p50",
-         [](const json& w) { return vcpu0(w)["msi_to_guest_ns"]["p50"].get<double>() / 1e3; }},
+         [](const json& w) { return number(vcpu0(w)["msi_to_guest_ns"]["p50"]) / 1e3; }},
         {"msi_to_guest_us_p99",
-         [](const json& w) { return vcpu0(w)["msi_to_guest_ns"]["p99"].get<double>() / 1e3; }},
+         [](const json& w) { return number(vcpu0(w)["msi_to_guest_ns"]["p99"]) / 1e3; }},
         {"context_switches_per_s",
-         [](const json& w) { return vcpu0(w)["context_switches_per_s"].get<double>(); }},
+         [](const json& w) { return number(vcpu0(w)["context_switches_per_s"]); }},
         {"host_cpu_us_per_interrupt",
-         [](const json& w) { return vcpu0(w)["host_cpu_ns_per_interrupt"].get<double>() / 1e3; }},
+         [](const json& w) { return number(vcpu0(w)["host_cpu_ns_per_interrupt"]) / 1e3; }},
         // Experiment E1 (systems.md C, E): the domain's figures.
-        {"eois_per_s", [](const json& w) { return xen(w)["eois_per_s"].get<double>(); }},
+        {"eois_per_s", [](const json& w) { return number(xen(w)["eois_per_s"]); }},
         {"lock_acquisitions_per_s",
-         [](const json& w) { return xen(w)["event_lock"]["acquisitions_per_s"].get<double>(); }},
+         [](const json& w) { return number(xen(w)["event_lock"]["acquisitions_per_s"]); }},
         {"lock_wait_us_mean",
-         [](const json& w) { return xen(w)["event_lock"]["wait_ns"]["mean"].get<double>() / 1e3; }},
+         [](const json& w) { return number(xen(w)["event_lock"]["wait_ns"]["mean"]) / 1e3; }},
         // How busy event_lock is: the share of time an owner holds it, and how
         // many pCPUs on average spin for it (Little's law: arrivals x wait),
         // the hand-offs' line traffic being what the hold leaves out.
         {"lock_held_fraction",
-         [](const json& w) { return xen(w)["event_lock"]["held_fraction"].get<double>(); }},
+         [](const json& w) { return number(xen(w)["event_lock"]["held_fraction"]); }},
         {"lock_spinning_pcpus",
          [](const json& w) {
+             // No acquisition, no one spins (the wait of none is undefined).
              const json& l = xen(w)["event_lock"];
-             return l["acquisitions_per_s"].get<double>() * l["wait_ns"]["mean"].get<double>() *
-                    1e-9;
+             const double rate = number(l["acquisitions_per_s"]);
+             return rate > 0 ? rate * number(l["wait_ns"]["mean"]) * 1e-9 : 0.0;
          }},
         {"host_cpu_us_per_io",
-         [](const json& w) { return xen(w)["host_cpu_us_per_io"].get<double>(); }},
+         [](const json& w) { return number(xen(w)["host_cpu_us_per_io"]); }},
         // Experiment E2 (systems.md D, E): vmstat's interrupt rate.
         {"mint_per_s", [](const json& w) { return ipistorm(w, "mint_per_s"); }},
         {"desc_line_transfers_per_ipi",
@@ -199,22 +206,22 @@ namespace {
 std::pair<double, double> metric_parts(const std::string& m, const json& w) {
     if (m == "pid_misses_per_notification") {
         const json& metrics = w["metrics"];
-        return {metrics["pid_line"]["cpu_misses"].get<double>(),
-                metrics["notifications_handled"].get<double>()};
+        return {number(metrics["pid_line"]["cpu_misses"]),
+                number(metrics["notifications_handled"])};
     }
     if (m == "lock_wait_us_mean") {
         const json& h = xen(w)["event_lock"]["wait_ns"];
-        const double n = h["count"].get<double>();
-        return {h["mean"].get<double>() * n / 1e3, n};
+        const double n = number(h["count"]);
+        return {number(h["mean"]) * n / 1e3, n};
     }
     if (m == "host_cpu_us_per_io") {
-        const double n = xen(w)["ios"].get<double>();
-        return {xen(w)["host_cpu_us_per_io"].get<double>() * n, n};
+        const double n = number(xen(w)["ios"]);
+        return {number(xen(w)["host_cpu_us_per_io"]) * n, n};
     }
     if (m == "exit_handling_us") {
         const json& h = vcpu0(w)["exit_handling_ns"];
-        const double n = h["count"].get<double>();
-        return {h["mean"].get<double>() * n / 1e3, n};
+        const double n = number(h["count"]);
+        return {number(h["mean"]) * n / 1e3, n};
     }
     return {table_metric(m, w), 1.0};
 }
@@ -241,9 +248,12 @@ Figure measure(const std::string& metric, const json& result) {
             f.tail_samples = std::min(f.tail_samples, n * (1 - q));
         }
     };
+    // A window where the figure is undefined (no sample, nothing to divide
+    // by) is no batch: its 0 would narrow the interval it says nothing of.
     if (result.contains("batches"))
         for (const json& b : result["batches"]) {
             const auto [n, d] = metric_parts(metric, b);
+            if (d == 0 || std::isnan(n)) continue;
             num.push_back(n);
             den.push_back(d);
             tail(b);
@@ -264,10 +274,10 @@ Figure measure(const std::string& metric, const json& result) {
 
 json ci95_json(const Figure& f) { return f.batches < 2 ? json(nullptr) : json(f.ci95); }
 
-std::string ci95_text(const json& ci95, const char* format) {
-    if (ci95.is_null()) return "n/a";
+std::string number_text(const json& value, const char* format) {
+    if (value.is_null()) return "n/a";
     char b[64];
-    std::snprintf(b, sizeof b, format, ci95.get<double>());
+    std::snprintf(b, sizeof b, format, value.get<double>());
     return b;
 }
 
@@ -456,7 +466,7 @@ json table_json(const Table& t, const std::vector<json>& results) {
             const json& pub = t.rows[r].published;
             rows.push_back({{"key", t.rows[r].key},
                             {"metric", m},
-                            {"simulated", f.mean},
+                            {"simulated", std::isnan(f.mean) ? json() : json(f.mean)},
                             {"ci95", ci95_json(f)},
                             {"published", pub.contains(m) ? pub[m] : json(nullptr)}});
         }
@@ -471,7 +481,7 @@ std::string table_text(const Table& t, const json& table) {
                   "simulated", "+-ci95", "published", "error");
     os << line;
     for (const json& r : table["rows"]) {
-        const double sim = r["simulated"].get<double>();
+        const double sim = number(r["simulated"]);
         std::string pub = "", err = "";
         if (!r["published"].is_null()) {
             const double p = r["published"].get<double>();
@@ -481,9 +491,10 @@ std::string table_text(const Table& t, const json& table) {
             std::snprintf(b, sizeof b, "%+.1f%%", (sim - p) / p * 100);
             err = b;
         }
-        std::snprintf(line, sizeof line, "  %-32s %-28s %14.3f %10s %10s %8s\n",
-                      key_text(r["key"]).c_str(), r["metric"].get<std::string>().c_str(), sim,
-                      ci95_text(r["ci95"], "%.3f").c_str(), pub.c_str(), err.c_str());
+        std::snprintf(line, sizeof line, "  %-32s %-28s %14s %10s %10s %8s\n",
+                      key_text(r["key"]).c_str(), r["metric"].get<std::string>().c_str(),
+                      number_text(r["simulated"], "%.3f").c_str(),
+                      number_text(r["ci95"], "%.3f").c_str(), pub.c_str(), err.c_str());
         os << line;
     }
     if (!t.note.empty()) os << "  note: " << t.note << "\n";
@@ -495,11 +506,13 @@ std::string table_csv(const json& tables) {
     os << "table,key,metric,simulated,ci95,published\n";
     for (const json& t : tables)
         for (const json& r : t["rows"])
+        {
             os << csv_field(t["table"].get<std::string>()) << "," << csv_field(key_text(r["key"]))
-               << "," << csv_field(r["metric"].get<std::string>()) << ","
-               << r["simulated"].get<double>() << ","
-               << (r["ci95"].is_null() ? "" : r["ci95"].dump()) << ","
+               << "," << csv_field(r["metric"].get<std::string>()) << ",";
+            if (!r["simulated"].is_null()) os << r["simulated"].get<double>();
+            os << "," << (r["ci95"].is_null() ? "" : r["ci95"].dump()) << ","
                << (r["published"].is_null() ? "" : r["published"].dump()) << "\n";
+        }
     return os.str();
 }
 

@@ -61,8 +61,9 @@ Figure measure(const std::string& metric, const nlohmann::json& result);
 // A figure's half-width as the tables write it: null when it came from one
 // window (no spread to estimate it by), never a 0 that reads as exact.
 nlohmann::json ci95_json(const Figure& f);
-// That value as text: "n/a" for null, else printf's `format` of it.
-std::string ci95_text(const nlohmann::json& ci95, const char* format);
+// A table's value (a half-width, a figure) as text: "n/a" for null
+// (undefined), else printf's `format` of it.
+std::string number_text(const nlohmann::json& value, const char* format);
 // Why `result` cannot give `metric` (another machine family's), or "".
 std::string metric_missing(const std::string& metric, const nlohmann::json& result);
 

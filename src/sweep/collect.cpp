@@ -297,7 +297,7 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
         size_t count = 0;
         std::string first;
     };
-    std::vector<Absent> absent(metrics.size());
+    std::vector<Absent> absent(metrics.size()), undefined(metrics.size());
     std::map<std::string, size_t> versions;  // cidsim_version -> results
     GroupsSeen groups_seen;
     for (size_t i = 0; i < point_list.size(); ++i) {
@@ -359,10 +359,12 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
                 throw ConfigError(metric_label(m) + " is not a single value in " + path +
                                   " (name a field inside it, e.g. " + metrics[m] + "." +
                                   (v->is_object() && !v->empty() ? v->begin().key() : "0") + ")");
-            if (aggregate_seeds && !v->is_number())
-                throw ConfigError(metric_label(m) + " is " +
-                                  (v->is_null() ? std::string("null") : v->dump()) + " in " +
-                                  path + ", not a number, so it cannot be averaged over seeds");
+            // null: the run could not define it (a ratio of nothing, a
+            // histogram without samples); a seed's mean leaves it out.
+            if (aggregate_seeds && !v->is_number() && !v->is_null())
+                throw ConfigError(metric_label(m) + " is " + v->dump() + " in " + path +
+                                  ", not a number, so it cannot be averaged over seeds");
+            if (v->is_null() && !undefined[m].count++) undefined[m].first = r.name;
             r.values.push_back(*v);
         }
         rows.push_back(std::move(r));
@@ -385,6 +387,13 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
                            " point(s)' results (" + absent[m].first +
                            (absent[m].count > 1 ? ", ..." : "") + "): their cells are empty");
     }
+    for (size_t m = 0; m < metrics.size(); ++m)
+        if (undefined[m].count)
+            t.notes.push_back(metric_label(m) + ": undefined (null) in " +
+                              std::to_string(undefined[m].count) + " point(s)' results (" +
+                              undefined[m].first + (undefined[m].count > 1 ? ", ..." : "") +
+                              (aggregate_seeds ? "): left out of their group's mean"
+                                               : "): their cells are empty"));
 
     if (!aggregate_seeds) {
         t.columns.push_back("seed");
@@ -424,7 +433,7 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
             }
             const MeanCi ci = mean_ci95(values);
             cells.push_back(ci.mean);
-            if (n < 2) {  // no interval from a single seed
+            if (values.size() < 2) {  // no interval from a single seed
                 cells.push_back(nullptr);
                 cells.push_back(nullptr);
                 continue;

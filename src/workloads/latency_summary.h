@@ -13,8 +13,8 @@ namespace cidsim {
 
 inline nlohmann::json tail_summary(const Histogram& h, const std::string& unit) {
     nlohmann::json s = h.summary(unit);
-    s["p99_9"] = h.percentile(0.999);
-    s["p99_99"] = h.percentile(0.9999);
+    s["p99_9"] = h.count() ? nlohmann::json(h.percentile(0.999)) : nlohmann::json();
+    s["p99_99"] = h.count() ? nlohmann::json(h.percentile(0.9999)) : nlohmann::json();
     return s;
 }
 

@@ -904,10 +904,12 @@ case("run-window-ns-whole-ok", ["run", "tiny.json", "-q", "--timeline", "--windo
      None, [TINY])
 case("run-out-probe-name-taken", ["run", "tiny.json", "-q", "--out", "r.json"], 0, None,
      [TINY, {"path": "r.json.cidsim-probe", "dir": True}], creates=["r.json"])
-case("collect-aggregate-seeds-null-metric", ["collect", "m", "--aggregate-seeds"], 2,
-     "is null in", sweep_dir([js("m/points/p0.json", {"metrics": {"msi_rate_mps": None}, "seed": 1,
-                                                     "config": {"handler": {"loop_limit": 1}}})]),
-     names=["metrics.msi_rate_mps", "m/points/p0.json"])
+# A null (undefined) figure in every seed of a group: no mean, said, not refused.
+case("collect-aggregate-seeds-null-metric", ["collect", "m", "--aggregate-seeds"], 0,
+     "metrics.msi_rate_mps: undefined (null) in 1 point(s)' results (p0)",
+     sweep_dir([js("m/points/p0.json", {"metrics": {"msi_rate_mps": None}, "seed": 1,
+                                        "config": {"handler": {"loop_limit": 1}}})]),
+     stdout_holds=["g0,1,1,,,"])
 # --- the second round: includes, explain --set, the Xen domain, names ---------------
 # A tree of includes with no cycle: each file names ten others, eight deep.
 TREE = [js("c.json", {"include": "t1.json", "devices": [{"name": "d0"}]})]
@@ -1321,7 +1323,7 @@ for m, why in [("mint_per_s", "no ipistorm"), ("eois_per_s", "no Xen domain"),
 
 # A figure 0 in every window has a half-width of 0: said not to meet --precision.
 case("reproduce-all-zero-metric-not-met", ["reproduce", "x", "--tables", "t.json"], 0,
-     "x row 0 (a=1): iops_M 0 in every window: --precision not met",
+     "x row 0 (a=1): iops_M 0 or undefined in every window: --precision not met",
      [TINY, js("t.json", {"tables": [{"name": "x", "title": "t", "set": "prediction",
                                       "metrics": ["irq_rate_M", "iops_M"],
                                       "rows": [{"key": {"a": 1}, "config": "tiny.json"}]}]})])
@@ -2059,6 +2061,21 @@ case("sweep-seeds-fraction", ["sweep", "s.json", "--out", "o"], 2, "expected a w
                           "seeds": [1, 2.5]})], names=["s.json", "seeds[1]"])
 case("run-help-columns-range", ["run", "--help"], 0, None, [],
      stdout_holds=["timeline width in columns, 10..1000", "0..1000000000"])
+
+# An undefined figure (null: a ratio of nothing) is left out of a seed mean, not refused
+# nor averaged as 0: the group's mean is the other seed's 2.5, with no interval from one.
+UNDEF = {"parameters": ["handler.loop_limit"],
+         "metrics": ["metrics.pid_line.cpu_misses_per_notification"],
+         "points": [{"name": f"p{i}", "group": "g0", "params": {"handler.loop_limit": 1},
+                     "seed": i + 1, "result": f"points/p{i}.json"} for i in range(2)]}
+case("collect-aggregate-seeds-skips-null", ["collect", "m", "--aggregate-seeds"], 0,
+     "undefined (null) in 1 point(s)' results (p1): left out of their group's mean",
+     [js("m/sweep.json", UNDEF)] +
+     [js(f"m/points/p{i}.json", {"metrics": {"pid_line": {"cpu_misses_per_notification": v}},
+                                 "seed": i + 1,
+                                 "config": {"handler": {"loop_limit": 1}, "mode": "posted"}})
+      for i, v in enumerate([2.5, None])],
+     stdout_holds=["g0,1,2,2.5,,"])
 
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}

@@ -65,6 +65,9 @@ double Histogram::stddev() const {
 }
 
 nlohmann::json Histogram::summary(const std::string& unit) const {
+    if (!m_count)
+        return {{"unit", unit}, {"count", 0},     {"mean", nullptr}, {"p50", nullptr},
+                {"p90", nullptr}, {"p99", nullptr}, {"max", nullptr}};
     return {{"unit", unit},          {"count", m_count},          {"mean", mean()},
             {"p50", percentile(0.5)}, {"p90", percentile(0.9)},   {"p99", percentile(0.99)},
             {"max", m_max}};

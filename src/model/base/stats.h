@@ -4,6 +4,7 @@
 // sample reaches a bucket beyond all before, so recording on the per-MSI
 // path is a few instructions).
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -15,8 +16,12 @@ namespace cidsim {
 inline double per_second(double count, double seconds) {
     return seconds > 0 ? count / seconds : 0.0;
 }
-// a / b, or 0 when nothing was counted (ratios in results).
-inline double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
+// a / b, or NaN when there is nothing to divide by (no I/O, no EOI, no
+// notification): a per-event figure of no event is undefined, not 0, and a
+// result writes it as null (undefined_to_null in report/results.h).
+inline double ratio(double a, double b) {
+    return b > 0 ? a / b : std::numeric_limits<double>::quiet_NaN();
+}
 
 // Log-linear histogram of non-negative integer samples (ns, counts): exact
 // below 256, then 128 sub-buckets per power of two (relative error < 0.8%).
@@ -46,7 +51,8 @@ public:
     double min() const;
     // The samples' standard deviation (n - 1), from the buckets' midpoints.
     double stddev() const;
-    // {"count", "mean", "p50", "p90", "p99", "max"} in the unit given.
+    // {"count", "mean", "p50", "p90", "p99", "max"} in the unit given;
+    // with no sample all but the count are null (undefined, not 0).
     nlohmann::json summary(const std::string& unit) const;
 
 private:

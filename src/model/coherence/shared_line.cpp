@@ -17,21 +17,28 @@ void SharedLine::served_in_the_past(const sc_core::sc_time& now) {
 void SharedLineParams::describe(ParamVisitor& v) {
     v.time("hit_ns", hit, 0, 1e6, "load or locked op on a line already held exclusively");
     v.time("locked_op_ns", locked_op, 0, 1e6, "extra cost of a locked read-modify-write");
-    v.time("upgrade_ns", upgrade, 0, 1e6, "shared -> exclusive ownership upgrade");
+    v.time("upgrade_ns", upgrade, 0, 1e6,
+           "shared -> exclusive ownership upgrade. Not used by the PID line: only its CPU and "
+           "the remapping unit touch it, and the unit's RMW leaves no copy, so the CPU never "
+           "holds a copy another cache shares (nor by the irq_desc lines the pid_line section "
+           "also prices: no CPU loads them)");
     v.time("miss_ns", miss, 0, 1e6, "fetch of a line the requester does not hold");
     v.time("snoop_modified_ns", snoop_modified, 0, 1e6,
            "extra when another agent holds the line modified");
     v.time("hop_ns", hop, 0, 1e6, "extra per node (socket or chip) hop between requester and supplier");
     v.time("same_core_ns", same_core, 0, 1e6,
            "a fetch an SMT sibling of the requester supplies (the core's shared L1/L2), in place "
-           "of miss_ns; only topologies with threads_per_core > 1 have siblings. Source: guess, an "
-           "L2 hit; range 1-10 ns");
+           "of miss_ns; only topologies with threads_per_core > 1 have siblings. Not used by the "
+           "PID line (no sibling holds it); in the pid_line section it prices an irq_desc's "
+           "lines, fetched from the sibling a vector moved from. Source: guess, an L2 hit; "
+           "range 1-10 ns");
     v.time("device_rmw_ns", device_rmw, 0, 1e6, "device atomic RMW of a line no core owns");
     v.time("invalidate_per_sharer_ns", invalidate_per_sharer, 0, 1e5,
            "extra per cached copy an ownership request (or device RMW) invalidates: the home "
            "sends an invalidation to each sharer and collects every acknowledgement. Source: "
-           "guess, 0 where at most two agents share the line (the PID line: upgrade_ns holds "
-           "the one invalidation), a few ns per sharer on a 2-socket directory; range 0-20 ns");
+           "guess, 0 where at most two agents share the line (the PID line: the remapping "
+           "unit's RMW invalidates the CPU's one copy within device_rmw_ns), a few ns per "
+           "sharer on a 2-socket directory; range 0-20 ns");
     v.time("home_occupancy_ns", home_occupancy, 0, 1e5,
            "lines every CPU fights over (locks): how long the line's home (its caching agent) "
            "is busy per read of a clean copy it serves (pipelined; an ownership request or a "

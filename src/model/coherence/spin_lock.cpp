@@ -19,7 +19,9 @@ void SpinLockStats::describe(StatVisitor& v) const {
     v.count(in_block("cross_socket_handoffs"), cross_socket_handoffs, "count",
             "hand-offs to a CPU on another socket than the releaser's");
     v.histogram(in_block("wait_ns"), wait_ns, "ns", "per acquisition, from the first RMW to owning the lock");
-    v.time(unreported("held"), held, "time held, summed over the owners (readers each count)");
+    v.time(unreported("held"), held, "time the lock was held by anyone (overlapping readers once)");
+    v.time(unreported("owner_time"), owner_time,
+           "time held, summed over the owners (readers each count)");
 }
 
 SpinLock::SpinLock(LockKind kind, const SharedLineParams& line, std::vector<uint8_t> node_of_agent,
@@ -35,15 +37,30 @@ void SpinLock::reset_stats() {
     m_line.reset_stats();
     // An owner's hold is counted from the start of the measured time.
     for (sc_time& t : m_since_grant) t = std::max(t, sim_now());
+    m_held_counted_to = std::max(m_held_counted_to, sim_now());
 }
 
 void SpinLock::close_window() {
     const sc_time now = sim_now();
+    count_held_to(now);
     for (size_t a = 0; a < m_holds.size(); ++a)
         if (m_holds[a] && m_since_grant[a] < now) {
-            m_stats.held += now - m_since_grant[a];
+            m_stats.owner_time += now - m_since_grant[a];
             m_since_grant[a] = now;
         }
+}
+
+void SpinLock::count_held_to(const sc_time& now) {
+    // Every hold released so far ended by m_held_counted_to (releases come in
+    // time order), so after it only the current owners hold the lock, each
+    // from its grant (a grant may lie ahead, its re-read still on the way)
+    // to at least now: the lock is held from the earliest of those grants.
+    sc_time from = now;
+    for (size_t a = 0; a < m_holds.size(); ++a)
+        if (m_holds[a]) from = std::min(from, m_since_grant[a]);
+    from = std::max(from, m_held_counted_to);
+    if (from < now) m_stats.held += now - from;
+    m_held_counted_to = std::max(m_held_counted_to, now);
 }
 
 bool SpinLock::may_enter_now(bool writer) const {
@@ -70,7 +87,8 @@ void SpinLock::enter(AgentId who, bool writer) {
 void SpinLock::leave(AgentId who, bool writer) {
     const sc_time now = sim_now();
     writer ? m_writer = false : --m_readers;
-    m_stats.held += now - m_since_grant[who];
+    count_held_to(now);  // `who` is still among the owners
+    m_stats.owner_time += now - m_since_grant[who];
     m_holds[who] = 0;
     m_last_releaser = who;
     after_write(m_line.access_serialised(who, LineAccess::LockedRmw, now));

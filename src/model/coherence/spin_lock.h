@@ -44,7 +44,8 @@ struct SpinLockStats {
     uint64_t handoffs = 0;                // granted to a spinner at a release
     uint64_t cross_socket_handoffs = 0;   // ... on another socket than the releaser
     Histogram wait_ns;                    // acquire called -> owner (uncontended included)
-    sc_core::sc_time held;                // sum of hold times (writers and readers)
+    sc_core::sc_time held;                // held by anyone (readers' holds overlap)
+    sc_core::sc_time owner_time;          // sum of hold times (writers and readers)
 
     void describe(StatVisitor& v) const;
 };
@@ -105,6 +106,8 @@ private:
     // lock now lets in, in queue order, enter; every spinner re-reads.
     void after_write(const sc_core::sc_time& done);
     void grant(const Waiter& w, const sc_core::sc_time& at, bool handoff);
+    // Adds to stats.held the time up to `now` that some owner held the lock.
+    void count_held_to(const sc_core::sc_time& now);
 
     LockKind m_kind;
     SharedLine m_line;
@@ -113,6 +116,7 @@ private:
     std::vector<std::unique_ptr<sc_core::sc_event>> m_granted;  // per agent
     std::vector<sc_core::sc_time> m_since_grant;                // per agent
     std::vector<uint8_t> m_holds;  // per agent: granted and not yet released
+    sc_core::sc_time m_held_counted_to;  // stats.held counts the lock's holds up to here
     std::vector<size_t> m_order;  // scratch: the re-read order
     std::mt19937_64 m_rng;
     bool m_writer = false;

@@ -85,7 +85,7 @@ struct StormSums {
     json figures(double secs) const {
         const PowerCpuStats& t = cpus;
         const double ints = double(t.ipis + t.timer_interrupts);
-        return {{"mint_per_s", ratio(ints, secs) / 1e6},
+        return {{"mint_per_s", per_second(ints, secs) / 1e6},
                 {"ipis_per_s", per_second(double(t.ipis), secs)},
                 {"timer_interrupts_per_s", per_second(double(t.timer_interrupts), secs)},
                 {"iterations_per_s", per_second(double(t.iterations), secs)},

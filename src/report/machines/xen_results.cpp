@@ -26,7 +26,10 @@ const ReportMetric kRows[] = {
     {kXenLock, "kind", "string", "", "ticket (Xen 2018) or rw (Xen 4.17, the rwlock variant)"},
     {kXenLock, "acquisitions_per_s", "number", "1/s", "acquisitions over the measured time"},
     {kXenLock, "held_fraction", "number", "fraction",
-     "time held (summed over owners) over the measured time"},
+     "time held by anyone (overlapping readers' holds once) over the measured time"},
+    {kXenLock, "mean_owners", "number", "CPUs",
+     "hold times summed over the owners over the measured time: the mean number of owners "
+     "(above held_fraction only where readers share the rwlock)"},
     {kXenLock, "line_transfers", "integer", "count",
      "requests the lock line's home served (SharedLineStats.transfers)"},
     {kXenLock, "line_queued_transfers", "integer", "count",
@@ -56,6 +59,7 @@ json xen_results(const System& sys, double secs) {
     json lock_o = {{"kind", kLockKindNames[int(lock.kind())]},
                    {"acquisitions_per_s", per_second(double(lock.stats().acquisitions), secs)},
                    {"held_fraction", ratio(lock.stats().held.to_seconds(), secs)},
+                   {"mean_owners", ratio(lock.stats().owner_time.to_seconds(), secs)},
                    {"line_transfers", lock.line_stats().transfers},
                    {"line_queued_transfers", lock.line_stats().queued_transfers}};
     write_block_stats(lock.stats(), lock_o);
@@ -97,6 +101,7 @@ public:
             m_root[i] += sys.xen_pcpu(i).stats().root_time;
         }
         m_held += sys.xen_domain().event_lock().stats().held;
+        m_owner_time += sys.xen_domain().event_lock().stats().owner_time;
     }
     // Times and ratios from the windows' sums, as one window over the whole
     // measured time gives them (not a mean of the windows' fractions).
@@ -114,6 +119,7 @@ public:
         }
         x["host_cpu_us_per_io"] = ratio(root.to_seconds() * 1e6, ios);
         x["event_lock"]["held_fraction"] = ratio(m_held.to_seconds(), secs);
+        x["event_lock"]["mean_owners"] = ratio(m_owner_time.to_seconds(), secs);
         x["event_lock"]["acquisitions_per_s"] =
             per_second(x["event_lock"]["acquisitions"].get<double>(), secs);
         x["eois_per_s"] = per_second(eois, secs);
@@ -121,7 +127,7 @@ public:
 
 private:
     std::vector<sc_core::sc_time> m_guest, m_root;  // per vCPU, summed over windows
-    sc_core::sc_time m_held;
+    sc_core::sc_time m_held, m_owner_time;
 };
 
 }  // namespace

@@ -2,7 +2,12 @@
 // (`= {}`), copying and merging must behave as if all of them existed.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
 #include "model/base/stats.h"
+#include "workloads/latency_summary.h"
 
 using cidsim::Histogram;
 
@@ -59,4 +64,23 @@ TEST_CASE("Histogram copies and merges keep every sample") {
     CHECK(other.count() == 100);
     CHECK(other.percentile(0.25) == merged.percentile(0.25));
     CHECK(other.percentile(0.75) == merged.percentile(0.75));
+}
+
+TEST_CASE("An empty Histogram's summary has a count of 0 and no value (null), not 0") {
+    // A latency of 0 ns would be averaged into a sweep's mean over seeds.
+    const nlohmann::json s = cidsim::tail_summary(Histogram(), "ns");
+    CHECK(s["count"] == 0);
+    for (const char* k : {"mean", "p50", "p90", "p99", "p99_9", "p99_99", "max"}) {
+        INFO(k);
+        CHECK(s[k].is_null());
+    }
+    Histogram one;
+    one.record(7);
+    CHECK(cidsim::tail_summary(one, "ns")["p50"] == 7.0);
+}
+
+TEST_CASE("A ratio of nothing (denominator 0) is undefined, not 0") {
+    CHECK(std::isnan(cidsim::ratio(3, 0)));
+    CHECK(std::isnan(cidsim::ratio(0, 0)));
+    CHECK(cidsim::ratio(3, 2) == 1.5);
 }
