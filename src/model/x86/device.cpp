@@ -2,7 +2,6 @@
 
 #include <stdexcept>
 
-#include "kernel/event_count.h"
 #include "kernel/lookahead.h"
 #include "kernel/sim_clock.h"
 
@@ -56,7 +55,11 @@ void Device::program_msix(unsigned entry, uint64_t address, uint32_t data) {
 }
 
 void Device::complete(unsigned queue, uint64_t tag, uint64_t dma_bytes) {
-    const uint64_t bytes = dma_bytes + m_params.completion_entry_bytes;
+    Queue& q = m_queues[queue];
+    const sc_time visible = m_port.dma_write(dma_bytes + m_params.completion_entry_bytes);
+    check_not_in_past(visible);
+    q.entries.push_back({tag, visible});
+    ++m_stats.completions;
     ++m_posted_ever;
     if (m_posted_ever - m_drained_ever > m_params.max_in_flight) {
         // The handlers cannot keep up: stop rather than grow without bound.
@@ -66,53 +69,11 @@ void Device::complete(unsigned queue, uint64_t tag, uint64_t dma_bytes) {
             sc_core::sc_stop();
         m_overflows.note();
     }
-    // PCIe flow control (root_port.h): a posted write goes only with credit
-    // for it, and posted writes stay in order, so while earlier ones wait
-    // this one waits behind them.
-    if (m_stalled.empty() && m_port.accepts_at(bytes) <= sim_now()) {
-        write_completion(queue, tag, bytes);
-        return;
-    }
-    m_stalled.push_back({queue, tag, bytes});
-    write_stalled();
-}
-
-void Device::write_completion(unsigned queue, uint64_t tag, uint64_t bytes) {
-    Queue& q = m_queues[queue];
-    const sc_time visible = m_port.dma_write(bytes);
-    check_not_in_past(visible);
-    q.entries.push_back({tag, visible});
-    ++m_stats.completions;
     if (q.entries.size() > m_stats.max_queue_depth) m_stats.max_queue_depth = q.entries.size();
     if (visible > m_last_visible) m_last_visible = visible;
     if (q.signalled) return;
     q.signalled = m_params.msi_until_doorbell;
     send_msi(queue, visible);
-}
-
-void Device::write_stalled() {
-    while (!m_stalled.empty()) {
-        const Stalled s = m_stalled.front();
-        const sc_time at = m_port.accepts_at(s.bytes);
-        if (at > sim_now()) {
-            // Credit comes back as the path drains: look again then (other
-            // writers or holds may have pushed it later by that time).
-            if (!m_retry_pending) {
-                m_retry_pending = true;
-                StepQueue::instance().push(at, *this);
-            }
-            return;
-        }
-        m_stalled.pop_front();
-        write_completion(s.queue, s.tag, s.bytes);
-    }
-}
-
-void Device::step_due() {
-    m_retry_pending = false;
-    m_port.writers_catch_up_before(this);
-    write_stalled();
-    count_timed_event();
 }
 
 void Device::send_msi(unsigned queue, const sc_time& visible) {
@@ -157,15 +118,14 @@ sc_time Device::handle(uint32_t queue, unsigned cpu, const sc_time& at) {
 }
 
 uint64_t Device::in_flight() const {
-    uint64_t n = m_stalled.size();
+    uint64_t n = 0;
     for (const Queue& q : m_queues) n += q.entries.size();
     return n;
 }
 
 void DeviceStats::describe(StatVisitor& v) const {
     v.count(in_block_and_total("completions", "completions"), completions, "count",
-            "completions posted to the device's queues (data and entry written by DMA; one "
-            "stalled for root-port credit counts once written)");
+            "completions posted to the device's queues (data and entry written by DMA)");
     v.count(in_block_and_total("msis", "msis"), msis, "count",
             "MSI writes issued: one per completion, or per acknowledgement with "
             "msi_until_doorbell");

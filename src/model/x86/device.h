@@ -13,14 +13,8 @@
 // acknowledged; later ones send none until the handler's CQ head doorbell
 // acknowledges what it drained, and entries still unacknowledged then send
 // it again.
-// A completion whose writes find no posted credit at the root port (the
-// path is saturated: RootPort::accepts_at, PCIe 2.6.1 flow control) is not
-// written yet: the device stalls, keeps it in order with those after it,
-// and writes it (then sends its MSI) once the port has drained enough. So
-// the device never writes, nor signals, faster than its link takes it.
-// More than max_in_flight completions waiting (stalled or written and
-// undrained) stops the run (the bounded-queues invariant fails), so an
-// overloaded model cannot exhaust memory.
+// More than max_in_flight completions waiting stops the run (the bounded-
+// queues invariant fails), so an overloaded model cannot exhaust memory.
 // Not modelled: the device's own work (workloads decide when completions
 // happen), MSI-X masking and the pending-bit array, interrupt moderation.
 #include <cstdint>
@@ -31,7 +25,6 @@
 #include "model/x86/cpu_core.h"
 #include "model/x86/msi.h"
 #include "model/base/ring_buffer.h"
-#include "kernel/step_queue.h"
 #include "model/x86/root_port.h"
 #include "model/base/stat_visitor.h"
 #include "model/base/stats.h"
@@ -90,11 +83,7 @@ struct DeviceStats {
     void describe(StatVisitor& v) const;
 };
 
-class Device : public sc_core::sc_module,
-               public IrqHandler,
-               public MsiSource,
-               public Participant,
-               public TimedStep {
+class Device : public sc_core::sc_module, public IrqHandler, public MsiSource, public Participant {
 public:
     tlm_utils::simple_initiator_socket<Device> msi_socket;
 
@@ -125,10 +114,8 @@ public:
         m_port.writers_catch_up_before(this);
         own.catch_up();
     }
-    // Participant (among the root port's writers): the stalled writes the
-    // port now has credit for, then the schedule's completions due now.
+    // Participant (among the root port's writers): the schedule's completions due now.
     void catch_up() override {
-        write_stalled();
         if (m_schedule) m_schedule->catch_up();
     }
 
@@ -146,8 +133,7 @@ public:
     const RootPort* writes_through() const override { return &m_port; }
     sc_core::sc_time shortest_write() const override;
 
-    uint64_t in_flight() const;  // completions posted (stalled or written) but not yet drained
-    uint64_t stalled() const { return m_stalled.size(); }  // waiting for root-port credit
+    uint64_t in_flight() const;  // completions posted but not yet drained
     // Completions posted but neither drained nor waiting: must stay 0.
     uint64_t lost() const { return m_posted_ever - m_drained_ever - in_flight(); }
     unsigned queues() const { return unsigned(m_queues.size()); }
@@ -167,11 +153,6 @@ private:
         uint64_t tag;
         sc_core::sc_time msi_at;
     };
-    struct Stalled {
-        unsigned queue;
-        uint64_t tag;
-        uint64_t bytes;  // data and entry
-    };
     struct Queue {
         uint64_t msi_address = 0;
         uint32_t msi_data = 0;
@@ -179,12 +160,6 @@ private:
         bool signalled = false;  // an MSI sent that no doorbell has acknowledged
     };
 
-    // A completion's data and entry written through the port, then its MSI.
-    void write_completion(unsigned queue, uint64_t tag, uint64_t bytes);
-    // The stalled completions the port has credit for now, in order; a
-    // step at the time the next one may find credit.
-    void write_stalled();
-    void step_due() override;  // TimedStep: credit may have come back
     // The queue's MSI, ordered after the writes that are visible at `visible`.
     void send_msi(unsigned queue, const sc_core::sc_time& visible);
     // May an MSI be sent now that no completion causes (a doorbell that
@@ -194,8 +169,6 @@ private:
     DeviceParams m_params;
     RootPort& m_port;
     std::vector<Queue> m_queues;
-    RingBuffer<Stalled> m_stalled;  // completions waiting for root-port credit, in order
-    bool m_retry_pending = false;   // a step is queued for the first of them
     CompletionSink* m_sink = nullptr;
     CompletionSchedule* m_schedule = nullptr;
     unsigned m_schedules = 0;

@@ -1,8 +1,6 @@
 // The device's lookahead (device.h): when it can next send an MSI, when
 // that MSI can reach the remapping unit, and when a driver handler may run
 // ahead of the kernel's time. Kept apart from the hardware in device.cpp.
-#include <algorithm>
-
 #include "kernel/lookahead.h"
 #include "kernel/sim_clock.h"
 #include "model/x86/device.h"
@@ -17,13 +15,9 @@ bool Device::may_resignal() const {
     return m_params.msi_until_doorbell && m_last_visible > sim_now();
 }
 
-// A stalled completion is written (and its MSI sent) no sooner than the port
-// has credit for it.
 sc_time Device::earliest_send() const {
     if (!m_schedule || may_resignal()) return sim_now();
-    const sc_time next = m_schedule->earliest_completion();
-    if (m_stalled.empty()) return next;
-    return std::min(next, m_port.accepts_at(m_stalled.front().bytes));
+    return m_schedule->earliest_completion();
 }
 
 sc_time Device::earliest_arrival() const {

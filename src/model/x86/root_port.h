@@ -24,29 +24,10 @@
 // about to write first has those before it catch up. Likewise they come
 // before the remapping unit's ordering or holding of a message at that
 // picosecond (Iommu).
-// Flow control (PCIe Base Specification, 2.6.1 Flow Control Rules): a
-// transmitter sends a posted request only when the receiver has advertised
-// enough posted header and data credits for it, and the receiver returns
-// them as it drains its buffer; a saturated path therefore stalls the
-// device instead of queueing its writes without bound. The port accepts
-// writes while the work queued ahead of its path fits `credit_bytes`
-// (accepts_at); a device whose write does not fit keeps it until then
-// (Device). Posted writes stay in order either way, so below the bandwidth,
-// where the backlog stays within the credits, nothing changes; above it the
-// port never holds more than the credits' worth of writes, and an
-// interrupt message or PID update ordered there waits for that much, not
-// for every write the device could have issued in the meantime.
-// Its statistics are the measured window's (stats()): the path's time and
-// bytes are booked as a write or hold is reserved, which may end after the
-// window does (or have begun before it); what falls outside is not counted,
-// so busy never exceeds the window and dma_bytes counts the writes done
-// (globally observed) in it.
-// Not modelled: header credits and the link's own credit-return latency
-// (one byte budget stands for the link's credits and the stack's inbound
-// buffer), read completions, TLP headers (fold them into the bandwidth).
+// Not modelled: link-level flow control credits, read completions, TLP
+// headers (fold them into the bandwidth).
 #include <algorithm>
 #include <cstdint>
-#include <deque>
 #include <utility>
 #include <vector>
 
@@ -61,32 +42,23 @@ struct RootPortParams {
     double bandwidth_gbps = 64.0;        // usable posted-write bandwidth, GB/s
     sc_core::sc_time drain = ns(0);      // path held per ordered interrupt message
     sc_core::sc_time posted_order = ns(0);  // path held per ordered PID update (posted mode)
-    // Posted writes accepted ahead of the path, B. Assumed, not measured: a
-    // link's posted data credits are at most 2047 x 16 B (32 KiB) without
-    // scaled flow control (PCIe 2.6.1), and the stack buffers inbound
-    // writes behind it; 128 KiB is above every backlog the shipped configs
-    // build below the bandwidth (99 KB, configs/rfc/p5-nvme-pircopy.json), so
-    // they run as before.
-    uint64_t credit_bytes = 128u << 10;
-
 
     void describe(ParamVisitor& v);
 };
 
 struct RootPortStats {
     uint64_t dma_writes = 0;
-    uint64_t dma_bytes = 0;  // of the writes done in the window
+    uint64_t dma_bytes = 0;
     uint64_t drains = 0;
     uint64_t posted_orders = 0;  // PID updates ordered behind the DMA writes
-    sc_core::sc_time busy;  // time the write path was occupied, within the window
+    sc_core::sc_time busy;  // time the write path was occupied
 
     void describe(StatVisitor& v) const;
 };
 
 class RootPort {
 public:
-    explicit RootPort(const RootPortParams& params)
-        : m_params(params), m_credit_window(write_duration(params.credit_bytes)) {}
+    explicit RootPort(const RootPortParams& params) : m_params(params) {}
 
     // A DMA write issued now; returns when it is globally observed.
     sc_core::sc_time dma_write(uint64_t bytes);
@@ -104,11 +76,6 @@ public:
     bool taken_until(const sc_core::sc_time& t) const { return t <= m_free; }
     // When a write issued now would start (posted writes stay in order).
     sc_core::sc_time free_at() const;
-    // The earliest time, not before now, a write of `bytes` finds credits:
-    // the work queued ahead of the path and the write fit credit_bytes (a
-    // write larger than the credits goes once the path is free). Later
-    // writes and holds only move it later: a bound that stays true.
-    sc_core::sc_time accepts_at(uint64_t bytes) const;
     // How long an ordered interrupt message holds the path, at the least.
     const sc_core::sc_time& drain() const { return m_params.drain; }
     // How long a write of `bytes` occupies the path.
@@ -130,25 +97,13 @@ public:
         m_writers.catch_up_before(w);
     }
 
-    // The window's figures up to now (since reset_stats()).
-    RootPortStats stats() const;
-    void reset_stats();
+    const RootPortStats& stats() const { return m_stats; }
+    void reset_stats() { m_stats = {}; }
 
 private:
     RootPortParams m_params;
-    sc_core::sc_time m_credit_window;  // credit_bytes at the bandwidth
     TieOrder m_writers;  // by source id
     sc_core::sc_time m_free;
-    // What the path is booked for, in time order (bookings never overlap:
-    // each starts at or after m_free): busy and dma_bytes are counted as
-    // they are booked, and stats() takes off what lies ahead of now.
-    struct Booking {
-        sc_core::sc_time start, end;
-        uint64_t bytes;  // a DMA write's; 0 for a drain or hold
-    };
-    void book(const sc_core::sc_time& start, const sc_core::sc_time& end, uint64_t bytes);
-    std::deque<Booking> m_ahead;  // bookings that had not ended when last pruned
-    sc_core::sc_time m_window_start;
     RootPortStats m_stats;
 };
 
