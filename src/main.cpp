@@ -27,7 +27,8 @@ struct Command {
 const Command kCommands[] = {
     {"run", cidsim::cmd_run, "simulate one config and print/write its metrics"},
     {"params", cidsim::cmd_params, "list every parameter with unit, default and range"},
-    {"reproduce", cidsim::cmd_reproduce, "regenerate the published tables (configs/rfc/, configs/vm/)"},
+    {"reproduce", cidsim::cmd_reproduce,
+     "regenerate the published tables (configs/rfc/, configs/vm/)"},
     {"sweep", cidsim::cmd_sweep, "run a parameter sweep (local pool), or emit its commands"},
     {"collect", cidsim::cmd_collect, "merge a sweep's results into one CSV/JSON table"},
     {"explain", cidsim::cmd_explain, "show notification suppression and its races step by step"},
