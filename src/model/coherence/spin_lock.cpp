@@ -51,16 +51,18 @@ void SpinLock::close_window() {
 }
 
 void SpinLock::count_held_to(const sc_time& now) {
-    // Every hold released so far ended by m_held_counted_to (releases come in
-    // time order), so after it only the current owners hold the lock, each
-    // from its grant (a grant may lie ahead, its re-read still on the way)
-    // to at least now: the lock is held from the earliest of those grants.
-    sc_time from = now;
-    for (size_t a = 0; a < m_holds.size(); ++a)
-        if (m_holds[a]) from = std::min(from, m_since_grant[a]);
-    from = std::max(from, m_held_counted_to);
-    if (from < now) m_stats.held += now - from;
+    // While anyone owns the lock, some owner has held it since
+    // m_held_counted_to at the latest (start_holding moves it up to the grant
+    // of an owner that found no other), so all of the time up to now is held.
+    if (m_owners && m_held_counted_to < now) m_stats.held += now - m_held_counted_to;
     m_held_counted_to = std::max(m_held_counted_to, now);
+}
+
+void SpinLock::start_holding() {
+    // Called at the grant time (a grant may be made ahead, the owner's
+    // re-read still on the way). With no other owner, nobody held the lock
+    // since m_held_counted_to: the time up to now is counted, as not held.
+    if (m_owners++ == 0) m_held_counted_to = std::max(m_held_counted_to, sim_now());
 }
 
 bool SpinLock::may_enter_now(bool writer) const {
@@ -78,16 +80,18 @@ void SpinLock::enter(AgentId who, bool writer) {
     if (free) {
         grant({who, writer, now}, done, false);
         sc_core::wait(done - now);
-        return;
+    } else {
+        m_queue.push_back({who, writer, now});
+        sc_core::wait(*m_granted[who]);
     }
-    m_queue.push_back({who, writer, now});
-    sc_core::wait(*m_granted[who]);
+    start_holding();
 }
 
 void SpinLock::leave(AgentId who, bool writer) {
     const sc_time now = sim_now();
     writer ? m_writer = false : --m_readers;
     count_held_to(now);  // `who` is still among the owners
+    --m_owners;
     m_stats.owner_time += now - m_since_grant[who];
     m_holds[who] = 0;
     m_last_releaser = who;

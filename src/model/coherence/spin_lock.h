@@ -108,6 +108,8 @@ private:
     void grant(const Waiter& w, const sc_core::sc_time& at, bool handoff);
     // Adds to stats.held the time up to `now` that some owner held the lock.
     void count_held_to(const sc_core::sc_time& now);
+    // The caller owns the lock from now, its grant time: O(1), for stats.held.
+    void start_holding();
 
     LockKind m_kind;
     SharedLine m_line;
@@ -117,6 +119,7 @@ private:
     std::vector<sc_core::sc_time> m_since_grant;                // per agent
     std::vector<uint8_t> m_holds;  // per agent: granted and not yet released
     sc_core::sc_time m_held_counted_to;  // stats.held counts the lock's holds up to here
+    unsigned m_owners = 0;  // owners whose grant time has come (m_holds counts ahead)
     std::vector<size_t> m_order;  // scratch: the re-read order
     std::mt19937_64 m_rng;
     bool m_writer = false;
