@@ -103,15 +103,15 @@ int cmd_bench(int argc, char** argv) {
     double duration_ns = 0;
     std::string json_out;
     try {
-        reps = unsigned(integer_option(vm, "reps", 1, 1000));
-        floor_events = integer_option(vm, "floor-events", 1, 1000000000000ull);
+        reps = unsigned(integer_option(vm, "reps", {1, 1000}));
+        floor_events = integer_option(vm, "floor-events", {1, 1000000000000ull});
         duration_ns = number_option(vm, "duration-ns", 1, 1e13);  // run.duration_ns's range
         if (vm.count("no-floor") && !vm["floor-events"].defaulted())
             throw BadInput("--floor-events: it sizes the floor runs, which --no-floor skips");
         if (vm.count("json")) json_out = path_option(vm, "json");
         // Child modes: one measurement, one JSON line on stdout.
         if (vm.count("floor-child")) {
-            const uint64_t n = integer_option(vm, "floor-child", 1, 1000000000000ull);
+            const uint64_t n = integer_option(vm, "floor-child", {1, 1000000000000ull});
             std::cout << bench_floor(n).to_json().dump() << "\n";
             return kExitOk;
         }

@@ -85,7 +85,7 @@ int cmd_explain(int argc, char** argv) {
         };
         uint64_t v = 0;
         try {
-            v = integer_option(vm, "variant", 0, scenario.variants.size() - 1);
+            v = integer_option(vm, "variant", {0, scenario.variants.size() - 1});
         } catch (const BadInput& e) {
             std::cerr << "cidsim explain: " << e.what() << "\n";
             return kExitBadInput;

@@ -19,22 +19,17 @@ std::string show_number(double v) {
 }  // namespace
 
 uint64_t integer_option(const boost::program_options::variables_map& vm, const std::string& name,
-                        uint64_t min, uint64_t max) {
+                        IntegerRange range) {
     const std::string text = vm[name].as<std::string>();
-    const std::string expected = "--" + name + ": expected an integer " +
-                                 range_text({min, max}) + ", found '" + text + "'";
+    const std::string expected = "--" + name + ": expected an integer " + range_text(range) +
+                                 ", found '" + text + "'";
     // strtoull accepts "-1" (and wraps it) and leading blanks: only digits pass.
     if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
         throw BadInput(expected);
     errno = 0;
     const unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
-    if (errno == ERANGE || v < min || v > max) throw BadInput(expected);
+    if (errno == ERANGE || v < range.min || v > range.max) throw BadInput(expected);
     return v;
-}
-
-uint64_t integer_option(const boost::program_options::variables_map& vm, const std::string& name,
-                        IntegerRange range) {
-    return integer_option(vm, name, range.min, range.max);
 }
 
 std::string range_text(IntegerRange range) {

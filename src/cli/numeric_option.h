@@ -11,8 +11,6 @@
 
 namespace cidsim {
 
-uint64_t integer_option(const boost::program_options::variables_map& vm, const std::string& name,
-                        uint64_t min, uint64_t max);
 // An option's range, declared once for its parse and its --help text.
 struct IntegerRange {
     uint64_t min, max;

@@ -303,12 +303,12 @@ int cmd_reproduce(int argc, char** argv) {
                 if (!vm[o].defaulted())
                     throw BadInput(std::string("--") + o + " shapes the sensitivity runs: add "
                                    "--sensitivity, or drop it");
-        jobs_width = unsigned(integer_option(vm, "jobs", 1, 4096));
-        max_reruns = unsigned(integer_option(vm, "max-reruns", 0, 16));
+        jobs_width = unsigned(integer_option(vm, "jobs", {1, 4096}));
+        max_reruns = unsigned(integer_option(vm, "max-reruns", {0, 16}));
         precision = number_option(vm, "precision", 0.001, 1);
         if (sensitivity && vm["precision"].defaulted()) precision = kSensitivityPrecision;
-        lhs_points = unsigned(integer_option(vm, "lhs", 0, 1000));
-        top = unsigned(integer_option(vm, "top", 1, 1000));
+        lhs_points = unsigned(integer_option(vm, "lhs", {0, 1000}));
+        top = unsigned(integer_option(vm, "top", {1, 1000}));
         variant_length = number_option(vm, "sensitivity-length", 0.01, 1);
 
         if (vm.count("out")) out = path_option(vm, "out");

@@ -71,7 +71,7 @@ int cmd_run(int argc, char** argv) {
     uint64_t seed = 0;
     try {
         // Options first: a bad one is found before the config is read.
-        if (vm.count("seed")) seed = integer_option(vm, "seed", 0, UINT64_MAX);
+        if (vm.count("seed")) seed = integer_option(vm, "seed", {0, UINT64_MAX});
         trace.columns = unsigned(integer_option(vm, "columns", kColumns));
         trace.perfetto_limit = integer_option(vm, "trace-limit", kTraceLimit);
         if (vm.count("out")) out = path_option(vm, "out");

@@ -89,7 +89,8 @@ int cmd_sweep(int argc, char** argv) {
     unsigned jobs = 0;
     std::string out_dir, slurm;
     try {
-        jobs = vm.count("jobs") ? unsigned(integer_option(vm, "jobs", 1, 4096)) : available_cpus();
+        jobs = vm.count("jobs") ? unsigned(integer_option(vm, "jobs", {1, 4096}))
+                                : available_cpus();
         // The emitted commands run elsewhere, as many at once as that decides.
         if (vm.count("jobs") && (vm.count("emit-commands") || vm.count("emit-slurm")))
             throw BadInput(std::string("--jobs: it sets the local pool's runs at once; --") +
