@@ -1,6 +1,5 @@
 #include "io/child_process.h"
 
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -35,9 +34,7 @@ ChildRun run_self(const std::vector<std::string>& args) {
                                  std::strerror(errno));
     }
     if (pid == 0) {  // only async-signal-safe calls until exec
-        restore_default_handlers();
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (::getppid() != parent) ::_exit(127);  // the parent died before prctl took effect
+        become_child_of(parent);
         ::dup2(fds[1], STDOUT_FILENO);
         ::close(fds[0]);
         ::close(fds[1]);

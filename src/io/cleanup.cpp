@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -81,13 +82,15 @@ void install_cleanup_handlers() {
     }
 }
 
-void restore_default_handlers() {
+void become_child_of(pid_t parent) {
     struct sigaction sa;
     std::memset(&sa, 0, sizeof sa);
     sa.sa_handler = SIG_DFL;
     sigemptyset(&sa.sa_mask);
     for (size_t i = 0; i < std::size(kCleanupSignals); ++i)
         if (g_installed[i]) ::sigaction(kCleanupSignals[i], &sa, nullptr);
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(127);  // the parent died before prctl took effect
 }
 
 int register_cleanup(const std::string& path, bool directory) {

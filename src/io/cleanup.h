@@ -6,15 +6,18 @@
 // signal (so the caller still sees "killed by SIGINT"). The handler does
 // only async-signal-safe work: the paths live in fixed slots, and a scratch
 // directory (flat: files only) is emptied with getdents64/unlinkat.
+#include <sys/types.h>
+
 #include <string>
 
 namespace cidsim {
 
 void install_cleanup_handlers();
-// In a forked child, before it execs or runs: the parent's handlers back to
-// the default, so a signal there never removes the parent's files.
-// Async-signal-safe.
-void restore_default_handlers();
+// In a forked child of `parent`, before it execs or runs: the parent's
+// handlers back to the default, so a signal there never removes the
+// parent's files, and the child killed when the parent dies (it exits 127
+// at once when the parent died before it could ask). Async-signal-safe.
+void become_child_of(pid_t parent);
 
 // A slot for `path` (a file, or with `directory` a flat directory), removed
 // on a signal until released; -1 when every slot is taken or the path is

@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -27,9 +26,7 @@ using Clock = std::chrono::steady_clock;
 // Between fork and exec only async-signal-safe calls: everything the child
 // needs is prepared by the parent.
 [[noreturn]] void exec_child(char* const* argv, const char* stderr_path, pid_t parent) {
-    restore_default_handlers();
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != parent) ::_exit(127);  // the runner died before prctl took effect
+    become_child_of(parent);
     // A fresh file: truncating the name in place would empty every other
     // name of a hard-linked file, and follow a symbolic link planted since.
     ::unlink(stderr_path);

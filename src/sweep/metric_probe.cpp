@@ -1,7 +1,6 @@
 #include "sweep/metric_probe.h"
 
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -78,12 +77,12 @@ json probe_result(const SweepPoint& point) {
     int fds[2];
     if (::pipe(fds) != 0)
         throw std::runtime_error(std::string("metric probe: pipe: ") + std::strerror(errno));
+    const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
     if (pid < 0)
         throw std::runtime_error(std::string("metric probe: fork: ") + std::strerror(errno));
     if (pid == 0) {
-        restore_default_handlers();  // the parent's files are not the probe's to remove
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        become_child_of(parent);  // the parent's files are not the probe's to remove
         ::close(fds[0]);
         std::string out;
         try {
