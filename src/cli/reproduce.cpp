@@ -33,6 +33,7 @@
 #include "io/directory_lock.h"
 #include "io/file_identity.h"
 #include "io/input_file.h"
+#include "io/output_file.h"
 #include "config/config_loader.h"
 #include "config/platforms.h"
 #include "config/provenance.h"
@@ -127,21 +128,12 @@ std::string run_log(const std::string& path) {
 // through a link to a file elsewhere (as a sweep refuses one in its
 // directory); a directory there would fail the row's run midway.
 void refuse_foreign_keep_file(const std::string& keep, const std::string& name) {
-    const std::string path = keep + "/" + name;
-    std::error_code ec;
-    const fs::file_status st = fs::symlink_status(path, ec);
-    if (fs::is_symlink(st))
-        throw BadInput("--keep " + keep + ": " + name + " is a symbolic link (to " +
-                       fs::read_symlink(path, ec).string() + "); reproduce writes only its "
-                       "own files there: remove the link, or name another directory");
-    if (fs::exists(st) && !fs::is_regular_file(st))
-        throw BadInput("--keep " + keep + ": " + name + " is not a regular file (" +
-                       (fs::is_directory(st) ? "a directory" : "a FIFO, socket or device") +
-                       "), where a row writes its run: remove it, or name another directory");
-    if (fs::is_regular_file(st) && fs::hard_link_count(path, ec) > 1)
-        throw BadInput("--keep " + keep + ": " + name + " is a hard link (a file with another "
-                       "name too), where a row writes its run: remove it, or name another "
-                       "directory");
+    const ForeignFile f = foreign_file(keep + "/" + name);
+    if (!f.what.empty())
+        throw BadInput("--keep " + keep + ": " + name + " is " + f.what +
+                       (f.symlink ? "; reproduce writes only its own files there: remove the link"
+                                  : ", where a row writes its run: remove it") +
+                       ", or name another directory");
 }
 
 // At a --precision looser than the default every row runs shorter; a row

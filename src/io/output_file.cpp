@@ -70,6 +70,21 @@ std::string beside(const std::string& path, const std::string& suffix) {
 
 }  // namespace
 
+ForeignFile foreign_file(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::file_status st = fs::symlink_status(path, ec);
+    if (fs::is_symlink(st))
+        return {true, "a symbolic link (to " + fs::read_symlink(path, ec).string() + ")"};
+    if (fs::exists(st) && !fs::is_regular_file(st))
+        return {false, std::string("not a regular file (") +
+                           (fs::is_directory(st) ? "a directory" : "a FIFO, socket or device") +
+                           ")"};
+    if (fs::is_regular_file(st) && fs::hard_link_count(path, ec) > 1)
+        return {false, "a hard link (a file with another name too)"};
+    return {};
+}
+
 void claim_output(const std::string& role, const std::string& path) {
     if (path.empty()) throw BadInput(role + ": expected a file name, found an empty string");
     // Renamed over, the file behind a stream (a shell's >> log) would lose

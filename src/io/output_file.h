@@ -24,6 +24,17 @@ namespace cidsim {
 void claim_output(const std::string& role, const std::string& path);
 void write_file_atomically(const std::string& path, const std::string& text);
 
+// A file in a directory where a command writes only its own files (a
+// sweep's, reproduce --keep's) that it must not write: a link it would
+// write through, a place no run's file can be, or a file of another name
+// too, which its run would change. `what` completes "NAME is ...", empty
+// when `path` is free (missing, or a regular file of one name).
+struct ForeignFile {
+    bool symlink = false;
+    std::string what;  // "a symbolic link (to T)", "not a regular file (a directory)", ...
+};
+ForeignFile foreign_file(const std::string& path);
+
 // The outputs of one command, written whole or not at all: every file is
 // written beside its target first, and only when all are written are they
 // renamed into place (a full disk on the third leaves the first two as they

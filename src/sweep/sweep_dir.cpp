@@ -119,21 +119,12 @@ void SweepDir::refuse_foreign_files(const std::vector<SweepPoint>& points, const
     for (const SweepPoint& p : points)
         for (const std::string& name :
              {"points/" + p.name + ".json", "logs/" + p.name + ".stderr"}) {
-            const std::string path = m_dir + "/" + name;
-            const fs::file_status st = fs::symlink_status(path, ec);
-            if (fs::is_symlink(st))
-                throw BadInput("--out " + shown + ": " + name + " is a symbolic link (to " +
-                               fs::read_symlink(path, ec).string() +
-                               "); a sweep writes only its own files there: remove the link");
             // A FIFO would block the point's run, a directory fail it midway.
-            if (fs::exists(st) && !fs::is_regular_file(st))
-                throw BadInput("--out " + shown + ": " + name + " is not a regular file (" +
-                               (fs::is_directory(st) ? "a directory" : "a FIFO, socket or device") +
-                               "); a sweep writes only its own files there: remove it");
-            if (fs::is_regular_file(st) && fs::hard_link_count(path, ec) > 1)
-                throw BadInput("--out " + shown + ": " + name + " is a hard link (a file with " +
-                               "another name too); a sweep writes only its own files there: "
-                               "remove it");
+            const ForeignFile f = foreign_file(m_dir + "/" + name);
+            if (!f.what.empty())
+                throw BadInput("--out " + shown + ": " + name + " is " + f.what +
+                               "; a sweep writes only its own files there: remove " +
+                               (f.symlink ? "the link" : "it"));
         }
 }
 
