@@ -2077,6 +2077,19 @@ case("collect-aggregate-seeds-skips-null", ["collect", "m", "--aggregate-seeds"]
       for i, v in enumerate([2.5, None])],
      stdout_holds=["g0,1,2,2.5,,"])
 
+# --- fifth round ---------------------------------------------------------------------
+# A --set value meant as JSON (an array or object, a number) that does not parse is told
+# as such, never taken as a string ("expected an array of overrides, found a string").
+for tag, s_, msg, named in [
+        ("array-syntax", 'overrides=[{"cpus":"0",}]', "not valid JSON", "--set overrides:1:"),
+        ("cpulist-array-open", "devices.0.irq_cpus=[0,", "not valid JSON", "--set devices.0.irq_cpus"),
+        ("number-overflow", "run.duration_ns=1e400", "non-finite number", "run.duration_ns"),
+        ("nested-overflow", 'overrides=[{"cpus":"0","cpu":{"eoi_ns":1e400}}]', "non-finite number",
+         "overrides[0].cpu.eoi_ns")]:
+    case(f"run-set-meant-as-json-{tag}", ["run", "tiny.json", "-q", "--set", s_], 2, msg, [TINY],
+         names=[named], stderr_lacks=["found a string"])
+case("run-set-name-with-brace-ok", ["run", "tiny.json", "-q", "--set", "devices.0.name=x{",
+                                    "--set", "workloads.0.events=[[0, \"x{\", 0]]"], 0, None, [TINY])
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
