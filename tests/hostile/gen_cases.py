@@ -2090,6 +2090,12 @@ for tag, s_, msg, named in [
          names=[named], stderr_lacks=["found a string"])
 case("run-set-name-with-brace-ok", ["run", "tiny.json", "-q", "--set", "devices.0.name=x{",
                                     "--set", "workloads.0.events=[[0, \"x{\", 0]]"], 0, None, [TINY])
+# A POWER section beside a guest on a platform: the contradiction is the two machines, not
+# the guest's (calibrated) platform.
+for tag, repo in [("xen", "configs/vm/e1-xen-eoi.json"), ("kvm", "configs/vm/e3-vfio.json")]:
+    case(f"run-{tag}-spr-set-power", ["run", "c.json", "-q", "--set", "power.loop_ns=1"], 2,
+         "not both", [{"path": "c.json", "repo": repo}], names=["--set power.loop_ns=1: power"],
+         stderr_lacks=["holds an x86 host's costs"])
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
