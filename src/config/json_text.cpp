@@ -461,7 +461,12 @@ void apply_override(json& config, const std::string& assignment) {
     if (path.empty() || path.front() == '.' || path.back() == '.' || path.find("..") != std::string::npos)
         throw ConfigError("--set " + assignment + ": empty key in the path " + path +
                           " (expected key.path=value, e.g. handler.loop_limit=5)");
-    set_at(config, key_segments(path), 0, value, "");
+    const std::vector<std::string> keys = key_segments(path);
+    // A file's includes are merged when it is read, before any --set.
+    if (keys.front() == "include")
+        throw ConfigError("--set " + assignment + ": include: a config file's key, merged when " +
+                          "the file is read: name the file in the config's include, not here");
+    set_at(config, keys, 0, value, "");
 }
 
 }  // namespace cidsim

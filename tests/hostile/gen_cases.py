@@ -2096,6 +2096,14 @@ for tag, repo in [("xen", "configs/vm/e1-xen-eoi.json"), ("kvm", "configs/vm/e3-
     case(f"run-{tag}-spr-set-power", ["run", "c.json", "-q", "--set", "power.loop_ns=1"], 2,
          "not both", [{"path": "c.json", "repo": repo}], names=["--set power.loop_ns=1: power"],
          stderr_lacks=["holds an x86 host's costs"])
+# A config's includes are merged when it is read: one set later is named, not "unknown key".
+for tag, args in [("run", ["run", "tiny.json", "-q"]), ("explain", ["explain", "scenario.json"]),
+                  ("bench", ["bench", "--reps", "1", "--no-floor", "--config", "tiny.json"])]:
+    case(f"{tag}-set-include", args + ["--set", 'include="tiny.json"'], 2, "merged when the file is read",
+         [TINY, SCEN], names=['--set include="tiny.json": include'], stderr_lacks=["unknown key"])
+case("sweep-vary-include", ["sweep", "s.json", "--out", "o"], 2, "merged when the file is read",
+     [TINY, js("s.json", {"base": "tiny.json", "vary": {"include": ["tiny.json"]}})],
+     names=["s.json: vary.include[0]"], stderr_lacks=["unknown key"])
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
