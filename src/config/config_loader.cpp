@@ -216,7 +216,11 @@ json with_platform(const json& config) {
             throw ConfigError("platform: expected a platform name (" + join_keys(platform_names()) +
                               "), found " + json_type_name(*it));
         name = it->get<std::string>();
-        if (power && name != kGenericPlatform)
+        // A guest beside the partition is the contradiction to name (the power
+        // section does), not the guest's platform.
+        const bool guest = config.contains("xen") || config.contains("vm") ||
+                           config.contains("vcpus");
+        if (power && !guest && name != kGenericPlatform)
             throw ConfigError("platform: \"" + name + "\" holds an x86 host's costs; a POWER "
                               "partition (power) takes none (its costs are power, xive and "
                               "power_line): drop it");

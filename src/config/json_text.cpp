@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -425,6 +426,17 @@ std::vector<std::string> key_segments(const std::string& path) {
     return out;
 }
 
+namespace {
+
+bool meant_as_json(const std::string& text) {
+    static const std::regex number(R"(\s*-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?\s*)");
+    const size_t first = text.find_first_not_of(" \t\r\n");
+    return (first != std::string::npos && (text[first] == '[' || text[first] == '{')) ||
+           std::regex_match(text, number);
+}
+
+}  // namespace
+
 void apply_override(json& config, const std::string& assignment) {
     const size_t eq = assignment.find('=');
     if (eq == std::string::npos || eq == 0)
@@ -432,9 +444,14 @@ void apply_override(json& config, const std::string& assignment) {
     const std::string path = dotted(assignment.substr(0, eq));
     const std::string text = assignment.substr(eq + 1);
     json value = json::parse(text, nullptr, false);
-    if (value.is_discarded()) value = text;
-    // A value that is JSON is read as a file is: a key twice is refused, not collapsed.
-    else if (value.is_structured()) value = parse_config_text(text, "--set " + path, path);
+    // A value that is JSON is read as a file is: a key twice is refused, not
+    // collapsed. So is one meant as JSON that is not (an array or object with
+    // a syntax error, a number past a double's range): taken as a string, its
+    // error would be a string where an array was expected.
+    if (value.is_structured() || (value.is_discarded() && meant_as_json(text)))
+        value = parse_config_text(text, "--set " + path, path);
+    else if (value.is_discarded())
+        value = text;
     try {
         (void)value.dump();
     } catch (const json::exception&) {
@@ -444,7 +461,12 @@ void apply_override(json& config, const std::string& assignment) {
     if (path.empty() || path.front() == '.' || path.back() == '.' || path.find("..") != std::string::npos)
         throw ConfigError("--set " + assignment + ": empty key in the path " + path +
                           " (expected key.path=value, e.g. handler.loop_limit=5)");
-    set_at(config, key_segments(path), 0, value, "");
+    const std::vector<std::string> keys = key_segments(path);
+    // A file's includes are merged when it is read, before any --set.
+    if (keys.front() == "include")
+        throw ConfigError("--set " + assignment + ": include: a config file's key, merged when " +
+                          "the file is read: name the file in the config's include, not here");
+    set_at(config, keys, 0, value, "");
 }
 
 }  // namespace cidsim

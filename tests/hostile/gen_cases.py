@@ -2077,6 +2077,35 @@ case("collect-aggregate-seeds-skips-null", ["collect", "m", "--aggregate-seeds"]
       for i, v in enumerate([2.5, None])],
      stdout_holds=["g0,1,2,2.5,,"])
 
+# --- fifth round ---------------------------------------------------------------------
+# A --set value meant as JSON (an array or object, a number) that does not parse is told
+# as such, never taken as a string ("expected an array of overrides, found a string").
+for tag, s_, msg, named in [
+        ("array-syntax", 'overrides=[{"cpus":"0",}]', "not valid JSON", "--set overrides:1:"),
+        ("cpulist-array-open", "devices.0.irq_cpus=[0,", "not valid JSON",
+         "--set devices.0.irq_cpus"),
+        ("number-overflow", "run.duration_ns=1e400", "non-finite number", "run.duration_ns"),
+        ("nested-overflow", 'overrides=[{"cpus":"0","cpu":{"eoi_ns":1e400}}]', "non-finite number",
+         "overrides[0].cpu.eoi_ns")]:
+    case(f"run-set-meant-as-json-{tag}", ["run", "tiny.json", "-q", "--set", s_], 2, msg, [TINY],
+         names=[named], stderr_lacks=["found a string"])
+case("run-set-name-with-brace-ok", ["run", "tiny.json", "-q", "--set", "devices.0.name=x{", "--set",
+                                    "workloads.0.events=[[0, \"x{\", 0]]"], 0, None, [TINY])
+# A POWER section beside a guest on a platform: the contradiction is the two machines, not
+# the guest's (calibrated) platform.
+for tag, repo in [("xen", "configs/vm/e1-xen-eoi.json"), ("kvm", "configs/vm/e3-vfio.json")]:
+    case(f"run-{tag}-spr-set-power", ["run", "c.json", "-q", "--set", "power.loop_ns=1"], 2,
+         "not both", [{"path": "c.json", "repo": repo}], names=["--set power.loop_ns=1: power"],
+         stderr_lacks=["holds an x86 host's costs"])
+# A config's includes are merged when it is read: one set later is named, not "unknown key".
+for tag, args in [("run", ["run", "tiny.json", "-q"]), ("explain", ["explain", "scenario.json"]),
+                  ("bench", ["bench", "--reps", "1", "--no-floor", "--config", "tiny.json"])]:
+    case(f"{tag}-set-include", args + ["--set", 'include="tiny.json"'], 2,
+         "merged when the file is read",
+         [TINY, SCEN], names=['--set include="tiny.json": include'], stderr_lacks=["unknown key"])
+case("sweep-vary-include", ["sweep", "s.json", "--out", "o"], 2, "merged when the file is read",
+     [TINY, js("s.json", {"base": "tiny.json", "vary": {"include": ["tiny.json"]}})],
+     names=["s.json: vary.include[0]"], stderr_lacks=["unknown key"])
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups

@@ -50,6 +50,17 @@ sc_time RootPort::order_posted(const sc_time& at) {
 
 namespace cidsim {
 
+// The holds form one queue ending at m_free: what lies after now is the
+// next window's.
+void RootPort::close_window() {
+    if (m_free > sim_now()) m_stats.busy -= m_free - sim_now();
+}
+
+void RootPort::reset_stats() {
+    m_stats = {};
+    if (m_free > sim_now()) m_stats.busy = m_free - sim_now();
+}
+
 void RootPort::hold_until(const sc_core::sc_time& t) {
     if (t <= m_free) return;
     m_stats.busy += t - m_free;

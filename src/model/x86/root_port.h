@@ -98,7 +98,10 @@ public:
     }
 
     const RootPortStats& stats() const { return m_stats; }
-    void reset_stats() { m_stats = {}; }
+    // busy counts each hold whole when it is taken, also the part after now
+    // (a backlog of writes): a window counts only its own part of a hold.
+    void close_window();
+    void reset_stats();
 
 private:
     RootPortParams m_params;

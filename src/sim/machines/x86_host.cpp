@@ -168,6 +168,7 @@ int X86Host::route_of(unsigned cpu, Vector vector) const {
 
 void X86Host::close_window() {
     for (auto& c : m_cpus) c->count_busy_until_now();
+    for (auto& p : m_ports) p->close_window();
 }
 
 void X86Host::reset_stats() {
