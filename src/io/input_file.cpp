@@ -25,6 +25,19 @@ std::string kind_of(mode_t mode) {
     return "is not a regular file";
 }
 
+// Why a path whose stat() failed with ENOTDIR names nothing: the first
+// leading part that exists and is not a directory.
+std::string not_a_directory(const std::string& path) {
+    for (size_t slash = path.find('/', 1); slash != std::string::npos;
+         slash = path.find('/', slash + 1)) {
+        const std::string part = path.substr(0, slash);
+        struct stat st;
+        if (::stat(part.c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
+            return part + " is not a directory";
+    }
+    return "a part of the path is not a directory";
+}
+
 }  // namespace
 
 void note_input(const std::string& path) {
@@ -43,7 +56,8 @@ std::string read_input_file(const std::string& path, const std::string& what, si
     struct stat st;
     // The type is checked before open(): opening a FIFO with no writer blocks.
     if (::stat(path.c_str(), &st) != 0) {
-        if (errno == ENOENT || errno == ENOTDIR) throw BadInput(path + ": no such file");
+        if (errno == ENOTDIR) throw BadInput(path + ": no such file (" + not_a_directory(path) + ")");
+        if (errno == ENOENT) throw BadInput(path + ": no such file");
         throw BadInput(path + ": cannot read: " + std::strerror(errno));
     }
     if (!S_ISREG(st.st_mode)) throw BadInput(path + ": " + kind_of(st.st_mode) + "; expected " + what);

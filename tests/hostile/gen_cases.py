@@ -171,6 +171,8 @@ for name, (mk, what) in INPUTS.items():
              text("dup.json", '{"run": {}, "run": {}}')]
     for tag, path, status, msg in [
         ("missing", "nope.json", 2, "nope.json: no such file"),
+        ("under-a-file", "empty.json/x.json", 2, "(empty.json is not a directory)"),
+        ("trailing-slash", "empty.json/", 2, "(empty.json is not a directory)"),
         ("directory", "d", 2, "d: is a directory; expected " + what),
         ("fifo", "ff", 2, "ff: is a FIFO, not a regular file"),
         ("symlink-to-fifo", "flink", 2, "is a FIFO, not a regular file"),
@@ -2106,6 +2108,13 @@ for tag, args in [("run", ["run", "tiny.json", "-q"]), ("explain", ["explain", "
 case("sweep-vary-include", ["sweep", "s.json", "--out", "o"], 2, "merged when the file is read",
      [TINY, js("s.json", {"base": "tiny.json", "vary": {"include": ["tiny.json"]}})],
      names=["s.json: vary.include[0]"], stderr_lacks=["unknown key"])
+
+# --- sixth round ---------------------------------------------------------------------
+# A path through a file ("x.json/", "x.json/y.json") says which part is not a directory.
+case("run-include-through-a-file", ["run", "c.json", "-q"], 2,
+     "no such file (./tiny.json is not a directory)",
+     [TINY, js("c.json", {"include": "tiny.json/", "devices": [{"name": "d0"}]})],
+     names=["c.json: include", "tiny.json/"])
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
