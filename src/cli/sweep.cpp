@@ -31,8 +31,8 @@ namespace {
 std::string platforms_line(const std::vector<SweepPoint>& points) {
     std::vector<std::string> names;
     for (const SweepPoint& p : points) {
-        const std::string n = p.effective_config.value("platform", std::string(kGenericPlatform));
-        if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+        if (std::find(names.begin(), names.end(), p.platform) == names.end())
+            names.push_back(p.platform);
     }
     std::string line = "  platform:";
     for (size_t i = 0; i < names.size(); ++i) line += (i ? "; " : " ") + platform_summary(names[i]);

@@ -102,15 +102,39 @@ json param_cell(const json& v) { return v.is_string() || v.is_number() || v.is_b
 
 }  // namespace
 
-std::string config_digest(const json& effective_config) {
+namespace {
+
+std::string fnv1a_hex(const std::string& text) {
     uint64_t h = 1469598103934665603ull;
-    for (const unsigned char c : effective_config.dump()) {
+    for (const unsigned char c : text) {
         h ^= c;
         h *= 1099511628211ull;
     }
     char hex[17];
     std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
     return hex;
+}
+
+void add_shape(const json& j, std::string& out) {
+    if (j.is_array()) {
+        out += "[" + std::to_string(j.size());
+        for (const json& e : j) add_shape(e, out);
+        out += "]";
+    } else if (j.is_object()) {
+        out += "{";
+        for (auto it = j.begin(); it != j.end(); ++it) add_shape(it.value(), out);
+        out += "}";
+    }
+}
+
+}  // namespace
+
+std::string config_digest(const json& effective_config) { return fnv1a_hex(effective_config.dump()); }
+
+std::string config_shape_digest(const json& effective_config) {
+    std::string shape;
+    add_shape(effective_config, shape);
+    return fnv1a_hex(shape);
 }
 
 const json* json_at_path(const json& j, const std::string& path) {

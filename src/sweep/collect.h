@@ -43,5 +43,8 @@ bool indexed_path(const std::string& path);
 // keys sorted), kept per point in the manifest: collect takes a result only
 // if it was made for the point's whole config, not just its varied values.
 std::string config_digest(const nlohmann::json& effective_config);
+// The same over the sizes of every array in a config, not its values:
+// points of one shape have results of one shape (per_device, per_cpu arrays).
+std::string config_shape_digest(const nlohmann::json& effective_config);
 
 }  // namespace cidsim

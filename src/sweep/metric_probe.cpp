@@ -47,22 +47,7 @@ void keep_trace_events_inside_probe(json& config) {
     }
 }
 
-// The sizes of every array in a config, not its values: points of one shape
-// have results of one shape (per_device, per_cpu, per-queue arrays).
-void add_shape(const json& j, std::string& out) {
-    if (j.is_array()) {
-        out += "[" + std::to_string(j.size());
-        for (const json& e : j) add_shape(e, out);
-        out += "]";
-    } else if (j.is_object()) {
-        out += "{";
-        for (auto it = j.begin(); it != j.end(); ++it) add_shape(it.value(), out);
-        out += "}";
-    }
-}
-
-json simulate_probe(const SweepPoint& point) {
-    json probe_config = point.effective_config;
+json simulate_probe(json probe_config) {
     probe_config["run"]["duration_ns"] = kProbeNs;
     probe_config["run"]["warmup_ns"] = 0;
     keep_trace_events_inside_probe(probe_config);
@@ -73,7 +58,7 @@ json simulate_probe(const SweepPoint& point) {
 
 // SystemC elaborates one system per process: each probe runs in a child of
 // its own, which sends back its result, or its error's kind and text.
-json probe_result(const SweepPoint& point) {
+json probe_result(const SweepSpec& spec, const SweepPoint& point) {
     int fds[2];
     if (::pipe(fds) != 0)
         throw std::runtime_error(std::string("metric probe: pipe: ") + std::strerror(errno));
@@ -86,7 +71,7 @@ json probe_result(const SweepPoint& point) {
         ::close(fds[0]);
         std::string out;
         try {
-            out = "R" + simulate_probe(point).dump();
+            out = "R" + simulate_probe(point_config(spec, point)).dump();
         } catch (const BadInput& e) {
             out = std::string("C") + e.what();
         } catch (const std::invalid_argument& e) {
@@ -137,9 +122,7 @@ void check_metric_paths(const SweepSpec& spec, const std::vector<SweepPoint>& po
     std::vector<json> results;
     std::set<std::string> shapes;
     for (const SweepPoint& point : points) {
-        std::string shape;
-        add_shape(point.effective_config, shape);
-        if (shapes.insert(shape).second) results.push_back(probe_result(point));
+        if (shapes.insert(point.shape_digest).second) results.push_back(probe_result(spec, point));
         if (!any_indexed) break;
     }
     const json& result = results.front();

@@ -50,7 +50,7 @@ void SweepDir::prepare(const SweepSpec& spec, const std::vector<SweepPoint>& poi
                         {"group", p.group},
                         {"params", params},
                         {"seed", p.seed},
-                        {"config_digest", config_digest(p.effective_config)},
+                        {"config_digest", p.config_digest},
                         {"result", "points/" + p.name + ".json"}});
     }
     const json manifest = {{"parameters", parameters},
@@ -261,7 +261,7 @@ ResultState check_result(const std::string& path, const SweepPoint& p) {
         !r.contains("seed") || !r.contains("config") || !r.contains("metrics") ||
         !r["metrics"].is_object() || !r["config"].is_object())
         return ResultState::Invalid;
-    if (r["seed"] != p.seed || r["config"] != p.effective_config) return ResultState::Stale;
+    if (r["seed"] != p.seed || config_digest(r["config"]) != p.config_digest) return ResultState::Stale;
     return ResultState::Complete;
 }
 

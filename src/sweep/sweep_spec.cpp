@@ -10,6 +10,7 @@
 
 #include "config/config_loader.h"
 #include "config/json_text.h"
+#include "config/platforms.h"
 #include "config/printable.h"
 #include "report/renamed_metrics.h"
 #include "sweep/collect.h"
@@ -390,7 +391,10 @@ SweepSpec read_sweep_spec(const std::string& path) {
     }
 }
 
-std::vector<SweepPoint> expand_points(const SweepSpec& spec) {
+namespace {
+
+// The base config with the spec's fixed overrides.
+json base_with_set(const SweepSpec& spec) {
     json base = spec.base;
     for (const auto& [path, value] : spec.set) {
         try {
@@ -399,6 +403,26 @@ std::vector<SweepPoint> expand_points(const SweepSpec& spec) {
             throw ConfigError("set." + path + ": " + e.what());
         }
     }
+    return base;
+}
+
+json point_effective_config(const SweepSpec& spec, json config,
+                            const std::vector<std::pair<std::string, json>>& params, uint64_t seed) {
+    for (const auto& [path, value] : params)
+        apply_override(config, path + "=" + override_value_text(value));
+    config["run"]["seed"] = seed;
+    check_included_platform(config, spec.included_platform);
+    return effective_config(load_config(config));
+}
+
+}  // namespace
+
+json point_config(const SweepSpec& spec, const SweepPoint& point) {
+    return point_effective_config(spec, base_with_set(spec), point.params, point.seed);
+}
+
+std::vector<SweepPoint> expand_points(const SweepSpec& spec) {
+    const json base = base_with_set(spec);
     std::vector<uint64_t> seeds = spec.seeds;
     try {
         check_included_platform(base, spec.included_platform);
@@ -445,19 +469,18 @@ std::vector<SweepPoint> expand_points(const SweepSpec& spec) {
             if (!fresh)
                 throw ConfigError("points '" + it->second + "' and '" + raw +
                                   "' get the same file name " + pt.name);
-            json config = base;
+            json effective;
             try {
-                for (const auto& [path, value] : params)
-                    apply_override(config, path + "=" + override_value_text(value));
-                config["run"]["seed"] = seed;
-                check_included_platform(config, spec.included_platform);
-                pt.effective_config = effective_config(load_config(config));
+                effective = point_effective_config(spec, base, params, seed);
             } catch (const ConfigError& e) {
                 throw ConfigError(blame(spec, base, step, e.what()) + "point " + raw + ": " + e.what());
             }
-            const auto [run, unique] = runs.emplace(config_digest(pt.effective_config),
+            pt.config_digest = config_digest(effective);
+            pt.shape_digest = config_shape_digest(effective);
+            pt.platform = effective.value("platform", std::string(kGenericPlatform));
+            const auto [run, unique] = runs.emplace(pt.config_digest,
                                                      std::make_pair(points.size(), step));
-            if (!unique && points[run->second.first].effective_config == pt.effective_config)
+            if (!unique && point_config(spec, points[run->second.first]) == effective)
                 throw ConfigError(same_run_text(spec, run->second.second, step,
                                                 names[points[run->second.first].name], raw));
             points.push_back(std::move(pt));

@@ -51,7 +51,12 @@ struct SweepPoint {
     std::string group;  // the same without the seed: points that differ only by seed
     std::vector<std::pair<std::string, nlohmann::json>> params;  // varied path -> value, sorted
     uint64_t seed = 0;
-    nlohmann::json effective_config;  // what `cidsim run` will record for this point
+    // Of the effective config (what `cidsim run` will record for this point),
+    // which point_config() rebuilds: a sweep keeps no point's config, since
+    // it may have 100 000 points of many KiB each.
+    std::string config_digest;  // config_digest() of it
+    std::string shape_digest;   // config_shape_digest() of it
+    std::string platform;       // the platform it names
 };
 
 // The most points one sweep may have (each is a process and a result file).
@@ -66,6 +71,8 @@ SweepSpec read_sweep_spec(const std::string& path);
 // innermost), each validated by load_config. Throws ConfigError naming the
 // point and the config key it breaks.
 std::vector<SweepPoint> expand_points(const SweepSpec& spec);
+// A point's effective config, as expand_points checked it.
+nlohmann::json point_config(const SweepSpec& spec, const SweepPoint& point);
 
 // The text after `key=` in `--set key=value` such that apply_override gives
 // back exactly `value` (a string that would parse as JSON is quoted).
