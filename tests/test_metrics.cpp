@@ -93,6 +93,9 @@ TEST_CASE("a root port backlogged past the end of the run is busy at most all of
         short_run(s, example("posted-bursty.json"), " --set root_port.bandwidth_gbps=0.001");
     REQUIRE(r["metrics"]["msis"].get<uint64_t>() > 0);
     CHECK(r["root_ports"][0]["utilization"].get<double>() == Approx(1.0));
+    // Its bytes likewise: no more than the bandwidth moves in the window.
+    CHECK(r["root_ports"][0]["dma_gb_per_s"].get<double>() <= 0.001);
+    CHECK(r["root_ports"][0]["dma_gb_per_s"].get<double>() > 0.0009);
 }
 
 TEST_CASE("every key of a result's per-block entries is described by the listing") {

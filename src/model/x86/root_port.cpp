@@ -52,12 +52,24 @@ namespace cidsim {
 
 // The holds form one queue ending at m_free: what lies after now is the
 // next window's.
+uint64_t RootPort::backlog_bytes() const {
+    if (m_free <= sim_now()) return 0;
+    const double bytes = (m_free - sim_now()).to_seconds() * 1e9 * m_params.bandwidth_gbps;
+    return bytes >= double(m_stats.dma_bytes) ? m_stats.dma_bytes : uint64_t(bytes);
+}
+
 void RootPort::close_window() {
+    m_bytes_after_window = backlog_bytes();
+    m_stats.dma_bytes -= m_bytes_after_window;
+    m_window_closed = true;
     if (m_free > sim_now()) m_stats.busy -= m_free - sim_now();
 }
 
 void RootPort::reset_stats() {
+    const uint64_t carried = m_window_closed ? m_bytes_after_window : backlog_bytes();
     m_stats = {};
+    m_stats.dma_bytes = carried;
+    m_window_closed = false;
     if (m_free > sim_now()) m_stats.busy = m_free - sim_now();
 }
 

@@ -98,16 +98,23 @@ public:
     }
 
     const RootPortStats& stats() const { return m_stats; }
-    // busy counts each hold whole when it is taken, also the part after now
-    // (a backlog of writes): a window counts only its own part of a hold.
+    // busy and dma_bytes count each hold and write whole when it is queued,
+    // also its part after now (a backlog): a window counts only its own part,
+    // the next window starts with the rest.
     void close_window();
     void reset_stats();
 
 private:
+    // The backlog after now as bytes at the port's bandwidth, at most the
+    // bytes queued: a backlog that holds drains too moves fewer bytes.
+    uint64_t backlog_bytes() const;
+
     RootPortParams m_params;
     TieOrder m_writers;  // by source id
     sc_core::sc_time m_free;
     RootPortStats m_stats;
+    bool m_window_closed = false;
+    uint64_t m_bytes_after_window = 0;  // what close_window left to the next window
 };
 
 }  // namespace cidsim
