@@ -17,7 +17,9 @@ void DsaParams::describe(ParamVisitor& v) {
            "engine descriptor rate limit");
     v.time("engine_latency_ns", engine_latency, 0, 1e9, "descriptor start to fill written");
     v.time("submit_cpu_ns", submit_cpu, 0, 1e8, "CPU time to resubmit one descriptor");
-    v.integer("submitter_cpu", submitter_cpu, "", 0, 62, "CPU the submitting thread runs on");
+    // Up to the most CPUs a machine may have (kMaxCpus, config/sim_config.h);
+    // whether the topology has it is checked when the system is built.
+    v.integer("submitter_cpu", submitter_cpu, "", 0, 1023, "CPU the submitting thread runs on");
 }
 
 DsaMemfill::DsaMemfill(sc_core::sc_module_name name, const DsaParams& params, Device& device,
