@@ -41,10 +41,10 @@ struct Run {
 };
 
 // `args` is appended to the binary's path as is (the caller quotes).
-inline Run run_cidsim(const Scratch& s, const std::string& args) {
+inline Run run_cidsim(const Scratch& s, const std::string& args,
+                      const std::string& binary = CIDSIM_BINARY) {
     const std::string out = s / "stdout.txt", err = s / "stderr.txt";
-    const std::string cmd =
-        "'" CIDSIM_BINARY "' " + args + " >'" + out + "' 2>'" + err + "'";
+    const std::string cmd = "'" + binary + "' " + args + " >'" + out + "' 2>'" + err + "'";
     const int raw = std::system(cmd.c_str());
     Run r;
     r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -727,4 +728,43 @@ TEST_CASE("an explain --set that every variant sets over is refused", "[cli][exp
     CHECK(r.status == 2);
     CHECK_THAT(r.err, Catch::Contains("--set xen.variant=bitmap: every variant sets xen.variant"));
     CHECK(run_cidsim(s, "explain eoi-lock --set xen.vcpus=2 --out '" + (s / "e.json") + "'").status == 0);
+}
+
+TEST_CASE("a device name with a space or $end still gives a VCD whose every wire is declared "
+          "in four tokens", "[cli][trace]") {
+    Scratch s;
+    const Run r = run_cidsim(s, "run " + q(kRoot + "/configs/examples/rfc-burst-posted.json") +
+                                    " -q --set 'devices.0.name=a $end b' --set "
+                                    "'workloads.0.events=[[0, \"a $end b\", 0]]' --trace-vcd " +
+                                    q(s / "t.vcd"));
+    REQUIRE(r.status == 0);
+    std::istringstream vcd(slurp(s / "t.vcd"));
+    int wires = 0;
+    for (std::string line; std::getline(vcd, line);) {
+        if (line.rfind("$var ", 0) != 0) continue;
+        ++wires;
+        // $var wire WIDTH ID REFERENCE [RANGE] $end: $end only last.
+        std::istringstream words(line);
+        std::vector<std::string> w{std::istream_iterator<std::string>(words), {}};
+        INFO(line);
+        REQUIRE(w.size() >= 6);
+        CHECK(std::count(w.begin(), w.end(), "$end") == 1);
+        CHECK(w.back() == "$end");
+        CHECK(w.size() <= 7);
+    }
+    CHECK(wires > 0);
+}
+
+TEST_CASE("a copy of the binary outside a bin folder reads no share/cidsim beside it",
+          "[cli][outputs]") {
+    // /tmp/x/cidsim would otherwise read /tmp/share/cidsim, which anyone may make.
+    Scratch s;
+    fs::create_directories(s / "x/notbin");
+    fs::create_directories(s / "x/share/cidsim/configs/rfc");
+    fs::copy_file(CIDSIM_BINARY, s / "x/notbin/cidsim");
+    std::ofstream(s / "x/share/cidsim/configs/rfc/devices.json") << "{\n";
+    const Run version = run_cidsim(s, "--version", s / "x/notbin/cidsim");
+    CHECK(version.status == 0);
+    CHECK(version.out.find(s / "x/share") == std::string::npos);
+    CHECK(run_cidsim(s, "params root_port", s / "x/notbin/cidsim").status == 0);
 }

@@ -263,6 +263,14 @@ void check_consistency(const SimConfig& c) {
                               format_number(1e9 / t.hz) +
                               " ns): the pCPU would do nothing else");
     }
+    // Both ticks land on every vCPU's pCPU: together they must leave it time.
+    const double ticks_share = ns_of(c.vm.host_tick) * c.vm.host_tick_hz / 1e9 +
+                               ns_of(c.vm.guest_timer) * c.vm.guest_timer_hz / 1e9;
+    if (ticks_share >= 1)
+        throw ConfigError("vm.guest_timer_ns: with vm.host_tick_ns the two ticks take " +
+                          format_number(100 * ticks_share) +
+                          " % of each pCPU (vm.host_tick_hz, vm.guest_timer_hz): the pCPU "
+                          "would do nothing else");
     for (size_t i = 0; i < c.vcpus.size(); ++i)
         if (c.vcpus[i].vid && !c.vcpus[i].apicv)
             throw ConfigError("vcpus[" + std::to_string(i) +

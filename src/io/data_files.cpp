@@ -9,12 +9,15 @@ namespace cidsim {
 
 namespace {
 
-// <prefix>/share/cidsim for the running binary at <prefix>/bin/cidsim.
+// <prefix>/share/cidsim for the running binary at <prefix>/bin/cidsim; none
+// for a binary elsewhere (a copy in /tmp/x would read /tmp/share/cidsim,
+// which anyone may create).
 std::string installed_root() {
     char exe[4096];
     const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n <= 0) return "";
     const std::filesystem::path bin = std::filesystem::path(std::string(exe, size_t(n))).parent_path();
+    if (bin.filename() != "bin") return "";
     return (bin.parent_path() / "share" / "cidsim").string();
 }
 

@@ -276,8 +276,11 @@ json ci95_json(const Figure& f) { return f.batches < 2 ? json(nullptr) : json(f.
 
 std::string number_text(const json& value, const char* format) {
     if (value.is_null()) return "n/a";
+    const double v = value.get<double>();
     char b[64];
-    std::snprintf(b, sizeof b, format, value.get<double>());
+    // A figure too large for a fixed-point column (a hand-written published
+    // value, say) keeps its column's width in exponent form.
+    std::snprintf(b, sizeof b, std::fabs(v) < 1e9 ? format : "%.3e", v);
     return b;
 }
 
@@ -485,11 +488,12 @@ std::string table_text(const Table& t, const json& table) {
         std::string pub = "", err = "";
         if (!r["published"].is_null()) {
             const double p = r["published"].get<double>();
+            pub = number_text(p, "%.3f");
+            // Relative to a published 0 there is no error to give.
+            const double e = (sim - p) / p * 100;
             char b[64];
-            std::snprintf(b, sizeof b, "%.3f", p);
-            pub = b;
-            std::snprintf(b, sizeof b, "%+.1f%%", (sim - p) / p * 100);
-            err = b;
+            std::snprintf(b, sizeof b, "%+.1f%%", e);
+            err = std::isfinite(e) ? b : "n/a";
         }
         std::snprintf(line, sizeof line, "  %-32s %-28s %14s %10s %10s %8s\n",
                       key_text(r["key"]).c_str(), r["metric"].get<std::string>().c_str(),

@@ -51,6 +51,14 @@ struct CpuSignals {
     VectorBits pir_bits, irr_bits, isr_bits;
 };
 
+// A VCD reference is one whitespace-free token: a device named "my dev"
+// (or "a $end b") would end the declaration early.
+std::string vcd_reference(std::string name) {
+    for (char& c : name)
+        if (static_cast<unsigned char>(c) <= ' ' || c == 0x7f) c = '_';
+    return name;
+}
+
 }  // namespace
 
 std::string vcd_text(const std::vector<TraceRecord>& events, const TraceContext& ctx,
@@ -167,9 +175,9 @@ std::string vcd_text(const std::vector<TraceRecord>& events, const TraceContext&
         if (s.scope != scope) {
             if (!scope.empty()) out << "$upscope $end\n";
             scope = s.scope;
-            out << "$scope module " << scope << " $end\n";
+            out << "$scope module " << vcd_reference(scope) << " $end\n";
         }
-        out << "$var wire " << s.width << " " << s.id << " " << s.name;
+        out << "$var wire " << s.width << " " << s.id << " " << vcd_reference(s.name);
         if (s.width > 1) out << " [" << s.width - 1 << ":0]";
         out << " $end\n";
     }

@@ -435,6 +435,7 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
     t.columns.push_back("seeds");
     for (const std::string& m : metrics)
         for (const char* suffix : {".mean", ".ci95_lo", ".ci95_hi"}) t.columns.push_back(m + suffix);
+    std::vector<std::string> beyond_double;  // "metric in group g"
     std::vector<std::string> order;  // groups in first-seen order
     std::map<std::string, std::vector<const Row*>> groups;
     for (const Row& r : rows) {
@@ -456,17 +457,28 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
                 continue;
             }
             const MeanCi ci = mean_ci95(values);
+            const double lo = ci.mean - ci.half_width, hi = ci.mean + ci.half_width;
+            // Values near the largest double: their sum, or squares, overflow.
+            if (!std::isfinite(ci.mean) || (values.size() > 1 && !std::isfinite(lo + hi))) {
+                beyond_double.push_back(metric_label(m) + " in group " + g);
+                cells.insert(cells.end(), 3, nullptr);
+                continue;
+            }
             cells.push_back(ci.mean);
             if (values.size() < 2) {  // no interval from a single seed
                 cells.push_back(nullptr);
                 cells.push_back(nullptr);
                 continue;
             }
-            cells.push_back(ci.mean - ci.half_width);
-            cells.push_back(ci.mean + ci.half_width);
+            cells.push_back(lo);
+            cells.push_back(hi);
         }
         t.rows.push_back(std::move(cells));
     }
+    if (!beyond_double.empty())
+        t.notes.push_back(beyond_double.front() + (beyond_double.size() > 1 ? " (and " +
+                          std::to_string(beyond_double.size() - 1) + " more)" : std::string()) +
+                          ": the mean or its interval is beyond a double's range: cells left empty");
     return t;
 }
 

@@ -2115,6 +2115,44 @@ case("run-include-through-a-file", ["run", "c.json", "-q"], 2,
      "no such file (./tiny.json is not a directory)",
      [TINY, js("c.json", {"include": "tiny.json/", "devices": [{"name": "d0"}]})],
      names=["c.json: include", "tiny.json/"])
+# A published figure of 0 (or a huge one) leaves no error to give: "n/a", not +inf% or
+# -nan%, and no 300-digit column.
+for tag, pub, held in [("zero", 0, "n/a"), ("huge", -1e308, "-1.000e+308")]:
+    case(f"reproduce-published-{tag}", ["reproduce", "tiny", "--tables", "t.json"], 0, None,
+         [TINY, js("t.json", {"tables": [{"name": "tiny", "title": "t", "set": "prediction",
+                                          "metrics": ["irq_rate_M"],
+                                          "rows": [{"key": {"mode": "posted"}, "config": "tiny.json",
+                                                    "set": ["mode=posted"],
+                                                    "published": {"irq_rate_M": pub}}]}]})],
+         stdout_holds=[held], stdout_lacks=["inf%", "nan%", "000000000000"])
+# The DSA submitter may be any CPU a machine can have; the topology says which it has.
+DSA_C2 = [{"path": "rfc/c.json", "repo": "configs/rfc/c2-dsa-2wq.json"},
+          {"path": "platform/spr.json", "repo": "configs/platform/spr.json"}]
+case("run-dsa-submitter-cpu-100-of-128", ["run", "rfc/c.json", "-q", "--set", "topology.cpus=128",
+                                          "--set", "run.duration_ns=20000",
+                                          "--set", "workloads[0].submitter_cpu=100"], 0, None,
+     DSA_C2)
+case("run-dsa-submitter-cpu-absent", ["run", "rfc/c.json", "-q", "--set", "run.duration_ns=20000",
+                                      "--set", "workloads[0].submitter_cpu=1023"], 2,
+     "does not exist", DSA_C2, names=["--set workloads[0].submitter_cpu=1023: workloads[0]"])
+# Two ticks that together fill a pCPU are refused, as one that does alone is.
+case("run-kvm-ticks-fill-the-pcpu", ["run", "c.json", "-q", "--set", "vm.host_tick_hz=10000",
+                                     "--set", "vm.guest_timer_hz=10000",
+                                     "--set", "vm.host_tick_ns=60000",
+                                     "--set", "vm.guest_timer_ns=60000"], 2,
+     "would do nothing else", [{"path": "c.json", "repo": "configs/vm/e3-vfio.json"}],
+     names=["vm.guest_timer_ns", "vm.host_tick_ns"])
+# A seed mean past a double's range is said, not printed as a bare null.
+HUGE = {"parameters": ["handler.loop_limit"], "metrics": ["metrics.msis"],
+        "points": [{"name": f"p{i}", "group": "g0", "params": {"handler.loop_limit": 1},
+                    "seed": i + 1, "result": f"points/p{i}.json"} for i in range(2)]}
+case("collect-aggregate-seeds-beyond-double", ["collect", "m", "--aggregate-seeds"], 0,
+     "beyond a double's range",
+     [js("m/sweep.json", HUGE)] +
+     [js(f"m/points/p{i}.json", {"metrics": {"msis": 1.7e308}, "seed": i + 1,
+                                 "config": {"handler": {"loop_limit": 1}, "mode": "posted"}})
+      for i in range(2)],
+     stdout_holds=["g0,1,2,,,"])
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
