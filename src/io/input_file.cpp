@@ -56,7 +56,8 @@ std::string read_input_file(const std::string& path, const std::string& what, si
     struct stat st;
     // The type is checked before open(): opening a FIFO with no writer blocks.
     if (::stat(path.c_str(), &st) != 0) {
-        if (errno == ENOTDIR) throw BadInput(path + ": no such file (" + not_a_directory(path) + ")");
+        if (errno == ENOTDIR)
+            throw BadInput(path + ": no such file (" + not_a_directory(path) + ")");
         if (errno == ENOENT) throw BadInput(path + ": no such file");
         throw BadInput(path + ": cannot read: " + std::strerror(errno));
     }

@@ -129,7 +129,9 @@ void add_shape(const json& j, std::string& out) {
 
 }  // namespace
 
-std::string config_digest(const json& effective_config) { return fnv1a_hex(effective_config.dump()); }
+std::string config_digest(const json& effective_config) {
+    return fnv1a_hex(effective_config.dump());
+}
 
 std::string config_shape_digest(const json& effective_config) {
     std::string shape;
@@ -476,9 +478,12 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
         t.rows.push_back(std::move(cells));
     }
     if (!beyond_double.empty())
-        t.notes.push_back(beyond_double.front() + (beyond_double.size() > 1 ? " (and " +
-                          std::to_string(beyond_double.size() - 1) + " more)" : std::string()) +
-                          ": the mean or its interval is beyond a double's range: cells left empty");
+        t.notes.push_back(beyond_double.front() +
+                          (beyond_double.size() > 1
+                               ? " (and " + std::to_string(beyond_double.size() - 1) + " more)"
+                               : std::string()) +
+                          ": the mean or its interval is beyond a double's range: "
+                          "cells left empty");
     return t;
 }
 

@@ -261,7 +261,8 @@ ResultState check_result(const std::string& path, const SweepPoint& p) {
         !r.contains("seed") || !r.contains("config") || !r.contains("metrics") ||
         !r["metrics"].is_object() || !r["config"].is_object())
         return ResultState::Invalid;
-    if (r["seed"] != p.seed || config_digest(r["config"]) != p.config_digest) return ResultState::Stale;
+    if (r["seed"] != p.seed || config_digest(r["config"]) != p.config_digest)
+        return ResultState::Stale;
     return ResultState::Complete;
 }
 

@@ -407,7 +407,8 @@ json base_with_set(const SweepSpec& spec) {
 }
 
 json point_effective_config(const SweepSpec& spec, json config,
-                            const std::vector<std::pair<std::string, json>>& params, uint64_t seed) {
+                            const std::vector<std::pair<std::string, json>>& params,
+                            uint64_t seed) {
     for (const auto& [path, value] : params)
         apply_override(config, path + "=" + override_value_text(value));
     config["run"]["seed"] = seed;
