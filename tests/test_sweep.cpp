@@ -179,7 +179,7 @@ TEST_CASE("sweep expansion: product, zip groups and seeds, with stable readable 
 TEST_CASE("a sweep's points keep no config: 10 000 points of a Xen guest in a few MiB",
           "[sweep]") {
     // Each effective config of configs/vm/e1-xen-eoi.json is about 23 KiB in
-    // memory; kept per point, 10 000 points took 230 MB (100 000: 2.3 GB).
+    // memory: kept per point, 10 000 points would hold 230 MB (100 000: 2.3 GB).
     const json spec = {{"base", std::string(CIDSIM_SOURCE_DIR) + "/configs/vm/e1-xen-eoi.json"},
                        {"seeds", 10000}};
     const SweepSpec parsed = parse_sweep_spec(spec, ".");

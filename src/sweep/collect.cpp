@@ -461,13 +461,15 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
             const MeanCi ci = mean_ci95(values);
             const double lo = ci.mean - ci.half_width, hi = ci.mean + ci.half_width;
             // Values near the largest double: their sum, or squares, overflow.
-            if (!std::isfinite(ci.mean) || (values.size() > 1 && !std::isfinite(lo + hi))) {
+            const bool interval = values.size() > 1;  // none from a single seed
+            if (!std::isfinite(ci.mean) ||
+                (interval && (!std::isfinite(lo) || !std::isfinite(hi)))) {
                 beyond_double.push_back(metric_label(m) + " in group " + g);
                 cells.insert(cells.end(), 3, nullptr);
                 continue;
             }
             cells.push_back(ci.mean);
-            if (values.size() < 2) {  // no interval from a single seed
+            if (!interval) {
                 cells.push_back(nullptr);
                 cells.push_back(nullptr);
                 continue;
