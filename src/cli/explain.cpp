@@ -72,8 +72,9 @@ int cmd_explain(int argc, char** argv) {
     }
 
     if (vm.count("variant")) {  // child: one variant, result as JSON on stdout
-        // What only the built system can check (vector allocation) is the
-        // scenario's fault too: its messages name the scenario file.
+        // What only the built system can check (an action on a queue the host
+        // does not handle) is the scenario's fault too: its messages name the
+        // scenario file.
         // A value a --set gave is that --set's, as the loader's errors are.
         const auto named = [&](const std::string& what) {
             const std::string full =

@@ -201,15 +201,6 @@ int cmd_run(int argc, char** argv) {
         session.finish(printed, files);
         files.write();
         std::cout << printed.str();
-    } catch (const BadInput& e) {
-        // Constraints only the built system can check (vector allocation).
-        const std::string what = path + ": " + e.what();
-        std::cerr << "cidsim run: "
-                  << (vm.count("set")
-                          ? against_sets(what, path, vm["set"].as<std::vector<std::string>>())
-                          : what)
-                  << "\n";
-        return kExitBadInput;
     } catch (const std::invalid_argument& e) {
         std::cerr << "cidsim run: " << path << ": " << e.what() << "\n";
         return kExitBadInput;

@@ -7,6 +7,7 @@
 #include "config/json_text.h"
 #include "config/overrides.h"
 #include "config/printable.h"
+#include "config/vector_plan.h"
 
 namespace cidsim {
 
@@ -159,6 +160,10 @@ void check_references(const SimConfig& c) {
                                                         show_json(json(w.device()))) +
                               " (devices: " + join_keys(name_list) + ")");
         if (w.type == "trace") check_trace(c, w, at);
+        if (dsa && w.dsa.submitter_cpu >= c.topology.cpus)
+            throw ConfigError(at + "submitter_cpu: CPU " + std::to_string(w.dsa.submitter_cpu) +
+                              " does not exist (topology.cpus is " +
+                              std::to_string(c.topology.cpus) + ")");
         if (nvme)
             for (const DeviceConfig& d : c.devices)
                 if (d.name == w.device() && w.nvme.first_queue + w.nvme.jobs > d.params.vectors)
@@ -361,6 +366,7 @@ void check_consistency(const SimConfig& c) {
         throw ConfigError("iommu.irte_entries: " + std::to_string(c.iommu.irte_entries) +
                           " entries but the devices have " + std::to_string(vectors) +
                           " vectors, one IRTE each");
+    plan_vectors(c);  // throws when a queue finds no free vector
 }
 
 }  // namespace cidsim

@@ -57,9 +57,6 @@ void System::build_workloads() {
                 std::make_unique<NvmeDisk>(name.c_str(), w.nvme, device, job_cpus, seed));
         } else if (w.type == "dsa") {
             const unsigned dev = m_host->view().device_index(w.dsa.device, at + ".device");
-            if (w.dsa.submitter_cpu >= m_host->cpu_count())
-                throw ConfigError(at + ".submitter_cpu: CPU " +
-                                  std::to_string(w.dsa.submitter_cpu) + " does not exist");
             m_workloads.push_back(
                 std::make_unique<DsaMemfill>(name.c_str(), w.dsa, m_host->device(dev),
                                              m_host->cpu(unsigned(w.dsa.submitter_cpu))));

@@ -1811,12 +1811,13 @@ for scen, action, value, msg in [
          "that host is idle")]:
     case(f"explain-{scen}-{action}-host-action", ["explain", scen, "--set", f"explain.{action}={value}"],
          2, msg, [], names=[f"--set explain.{action}=", f"explain.{action}"])
-# What only the built guest can check is told against the --set that caused it.
+# A queue without a free vector is told against the --set that caused it.
 case("run-kvm-no-free-guest-vector-set", ["run", "c.json", "-q", "--set", "devices.0.vectors=300"], 2,
-     "has no free guest vector left", [js("c.json", KVM)], names=["--set devices.0.vectors=300: devices[0]"])
+     "finds no free guest vector on vcpu0", [js("c.json", KVM)],
+     names=["--set devices.0.vectors=300: devices[0].vectors"])
 case("explain-vm-delivery-no-free-guest-vector-set",
-     ["explain", "vm-delivery", "--set", "devices.0.vectors=300"], 2, "has no free guest vector left",
-     [], names=["with --set devices.0.vectors=300: devices[0]"])
+     ["explain", "vm-delivery", "--set", "devices.0.vectors=300"], 2, "finds no free guest vector",
+     [], names=["with --set devices.0.vectors=300: devices[0].vectors"])
 case("explain-eoi-lock-pirqs-set", ["explain", "eoi-lock", "--set", "xen.pirqs=3"], 2,
      "pirqs are fewer than", [], names=["with --set xen.pirqs=3: xen.pirqs"])
 
@@ -2153,6 +2154,15 @@ case("collect-aggregate-seeds-beyond-double", ["collect", "m", "--aggregate-seed
                                  "config": {"handler": {"loop_limit": 1}, "mode": "posted"}})
       for i in range(2)],
      stdout_holds=["g0,1,2,,,"])
+# --- seventh round -------------------------------------------------------------------
+# A queue with no free vector is found when the config is loaded: of several --sets, the
+# one after which it no longer loads is named, not the last that touches the device.
+case("run-no-free-vector-blames-the-set-that-broke-it",
+     ["run", "tiny.json", "-q", "--set", "devices.0.first_vector=234", "--set",
+      "devices.0.vectors=2", "--set", "run.seed=2", "--set", "devices.0.name=d1",
+      "--set", "workloads.0.events=[[0,\"d1\",0]]"], 2,
+     "queue 1 finds no free device vector on CPU 0 from first_vector 0xEA", [TINY],
+     names=["--set devices.0.vectors=2: devices[0].vectors"])
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups

@@ -43,58 +43,39 @@ Guests::Guests(const SimConfig& config, Iommu& iommu, unsigned host_cpus)
         connect(iommu.apic_port(apic_id), m_apics[i]->messages_in());
         iommu.attach_descriptor(*m_pids[i]);
     }
-    m_host_vectors.assign(v, VectorBits{});
-    m_guest_vectors.assign(v, VectorBits{});
 }
 
-// pi_update_irte's conditions (systems.md A): posting available, APICv on
-// the vCPU, one destination vCPU and fixed delivery (always, here); Xen's
-// (systems.md C): iommu=intpost.
-void Guests::assign_device(size_t d, Device& dev, int fixed_vcpu, uint32_t& next_index,
+// The plan (plan_vectors) says whether a queue is posted: VT-d posting for
+// the vCPU, else a host vector the hypervisor injects from.
+void Guests::assign_device(size_t d, Device& dev, const std::vector<QueueVectors>& planned,
                            std::vector<TaskRunner*>& runners, std::vector<unsigned>& irq_cpu) {
     const DeviceConfig& dc = m_config.devices[d];
-    unsigned vcpu = 0;
-    auto allocate = [&](VectorBits& used, const char* what) {
-        const unsigned v = used.first_clear(unsigned(dc.first_vector), kPostedMsiNotificationVector);
-        if (v >= kPostedMsiNotificationVector)
-            throw ConfigError("devices[" + std::to_string(d) + "]: vcpu" + std::to_string(vcpu) +
-                              " (its assigned_to) has no free " + what + " left");
-        used.set(v);
-        return Vector(v);
-    };
+    const bool xen = m_config.xen_guest;
     runners.assign(dev.queues(), nullptr);
     for (unsigned q = 0; q < dev.queues(); ++q) {
-        vcpu = fixed_vcpu >= 0 ? unsigned(fixed_vcpu) : m_next_vcpu++ % m_config.guest_vcpus();
+        const QueueVectors& r = planned[q];
+        const unsigned vcpu = r.cpu;
         const uint32_t apic_id = m_apics[vcpu]->apic_id();
-        const bool xen = m_config.xen_guest;
-        const bool posted = xen ? m_config.xen.variant == XenVariant::Intpost
-                                : m_config.vm.irq_posting && m_config.vcpus[vcpu].apicv;
         PostedDescriptor& pid = *m_pids[vcpu];
-        if (next_index >= m_config.iommu.irte_entries)
-            throw ConfigError("iommu.irte_entries: " + std::to_string(m_config.iommu.irte_entries) +
-                              " entries are too few for the devices' vectors");
-        const Vector gv = allocate(m_guest_vectors[vcpu], "guest vector");
         Irte e;
-        if (posted) {
-            e = Irte::posted_to(gv, pid.address());
-            if (xen) m_xen[vcpu]->assign_posted(gv, dev, q);
-            else m_vmx[vcpu]->assign_posted(gv, dev, q);
+        if (r.posted) {
+            e = Irte::posted_to(r.guest_vector, pid.address());
+            if (xen) m_xen[vcpu]->assign_posted(r.guest_vector, dev, q);
+            else m_vmx[vcpu]->assign_posted(r.guest_vector, dev, q);
         } else {
-            const Vector hv = allocate(m_host_vectors[vcpu], "host vector");
-            e = Irte::remappable(hv, apic_id);
-            if (xen) {
-                m_xen[vcpu]->assign(hv, m_xen_domain->bind(vcpu, gv), gv, dev, q);
-            } else {
-                m_vmx[vcpu]->assign(hv, gv, dc.host_handler, dev, q);
-            }
+            e = Irte::remappable(r.vector, apic_id);
+            if (xen)
+                m_xen[vcpu]->assign(r.vector, m_xen_domain->bind(vcpu, r.guest_vector),
+                                    r.guest_vector, dev, q);
+            else
+                m_vmx[vcpu]->assign(r.vector, r.guest_vector, dc.host_handler, dev, q);
         }
         if (xen) runners[q] = m_xen[vcpu].get();
         e.svt = SourceValidation::RequesterId;
         e.sid = dev.source_id();
-        const uint32_t index = next_index++;
-        m_iommu.write_irte(index, e);
-        m_iommu.add_source(dev, posted ? &pid : nullptr, dev.root_port(), apic_id);
-        dev.program_msix(q, msi::remappable_address(uint16_t(index), false), 0);
+        m_iommu.write_irte(r.irte_index, e);
+        m_iommu.add_source(dev, r.posted ? &pid : nullptr, dev.root_port(), apic_id);
+        dev.program_msix(q, msi::remappable_address(uint16_t(r.irte_index), false), 0);
         irq_cpu.push_back(0);  // no host CPU handles it
     }
 }

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "config/sim_config.h"
+#include "config/vector_plan.h"
 #include "model/base/task_runner.h"
-#include "model/base/vector_bits.h"
 #include "model/kvm/vmx_cpu.h"
 #include "model/x86/device.h"
 #include "model/x86/iommu.h"
@@ -28,12 +28,11 @@ public:
     // `host_cpus` CPUs; the remapping unit's agent is `host_cpus`.
     Guests(const SimConfig& config, Iommu& iommu, unsigned host_cpus);
 
-    // Routes device `d`'s queues to the vCPU it is assigned to (`vcpu`, or
-    // when -1 each queue to the next vCPU, round robin over the guest):
-    // IRTEs from `next_index` on, posted or remapped as the hypervisor
-    // would program them. `runners[q]` gets what runs queue q's I/O thread
-    // (a Xen vCPU; nullptr for KVM), `irq_cpu` a 0 per queue (no host CPU).
-    void assign_device(size_t d, Device& dev, int vcpu, uint32_t& next_index,
+    // Routes device `d`'s queues to their vCPUs as `planned` (plan_vectors),
+    // posted or remapped as the hypervisor would program the IRTEs.
+    // `runners[q]` gets what runs queue q's I/O thread (a Xen vCPU; nullptr
+    // for KVM), `irq_cpu` a 0 per queue (no host CPU).
+    void assign_device(size_t d, Device& dev, const std::vector<QueueVectors>& planned,
                        std::vector<TaskRunner*>& runners, std::vector<unsigned>& irq_cpu);
 
     unsigned vcpu_count() const { return unsigned(m_vmx.size()); }
@@ -60,9 +59,6 @@ private:
     std::vector<std::unique_ptr<VmxCpu>> m_vmx;
     std::unique_ptr<XenDomain> m_xen_domain;
     std::vector<std::unique_ptr<XenPcpu>> m_xen;
-    unsigned m_next_vcpu = 0;  // "guest" queues are dealt round robin, in device order
-    std::vector<VectorBits> m_host_vectors;   // per vCPU's pCPU
-    std::vector<VectorBits> m_guest_vectors;  // per vCPU
 };
 
 }  // namespace cidsim

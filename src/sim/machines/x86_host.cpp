@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "config/config_loader.h"
+#include "config/vector_plan.h"
 #include "model/x86/msi.h"
 #include "sim/machines/guests.h"
 
@@ -53,12 +54,11 @@ Irte X86Host::irte_for(const VectorRoute& r, unsigned cpu) const {
 }
 
 void X86Host::build_devices(Guests* guests) {
-    std::vector<VectorBits>& used = m_used_vectors;
-    used.assign(m_cpus.size(), VectorBits{});
+    VectorPlan plan = plan_vectors(m_config);
+    m_used_vectors = std::move(plan.host_cpu_vectors);
     std::array<int, 256> none;
     none.fill(-1);
     m_vector_owner.assign(m_cpus.size(), none);
-    uint32_t next_index = 0;
     for (size_t d = 0; d < m_config.devices.size(); ++d) {
         const DeviceConfig& dc = m_config.devices[d];
         const uint16_t sid = uint16_t((d + 1) << 8);  // bus d+1, device 0, function 0
@@ -73,25 +73,15 @@ void X86Host::build_devices(Guests* guests) {
         m_view.irq_cpu.emplace_back();
         m_queue_runner.emplace_back();
         if (m_config.is_assigned(dc)) {
-            guests->assign_device(d, dev, m_config.assigned_vcpu(dc), next_index,
-                                  m_queue_runner.back(), m_view.irq_cpu.back());
+            guests->assign_device(d, dev, plan.devices[d], m_queue_runner.back(),
+                                  m_view.irq_cpu.back());
             continue;
         }
         for (unsigned q = 0; q < dev.queues(); ++q) {
-            const unsigned cpu = unsigned(dc.irq_cpus[q % dc.irq_cpus.size()]);
-            const unsigned v =
-                used[cpu].first_clear(unsigned(dc.first_vector), kPostedMsiNotificationVector);
-            if (v >= kPostedMsiNotificationVector)
-                throw ConfigError("devices[" + std::to_string(d) +
-                                  "]: CPU " + std::to_string(cpu) +
-                                  " has no free device vector left (0x20..0xEA)");
-            if (next_index >= m_config.iommu.irte_entries)
-                throw ConfigError("iommu.irte_entries: " +
-                                  std::to_string(m_config.iommu.irte_entries) +
-                                  " entries are too few for the devices' vectors");
-            used[cpu].set(v);
-            const VectorRoute r{unsigned(d), q, cpu, Vector(v), next_index++};
-            m_vector_owner[cpu][v] = int(m_routes.size());
+            const QueueVectors& planned = plan.devices[d][q];
+            const unsigned cpu = planned.cpu;
+            const VectorRoute r{unsigned(d), q, cpu, planned.vector, planned.irte_index};
+            m_vector_owner[cpu][r.vector] = int(m_routes.size());
             m_routes.push_back(r);
             m_irq_descs.push_back(
                 std::make_unique<EdgeIrqDesc>(m_config.pid_line, m_host_lines, AgentId(cpu)));
@@ -106,7 +96,7 @@ void X86Host::build_devices(Guests* guests) {
                 m_config.mode == RemapMode::Posted ? m_pids[cpu].get() : nullptr;
             m_iommu->add_source(dev, pid, dev.root_port(), m_apics[cpu]->apic_id());
             dev.program_msix(q, msi::remappable_address(uint16_t(r.irte_index), false), 0);
-            m_cpus[cpu]->register_handler(Vector(v), route_handler(m_routes.size() - 1), q,
+            m_cpus[cpu]->register_handler(r.vector, route_handler(m_routes.size() - 1), q,
                                           m_irq_descs.back().get());
         }
     }
