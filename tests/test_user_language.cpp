@@ -698,6 +698,20 @@ TEST_CASE("a device names a profile of devices.json: its values under the config
     CHECK(bad.err.find("devices[0].profile: a string \"pm9999\" is not a device profile") != std::string::npos);
 }
 
+TEST_CASE("an unnamed device's profile reaches the workload that drives it as dev0",
+          "[cli][config]") {
+    Scratch s;
+    write(s / "p.json", json::parse(R"({"run": {"duration_ns": 30000}, "topology": {"cpus": 1},
+        "devices": [{"profile": "nvme_pm174x"}],
+        "workloads": [{"type": "nvme", "device": "dev0"}]})"));
+    REQUIRE(run_cidsim(s, "run " + q(s / "p.json") + " -q --out " + q(s / "r.json")).status == 0);
+    const json profile = read_json(kRoot + "/configs/rfc/devices.json")["nvme_pm174x"]["workload"];
+    const json w = read_json(s / "r.json")["config"]["workloads"][0];
+    CHECK(w["iodepth"] == profile["iodepth"]);
+    CHECK(w["per_io_cpu_ns"] == profile["per_io_cpu_ns"]);
+    CHECK(w["max_iops_m"] == profile["max_iops_m"]);
+}
+
 TEST_CASE("an error a --set causes names that --set: a section it made; a value the built system "
           "refuses; an element of an array the config lacks", "[cli][config]") {
     Scratch s;

@@ -149,6 +149,24 @@ TEST_CASE("a Perfetto trace of a VM run has the vCPU's pCPU track with the IRQ t
     CHECK(track("irq/36-vfio on CPU1") == std::vector<std::string>{"runnable", "running"});
 }
 
+TEST_CASE("a VM run's Perfetto events, the vCPU tracks' too, stop at --trace-limit", "[vm][trace]") {
+    Scratch s;
+    const std::string trace = s / "vm.json";
+    for (const int limit : {0, 3}) {
+        const Run r = run_cidsim(s, "run '" CIDSIM_SOURCE_DIR "/configs/explain/vm-delivery.json' "
+                                    "-q --trace-limit " + std::to_string(limit) +
+                                    " --trace-perfetto '" + trace + "'");
+        INFO(r.err);
+        REQUIRE(r.status == 0);
+        const json doc = json::parse(slurp(trace));
+        int events = 0;
+        for (const json& e : doc["traceEvents"]) events += e["ph"] != "M";
+        CHECK(events == limit);
+        CHECK(doc["metadata"]["truncated"] == true);
+        CHECK(r.err.find("stopped at --trace-limit " + std::to_string(limit)) != std::string::npos);
+    }
+}
+
 namespace {
 
 // Each one-bit wire of a VCD scope, by name: its value changes in order

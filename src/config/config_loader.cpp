@@ -238,15 +238,41 @@ std::vector<std::string> device_profile_names(const json& profiles) {
     return names;
 }
 
+// The workload type ("nvme", "dsa") whose keys a profile's workload values are.
+std::string profile_workload_type(const json& values) {
+    for (const char* type : {"nvme", "dsa"}) {
+        WorkloadConfig w;
+        w.type = type;
+        json described = json::array();
+        Describer d(described);
+        describe_workload(w, d);
+        bool all = true;
+        for (auto it = values.begin(); all && it != values.end(); ++it)
+            all = std::any_of(described.begin(), described.end(),
+                              [&](const json& e) { return e["key"] == it.key(); });
+        if (all) return type;
+    }
+    return "";
+}
+
+// A device's name as the loader gives it: its own, else "dev<i>".
+json device_name(const json& devices, size_t i) {
+    const json& d = devices[i];
+    return d.is_object() && d.contains("name") ? d["name"] : json("dev" + std::to_string(i));
+}
+
 // A device naming a profile of configs/rfc/devices.json ("profile":
-// "nvme_pm174x") gets the profile's device values, and the NVMe or DSA
-// workloads that drive it the profile's workload values, under their own keys.
+// "nvme_pm174x") gets the profile's device values, and the workloads of the
+// profile's type that drive it the profile's workload values, under their own
+// keys. A key the config gives, null too, is the config's (the loader then
+// names a wrong one): the profile's values are overlaid, not merge-patched.
 json with_profiles(json config) {
     if (!config.is_object() || !config.contains("devices") || !config["devices"].is_array())
         return config;  // load_unprefixed names the problem
     json profiles;
-    for (size_t i = 0; i < config["devices"].size(); ++i) {
-        json& d = config["devices"][i];
+    json& devices = config["devices"];
+    for (size_t i = 0; i < devices.size(); ++i) {
+        json& d = devices[i];
         if (!d.is_object() || !d.contains("profile")) continue;
         const std::string at = "devices[" + std::to_string(i) + "].profile";
         if (profiles.is_null()) profiles = read_json_file(default_devices_file());
@@ -255,20 +281,34 @@ json with_profiles(json config) {
         if (!name.is_string() || std::find(names.begin(), names.end(), name.get<std::string>()) == names.end())
             throw ConfigError(at + ": " + found_json(name) + " is not a device profile (" +
                               default_devices_file() + ": " + join_keys(names) + ")");
-        const json& profile = profiles[name.get<std::string>()];
+        const std::string profile_name = name.get<std::string>();
+        const json& profile = profiles[profile_name];
         json device = profile["device"];
         d.erase("profile");
-        device.merge_patch(d);
+        overlay(device, d);
         d = device;
-        if (!config.contains("workloads") || !config["workloads"].is_array() || !d.contains("name"))
-            continue;
-        for (json& w : config["workloads"])
-            if (w.is_object() && w.value("device", json()) == d["name"] &&
-                (w.value("type", json()) == "nvme" || w.value("type", json()) == "dsa")) {
-                json workload = profile["workload"];
-                workload.merge_patch(w);
-                w = workload;
-            }
+        if (!config.contains("workloads") || !config["workloads"].is_array()) continue;
+        // A name two devices share is the loader's error, not a workload's.
+        const json own_name = device_name(devices, i);
+        size_t same_name = 0;
+        for (size_t k = 0; k < devices.size(); ++k) same_name += device_name(devices, k) == own_name;
+        if (same_name > 1) continue;
+        const json type = profile_workload_type(profile["workload"]);
+        for (size_t k = 0; k < config["workloads"].size(); ++k) {
+            json& w = config["workloads"][k];
+            if (!w.is_object() || w.value("device", json()) != own_name) continue;
+            const json wtype = w.value("type", json());
+            if (wtype != "nvme" && wtype != "dsa") continue;
+            if (wtype != type)
+                throw ConfigError("workloads[" + std::to_string(k) + "].type: " + show_json(wtype) +
+                                  " drives devices[" + std::to_string(i) + "] (" +
+                                  show_json(own_name) + "), whose profile " +
+                                  show_json(json(profile_name)) + " is for a " +
+                                  show_json(type) + " workload");
+            json workload = profile["workload"];
+            overlay(workload, w);
+            w = workload;
+        }
     }
     return config;
 }

@@ -100,12 +100,12 @@ void TraceSession::finish(std::ostream& out, OutputBatch& files) {
         if (!m_options.perfetto_path.empty()) {
             bool cut = false;
             std::string text = perfetto_json(events, ctx, whole, m_options.perfetto_limit, &cut);
+            if (m_vm) text = m_vm->with_perfetto_tracks(text, whole, m_options.perfetto_limit, &cut);
             if (cut)
                 std::cerr << "note: --trace-perfetto " << m_options.perfetto_path
                           << ": stopped at --trace-limit " << m_options.perfetto_limit
                           << " events; later events are not in it (raise --trace-limit or narrow "
                              "--window-ns)\n";
-            if (m_vm) text = m_vm->with_perfetto_tracks(text, whole);
             files.add(m_options.perfetto_path, std::move(text));
         }
     }

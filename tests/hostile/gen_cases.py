@@ -2163,6 +2163,32 @@ case("run-no-free-vector-blames-the-set-that-broke-it",
       "--set", "workloads.0.events=[[0,\"d1\",0]]"], 2,
      "queue 1 finds no free device vector on CPU 0 from first_vector 0xEA", [TINY],
      names=["--set devices.0.vectors=2: devices[0].vectors"])
+# A device profile's values lie under the config's: a null the config gives is the config's
+# (an error), not a key the profile's values fill back in.
+def profile_config(device, workload):
+    return {"platform": "generic", "run": {"duration_ns": 30000}, "topology": {"cpus": 2},
+            "devices": [device], "workloads": [workload]}
+case("run-profile-device-null", ["run", "c.json", "-q"], 2, "expected a number, found null",
+     [js("c.json", profile_config({"name": "x", "profile": "dsa", "handler_base_ns": None,
+                                   "irq_cpus": [0]},
+                                  {"type": "dsa", "device": "x", "submitter_cpu": 1}))],
+     names=["c.json: devices[0].handler_base_ns"])
+case("run-profile-workload-null-set", ["run", "c.json", "-q", "--set", "workloads[0].wq_depth=null"],
+     2, "expected an integer", [js("c.json", profile_config(
+         {"name": "x", "profile": "dsa", "irq_cpus": [0]},
+         {"type": "dsa", "device": "x", "submitter_cpu": 1}))],
+     names=["--set workloads[0].wq_depth=null: workloads[0].wq_depth"])
+# A profile drives the workload type its values are for; a name twice is that error first.
+case("run-profile-workload-type-mismatch", ["run", "c.json", "-q"], 2,
+     'whose profile "dsa" is for a "dsa" workload',
+     [js("c.json", profile_config({"name": "x", "profile": "dsa"}, {"type": "nvme", "device": "x"}))],
+     names=["c.json: workloads[0].type"])
+case("run-profile-duplicate-name", ["run", "c.json", "-q"], 2, "duplicate device name",
+     [js("c.json", {"platform": "generic", "run": {"duration_ns": 30000}, "topology": {"cpus": 1},
+                    "devices": [{"name": "x", "profile": "dsa"},
+                                {"name": "x", "profile": "nvme_pm174x"}],
+                    "workloads": [{"type": "nvme", "device": "x"}]})],
+     names=["c.json: devices[1].name"])
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups

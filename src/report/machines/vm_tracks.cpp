@@ -94,10 +94,23 @@ TimelineRow vm_timeline_row(const std::vector<VmStep>& states, const std::vector
 }
 
 std::string VmTraceLogs::with_perfetto_tracks(const std::string& perfetto,
-                                              const TimelineWindow& w) const {
+                                              const TimelineWindow& w, size_t max_events,
+                                              bool* cut) const {
     nlohmann::json doc = nlohmann::json::parse(perfetto);
     nlohmann::json& ev = doc["traceEvents"];
     const int pid = ev.empty() ? 1 : ev[0]["pid"].get<int>();
+    // The host's events count against the limit first; metadata never does.
+    size_t events = size_t(std::count_if(ev.begin(), ev.end(),
+                                         [](const nlohmann::json& e) { return e["ph"] != "M"; }));
+    bool truncated = doc["metadata"]["truncated"].get<bool>();
+    auto emit = [&](nlohmann::json e) {
+        if (events >= max_events) {
+            truncated = true;
+            return;
+        }
+        ++events;
+        ev.push_back(std::move(e));
+    };
     auto us = [](const sc_core::sc_time& t) { return ns_of(t) / 1000.0; };
     auto inside = [&](const sc_core::sc_time& t) { return t >= w.from && t < w.to; };
     auto name_track = [&](int tid, const std::string& name) {
@@ -108,8 +121,8 @@ std::string VmTraceLogs::with_perfetto_tracks(const std::string& perfetto,
     auto slice = [&](int tid, const char* cat, const std::string& what,
                      const sc_core::sc_time& from, const sc_core::sc_time& to) {
         if (!inside(from)) return;
-        ev.push_back({{"name", what}, {"cat", cat}, {"ph", "X"}, {"pid", pid}, {"tid", tid},
-                      {"ts", us(from)}, {"dur", us(std::min(to, w.to) - from)}});
+        emit({{"name", what}, {"cat", cat}, {"ph", "X"}, {"pid", pid}, {"tid", tid},
+              {"ts", us(from)}, {"dur", us(std::min(to, w.to) - from)}});
     };
     for (unsigned i = 0; i < m_states.size(); ++i) {
         const std::string vcpu = "vcpu" + std::to_string(i);
@@ -121,8 +134,8 @@ std::string VmTraceLogs::with_perfetto_tracks(const std::string& perfetto,
             slice(tid, "vcpu", st[k].what, st[k].at, k + 1 < st.size() ? st[k + 1].at : w.to);
         for (const VmStep& s : m_steps[i])
             if (inside(s.at))
-                ev.push_back({{"name", s.what}, {"cat", "kvm"}, {"ph", "i"}, {"s", "t"},
-                              {"pid", pid}, {"tid", tid}, {"ts", us(s.at)}});
+                emit({{"name", s.what}, {"cat", "kvm"}, {"ph", "i"}, {"s", "t"}, {"pid", pid},
+                      {"tid", tid}, {"ts", us(s.at)}});
         const std::vector<std::string> names = track_names(m_tracks[i]);
         for (size_t n = 0; n < names.size(); ++n) {
             const int t = 3000 + int(i) * 64 + int(n);
@@ -140,6 +153,8 @@ std::string VmTraceLogs::with_perfetto_tracks(const std::string& perfetto,
             }
         }
     }
+    doc["metadata"]["truncated"] = truncated;
+    if (cut) *cut = truncated;
     return doc.dump() + "\n";
 }
 

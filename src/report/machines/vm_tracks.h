@@ -35,8 +35,11 @@ public:
     VmTraceLogs(const VmTraceLogs&) = delete;
     VmTraceLogs& operator=(const VmTraceLogs&) = delete;
 
-    // The Perfetto document with the vCPU tracks added (inside the window).
-    std::string with_perfetto_tracks(const std::string& perfetto, const TimelineWindow& w) const;
+    // The Perfetto document with the vCPU tracks added (inside the window),
+    // at most `max_events` events in all (metadata aside): `cut` (and the
+    // document's metadata "truncated") says whether the limit left some out.
+    std::string with_perfetto_tracks(const std::string& perfetto, const TimelineWindow& w,
+                                     size_t max_events, bool* cut) const;
     // The VCD wires of every vCPU.
     std::vector<VcdWire> vcd_wires() const;
     // Each vCPU's timeline row (vm_timeline_row), labelled vcpuN.
