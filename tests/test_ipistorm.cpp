@@ -101,12 +101,16 @@ TEST_CASE("ipistorm: bad input names its key", "[ipistorm][cli]") {
     CHECK_THAT(err(" --set power.irqdebug=sometimes"), Catch::Contains("power.irqdebug"));
     // Every kthread calling itself sends no IPI.
     CHECK_THAT(err(" --set ipistorm.offset=64"), Catch::Contains("ipistorm.offset: 64 sends each CPU of ipistorm.cpulist to itself"));
-    // An iteration of no time would never let the run end.
-    std::string zero;
-    for (const char* k : {"usleep_enter_ns", "timer_delta_ns", "timer_handler_ns", "usleep_exit_ns",
-                          "loop_ns"})
-        zero += std::string(" --set power.") + k + "=0";
-    CHECK_THAT(err(zero), Catch::Contains("iteration would take no time"));
+    // An iteration shorter than a timebase tick (none at all, or 1 ps) would
+    // hardly let the run end.
+    std::string sleep_zero;
+    for (const char* k : {"usleep_enter_ns", "timer_delta_ns", "timer_handler_ns", "usleep_exit_ns"})
+        sleep_zero += std::string(" --set power.") + k + "=0";
+    CHECK_THAT(err(sleep_zero + " --set power.loop_ns=0"),
+               Catch::Contains("iteration would take 0 ns"));
+    CHECK_THAT(err(sleep_zero + " --set power.loop_ns=0.001"),
+               Catch::Contains("iteration would take 0.001 ns") &&
+                   Catch::Contains("less than one 512 MHz timebase tick"));
     // A default the partition cannot hold is named as the default.
     json one = json::parse(slurp(CIDSIM_SOURCE_DIR "/configs/power/e2-p9.json"));
     one.erase("ipistorm");

@@ -15,6 +15,11 @@ using nlohmann::json;
 
 namespace {
 
+// Linux programs the LAPIC timer no closer than 0xF ticks of TSC/8
+// (arch/x86/kernel/apic/apic.c, setup_APIC_timer: TSC_DIVISOR 8), 120 TSC
+// cycles: 30 ns at 4 GHz, the fastest TSC of current parts.
+constexpr double kMinTimerPeriodNs = 30;
+
 // Trace events: [t_ns, "device", queue], inside the run, on existing queues.
 void check_trace(const SimConfig& c, const WorkloadConfig& w, const std::string& at) {
     const json& events = w.events;
@@ -225,20 +230,26 @@ namespace {
 // Each kthread's iteration sleeps and loops for a time no IPI cost enters:
 // if all of it is zero, with every other cost zero too, an iteration takes
 // no simulated time and the run never reaches its end.
+// POWER's timebase runs at 512 MHz (/proc/cpuinfo "timebase: 512000000" on
+// POWER9 and POWER10): the decrementer that ends usleep's expired hrtimer
+// fires at most once a tick, so an iteration takes at least one.
+constexpr double kTimebaseTickNs = 1000.0 / 512;
+
 void check_ipistorm_advances(const SimConfig& c) {
     const std::vector<PowerParams> per_cpu = power_cpu_params(c);
     for (unsigned cpu : c.ipistorm.cpus()) {
         const PowerParams& p = per_cpu.empty() ? c.power : per_cpu[cpu];
         // The sleep lasts the longer of ipistorm's delay and the timer's slack.
-        if (c.ipistorm.delay_us > 0 ||
-            p.usleep_enter + p.timer_delta + p.timer_handler + p.usleep_exit + p.loop >
-                sc_core::SC_ZERO_TIME)
-            continue;
+        const sc_core::sc_time iteration =
+            p.usleep_enter + p.timer_delta + p.timer_handler + p.usleep_exit + p.loop;
+        if (c.ipistorm.delay_us > 0 || iteration >= ns(kTimebaseTickNs)) continue;
         throw ConfigError("power: CPU " + std::to_string(cpu) + "'s ipistorm iteration would "
-                          "take no time (ipistorm.delay_us, power.usleep_enter_ns, timer_delta_ns, "
-                          "timer_handler_ns, usleep_exit_ns and loop_ns all 0" +
+                          "take " + format_number(ns_of(iteration)) + " ns (ipistorm.delay_us 0, "
+                          "power.usleep_enter_ns + timer_delta_ns + timer_handler_ns + "
+                          "usleep_exit_ns + loop_ns" +
                           (per_cpu.empty() ? "" : ", overrides applied") +
-                          "): the run would never advance");
+                          "), less than one 512 MHz timebase tick (" +
+                          format_number(kTimebaseTickNs) + " ns), the soonest its sleep ends");
     }
 }
 
@@ -346,6 +357,13 @@ void check_consistency(const SimConfig& c) {
             throw ConfigError(key_of_cpu(c, cpu, "lapic", "tpr") + ": " + format_hex(lapic.tpr) +
                               " masks the posted-MSI notification vector " +
                               format_hex(kPostedMsiNotificationVector) + ": no notification would be taken");
+        if (lapic.timer_period > sc_core::SC_ZERO_TIME &&
+            lapic.timer_period < ns(kMinTimerPeriodNs))
+            throw ConfigError(key_of_cpu(c, cpu, "lapic", "timer_period_ns") + ": " +
+                              format_number(ns_of(lapic.timer_period)) + " ns on CPU " +
+                              std::to_string(cpu) + "; expected 0 (no timer) or at least " +
+                              format_number(kMinTimerPeriodNs) +
+                              " ns, the closest Linux programs the LAPIC timer");
         const CpuCoreParams& costs = cpu_of(cpu);
         const sc_core::sc_time timer_cost =
             costs.irq_entry + costs.timer_handler + costs.eoi + costs.irq_exit;

@@ -24,7 +24,15 @@ public:
 
     void time(const char* key, sc_core::sc_time& value, double min_ns, double max_ns,
               const char*) override {
-        if (const nlohmann::json* j = find(key)) value = ns(number(key, *j, min_ns, max_ns));
+        const nlohmann::json* j = find(key);
+        if (!j) return;
+        const double v = number(key, *j, min_ns, max_ns);
+        value = ns(v);
+        // The kernel counts whole picoseconds: a positive time it would read
+        // as 0 (a timer period: off) is not what was asked for.
+        if (v > 0 && value == sc_core::SC_ZERO_TIME)
+            fail(key, "expected 0 or at least 0.001 ns (the simulation's resolution is 1 ps), "
+                      "found " + show_json(*j));
     }
     void real(const char* key, double& value, const char*, double min, double max,
               const char*) override {

@@ -2189,6 +2189,26 @@ case("run-profile-duplicate-name", ["run", "c.json", "-q"], 2, "duplicate device
                                 {"name": "x", "profile": "nvme_pm174x"}],
                     "workloads": [{"type": "nvme", "device": "x"}]})],
      names=["c.json: devices[1].name"])
+# A time that rounds to 0 ps is not 0 (a timer period would turn the timer off); a period
+# below Linux's closest LAPIC deadline, or an ipistorm iteration below a timebase tick,
+# would hardly let the run end.
+for tag, sets, msg, key in [
+        ("sub-ps", ["lapic.timer_period_ns=0.0004"], "the simulation's resolution is 1 ps",
+         "--set lapic.timer_period_ns=0.0004: lapic.timer_period_ns"),
+        ("sub-ps-override", ['overrides=[{"cpus":"0","lapic":{"timer_period_ns":1e-300}}]'],
+         "the simulation's resolution is 1 ps", "overrides[0].lapic.timer_period_ns"),
+        ("1ps", ["lapic.timer_period_ns=0.001", "cpu.irq_entry_ns=0", "cpu.timer_handler_ns=0",
+                 "cpu.eoi_ns=0", "cpu.irq_exit_ns=0"], "at least 30 ns",
+         "--set lapic.timer_period_ns=0.001: lapic.timer_period_ns")]:
+    case(f"run-lapic-timer-period-{tag}",
+         ["run", "tiny.json", "-q"] + [a for x in sets for a in ("--set", x)], 2, msg, [TINY],
+         names=[key])
+POWER_ZERO = [f"power.{k}=0" for k in ("usleep_enter_ns", "timer_delta_ns", "timer_handler_ns",
+                                       "usleep_exit_ns")] + ["power.loop_ns=0.001"]
+case("run-ipistorm-iteration-1ps",
+     ["run", "p.json", "-q"] + [a for x in POWER_ZERO for a in ("--set", x)], 2,
+     "less than one 512 MHz timebase tick", [{"path": "p.json", "repo": "configs/power/e2-p9.json"}],
+     names=["--set power.loop_ns=0.001: power"])
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
