@@ -22,6 +22,11 @@ void Histogram::merge(const Histogram& other) {
     m_count += other.m_count;
     m_sum += other.m_sum;
     if (other.m_max > m_max) m_max = other.m_max;
+    if (other.m_min < m_min) m_min = other.m_min;
+}
+
+double Histogram::within_samples(double v) const {
+    return v > double(m_max) ? double(m_max) : v < double(m_min) ? double(m_min) : v;
 }
 
 double Histogram::percentile(double q) const {
@@ -30,26 +35,13 @@ double Histogram::percentile(double q) const {
     // q of them (the 1e-9 keeps 0.99 * 100 from rounding up to rank 100).
     const double wanted = std::ceil(q * double(m_count) - 1e-9);
     const uint64_t rank = wanted < 1 ? 1 : uint64_t(wanted);
+    if (rank >= m_count) return double(m_max);
     uint64_t seen = 0;
     for (unsigned b = 0; b < m_bucket.size(); ++b) {  // every sample lies in one of them
         seen += m_bucket[b];
-        if (seen >= rank) {
-            double mid = bucket_mid(b);
-            return mid > double(m_max) ? double(m_max) : mid;
-        }
+        if (seen >= rank) return within_samples(bucket_mid(b));
     }
     return double(m_max);
-}
-
-double Histogram::min() const {
-    for (unsigned b = 0; b < m_bucket.size(); ++b)
-        if (m_bucket[b]) {
-            if (b < kLinear) return b;
-            const unsigned rel = b - kLinear, msb = rel / (1u << kSubBits) + kLinearBits;
-            const double width = double(uint64_t(1) << (msb - kSubBits));
-            return double(uint64_t(1) << msb) + (rel % (1u << kSubBits)) * width;
-        }
-    return 0.0;
 }
 
 double Histogram::stddev() const {
@@ -58,7 +50,7 @@ double Histogram::stddev() const {
     double squares = 0;
     for (unsigned b = 0; b < m_bucket.size(); ++b)
         if (m_bucket[b]) {
-            const double d = std::min(bucket_mid(b), double(m_max)) - mu;
+            const double d = within_samples(bucket_mid(b)) - mu;
             squares += double(m_bucket[b]) * d * d;
         }
     return std::sqrt(squares / double(m_count - 1));

@@ -38,17 +38,19 @@ public:
         ++m_count;
         m_sum += value;
         if (value > m_max) m_max = value;
+        if (value < m_min) m_min = value;
     }
     void merge(const Histogram& other);
     uint64_t count() const { return m_count; }
     uint64_t max() const { return m_max; }
     double mean() const { return m_count ? double(m_sum) / double(m_count) : 0.0; }
     // The q-quantile (0..1) by nearest rank, fio's rule: the value of the
-    // ceil(q * count)-th smallest sample (exact below 256; above, its
-    // bucket's midpoint, within 1/256 of it, never above the maximum).
+    // ceil(q * count)-th smallest sample (exact below 256 and for the
+    // largest rank; otherwise its bucket's midpoint, within 1/256 of it,
+    // held within the smallest and the largest sample).
     double percentile(double q) const;
-    // The smallest sample (exact below 256, else its bucket's low end).
-    double min() const;
+    // The smallest sample (0 with none).
+    double min() const { return m_count ? double(m_min) : 0.0; }
     // The samples' standard deviation (n - 1), from the buckets' midpoints.
     double stddev() const;
     // {"count", "mean", "p50", "p90", "p99", "max"} in the unit given;
@@ -69,11 +71,14 @@ private:
         return kLinear + (msb - kLinearBits) * (1u << kSubBits) + sub;
     }
     static double bucket_mid(unsigned b);
+    // v held within the smallest and the largest sample.
+    double within_samples(double v) const;
 
     std::vector<uint64_t> m_bucket;  // up to the highest bucket recorded (< kBuckets)
     uint64_t m_count = 0;
     uint64_t m_sum = 0;
     uint64_t m_max = 0;
+    uint64_t m_min = std::numeric_limits<uint64_t>::max();
 };
 
 }  // namespace cidsim

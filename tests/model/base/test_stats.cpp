@@ -24,6 +24,25 @@ TEST_CASE("Histogram percentiles are exact below 256 and bounded by the max") {
     CHECK(h.max() == 100000);
 }
 
+TEST_CASE("Histogram percentiles lie within the smallest and the largest sample; the largest "
+          "rank is the max itself") {
+    Histogram h;
+    h.record(1234952);  // both in one log-linear bucket whose midpoint lies below them
+    h.record(1235372);
+    CHECK(h.min() == 1234952.0);
+    CHECK(h.percentile(0.5) == 1234952.0);
+    CHECK(h.percentile(0.9) == 1235372.0);
+    CHECK(h.percentile(0.9999) == 1235372.0);
+    Histogram many;
+    for (uint64_t v = 0; v < 1000; ++v) many.record(9876928 + v);
+    CHECK(many.percentile(0.5) >= 9876928.0);
+    CHECK(many.percentile(1.0) == 9877927.0);
+    Histogram merged = h;
+    merged.merge(many);
+    CHECK(merged.min() == 1234952.0);
+    CHECK(merged.percentile(0.001) == 1234952.0);
+}
+
 TEST_CASE("A cleared Histogram forgets samples above its new maximum") {
     Histogram h;
     for (int i = 0; i < 10; ++i) h.record(1000);
