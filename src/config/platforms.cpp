@@ -50,4 +50,12 @@ std::string platform_summary(const std::string& name) {
     return name;
 }
 
+std::string config_platform_summary(const json& config) {
+    if (config.contains("power"))
+        return std::string(kGenericPlatform) + " (the idle x86 host's defaults; a POWER " +
+               "partition takes no platform: its costs are its power, xive and power_line " +
+               "sections')";
+    return platform_summary(config.value("platform", std::string(kGenericPlatform)));
+}
+
 }  // namespace cidsim

@@ -27,5 +27,8 @@ nlohmann::json platform_values(const std::string& name);
 // One line for summaries: "spr (Sapphire Rapids-like ..., calibrated)",
 // with "the default" when it is kDefaultPlatform.
 std::string platform_summary(const std::string& name);
+// The same for a result's effective config: a POWER partition takes no
+// platform (its costs are its own sections'), which the line says.
+std::string config_platform_summary(const nlohmann::json& config);
 
 }  // namespace cidsim

@@ -97,6 +97,10 @@ ExplainView explain_view(const json& ex) {
             throw ConfigError(std::string("explain.") + key +
                               ": expected [from, to] in ns with 0 <= from < to <= 1e15, found " +
                               win.dump());
+        // The simulation counts whole picoseconds: a window within one shows nothing.
+        if (ns(win[1].get<double>()) <= ns(win[0].get<double>()))
+            throw ConfigError(std::string("explain.") + key + ": " + win.dump() +
+                              " is no window: its ends are the same picosecond");
         into = std::make_pair(win[0].get<double>(), win[1].get<double>());
     };
     // An integer in range, so a huge number cannot wrap into one.
@@ -118,7 +122,6 @@ ExplainView explain_view(const json& ex) {
 
 namespace {
 
-std::string ns_text(double t) { return format_number(t); }
 std::string ns_text(const sc_core::sc_time& t) { return format_number(ns_of(t)); }
 
 // A time the scenario names must fall inside the run, or nothing it asks for happens.
@@ -151,10 +154,11 @@ void check_view_in_run(const ExplainView& v, const SimConfig& config) {
                           "time; cidsim run simulates longer");
     for (const auto& [key, win] : {std::make_pair("window_ns", v.window),
                                    std::make_pair("narration_window_ns", v.narration_window)})
-        if (win && win->second > end)
+        // In whole picoseconds, as the run counts.
+        if (win && ns(win->second) > config.run.warmup + config.run.duration)
             throw ConfigError(std::string("explain.") + key + ": the window [" +
-                              ns_text(win->first) + ", " + ns_text(win->second) +
-                              "] ends after the run (" + ns_text(end) +
+                              exact_text(win->first) + ", " + exact_text(win->second) +
+                              "] ends after the run (" + exact_text(end) +
                               " ns: run.warmup_ns + run.duration_ns)");
 }
 

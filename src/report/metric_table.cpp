@@ -75,7 +75,9 @@ const ReportMetric kReportMetrics[] = {
     {kPerVectorSection, "irte_index", "integer", "index", "the IRTE the queue's MSI names"},
 
     {kPerDevice, "name", "string", "", "the device"},
-    {kPerDevice, "completion_rate_mps", "number", "1e6/s", "completions over the measured time"},
+    {kPerDevice, "completion_rate_mps", "number", "1e6/s",
+     "completions the device issued over the measured time (metrics.completion_rate_mps "
+     "counts the handled ones)"},
     {kPerDevice, "in_flight_at_end", "integer", "count",
      "completions posted but not yet drained at the end of the run"},
 

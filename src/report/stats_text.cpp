@@ -193,7 +193,7 @@ std::string stats_text(const json& r, const std::string& source) {
                       "95% half-width of the batch means (Student t) of: ");
     std::ostringstream os;
     os << "# cidsim " << r.value("cidsim_version", std::string("?")) << "; config " << source
-       << "; platform " << platform_summary(cfg.value("platform", std::string(kGenericPlatform)))
+       << "; platform " << config_platform_summary(cfg)
        << (cfg.contains("mode") ? "; mode " + cfg["mode"].get<std::string>() : "")
        << "; seed " << r.value("seed", json(0)).dump() << "\n";
     os << "# gem5's stats.txt layout: name, value, # meaning (unit), from cidsim params "

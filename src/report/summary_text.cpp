@@ -309,11 +309,9 @@ std::string guest_io_text(const json& r, const std::string& guest) {
     return out;
 }
 
-// Every summary's first line: the platform the result records (a POWER
-// partition's is the x86 host's, "generic" unless the config names one).
+// Every summary's first line: the platform the result records.
 std::string platform_line(const json& r) {
-    return "platform " +
-           platform_summary(r["config"].value("platform", std::string(kGenericPlatform))) + "\n";
+    return "platform " + config_platform_summary(r["config"]) + "\n";
 }
 
 // Each family's own figures first; the x86 host's interrupt path after

@@ -294,6 +294,14 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
     refuse_repeated_metrics(metrics, from_option, manifest_path);
     const std::vector<std::string> params = mr.strings(manifest, "parameters");
     mr.known_keys(manifest, "", {"parameters", "metrics", "points"});
+    // A metric named as the table's own column would be a second column of that name.
+    if (!aggregate_seeds)
+        for (size_t m = 0; m < metrics.size(); ++m)
+            if (metrics[m] == "point" || metrics[m] == "seed" ||
+                std::find(params.begin(), params.end(), metrics[m]) != params.end())
+                throw ConfigError(metric_label(m) + ": the table has a column of that name " +
+                                  "already (the point, its seed, its parameters): it would be " +
+                                  "two columns of one name");
     const json& point_list = mr.member(manifest, "", "points");
     if (!point_list.is_array()) mr.fail("points", "an array of points", point_list);
     // A sweep has a point at least: an empty list is a damaged manifest, not an empty table.

@@ -634,6 +634,11 @@ EXPLAIN_BAD = [
     ("window-negative", lambda s: s["explain"].update(window_ns=[-5, 10]), "explain.window_ns"),
     ("window-one-number", lambda s: s["explain"].update(window_ns=[1]), "explain.window_ns"),
     ("window-huge", lambda s: s["explain"].update(window_ns=[0, 1e300]), "explain.window_ns"),
+    ("window-within-a-ps", lambda s: s["explain"].update(window_ns=[7500, 7500.0004]),
+     "explain.window_ns"),
+    ("narration-window-within-a-ps",
+     lambda s: s["explain"].update(narration_window_ns=[100, 100.0004]),
+     "explain.narration_window_ns"),
     ("narration-window-null", lambda s: s["explain"].update(narration_window_ns=None),
      "explain.narration_window_ns"),
     ("unknown-key", lambda s: s["explain"].update(colums=80), "explain.colums"),
@@ -935,7 +940,7 @@ for tag, sets, msg, key in [
         ("more-sockets-than-vcpus", ["xen.vcpus=1", "xen.sockets=8"], "a socket without",
          "xen.sockets"),
         ("no-device-assigned", [f"devices.{i}.assigned_to=\"\"" for i in range(4)],
-         "none is assigned to the Xen domain", "devices")]:
+         "beside a Xen domain, whose host CPU runs only its timer", "devices[0].assigned_to")]:
     argv = ["run", "x.json", "-q"]
     for s_ in sets:
         argv += ["--set", s_]
@@ -2209,6 +2214,26 @@ case("run-ipistorm-iteration-1ps",
      ["run", "p.json", "-q"] + [a for x in POWER_ZERO for a in ("--set", x)], 2,
      "less than one 512 MHz timebase tick", [{"path": "p.json", "repo": "configs/power/e2-p9.json"}],
      names=["--set power.loop_ns=0.001: power"])
+# A window's end past the run is told with the digits given, not rounded onto the end.
+case("explain-window-past-the-run-digits",
+     ["explain", "eoi-lock", "--set", "run.duration_ns=50000", "--set", "run.warmup_ns=0",
+      "--set", "explain.window_ns=[0,50000.0006]"], 2, "[0, 50000.0006] ends after the run (50000 ns",
+     [], names=["explain.window_ns"])
+# A metric named as one of the table's own columns would be a second column of that name.
+for metric in ["seed", "point", "handler.loop_limit"]:
+    case(f"collect-metric-named-as-column-{metric}", ["collect", "m", "-m", metric], 2,
+         "the table has a column of that name already", sweep_dir([TINY]),
+         names=[f"--metric {metric}"])
+# Beside a Xen domain the host CPU runs only its timer: a host device has no costs to run on.
+case("run-xen-host-device", ["run", "x.json", "-q", "--set", "devices[0].assigned_to="], 2,
+     "beside a Xen domain", [XEN],
+     names=["--set devices[0].assigned_to=: devices[0].assigned_to"])
+# A POWER partition takes no platform: its summary does not suggest one.
+case("run-power-summary-suggests-no-platform",
+     ["run", "p.json", "--set", "run.duration_ns=200000", "--set", "run.warmup_ns=0"], 0, None,
+     [{"path": "p.json", "repo": "configs/power/e2-p9.json"}],
+     stdout_holds=["a POWER partition takes no platform"],
+     stdout_lacks=['"platform": "spr"'])
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups

@@ -26,7 +26,8 @@ void VmxCpuParams::describe(ParamVisitor& v) {
            "scripts/calibrate_vm.sh)");
     v.real("host_tick_hz", host_tick_hz, "Hz", 0, 10000,
              "the scheduler tick on the vCPU's pCPU while the vCPU thread runs (isolated but "
-             "not nohz_full; 0: nohz_full, no tick): each one an EXTERNAL_INTERRUPT exit. "
+             "not nohz_full; 0: nohz_full, no tick; else 1 Hz at least): each one an "
+             "EXTERNAL_INTERRUPT exit. "
              "Source: assumed CONFIG_HZ=1000 (RHEL and Fedora kernels; 250 in Debian's); "
              "range 0-1000");
     v.time("host_tick_ns", host_tick, 0, 1e6,
@@ -38,7 +39,7 @@ void VmxCpuParams::describe(ParamVisitor& v) {
              "host hrtimer on this pCPU (no VMX preemption timer): each expiry an "
              "EXTERNAL_INTERRUPT exit whose timer interrupt KVM injects after kvm_exit "
              "(kvm_inject_pending_timer_irqs, as an MSI's injection: vm.msi_inject_ns). 0: a "
-             "tickless guest. Source: assumed, a busy Linux guest with CONFIG_HZ=250; range "
+             "tickless guest; else 1 Hz at least. Source: assumed, a busy Linux guest with CONFIG_HZ=250; range "
              "0-1000");
     v.time("guest_timer_ns", guest_timer, 0, 1e6,
            "the host side of a guest timer expiry in the exit: hrtimer_interrupt -> "

@@ -125,7 +125,9 @@ uint64_t Device::in_flight() const {
 
 void DeviceStats::describe(StatVisitor& v) const {
     v.count(in_block_and_total("completions", "completions"), completions, "count",
-            "completions posted to the device's queues (data and entry written by DMA)");
+            "completions the device issued to its queues: data and entry queued at the "
+            "root port, visible to the driver when their bytes have crossed it (its MSI "
+            "arrives after them); the handled ones are metrics.completions_handled");
     v.count(in_block_and_total("msis", "msis"), msis, "count",
             "MSI writes issued: one per completion, or per acknowledgement with "
             "msi_until_doorbell");
