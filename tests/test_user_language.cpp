@@ -712,7 +712,7 @@ TEST_CASE("an unnamed device's profile reaches the workload that drives it as de
     CHECK(w["max_iops_m"] == profile["max_iops_m"]);
 }
 
-TEST_CASE("an error a --set causes names that --set: a section it made; a value the built system "
+TEST_CASE("an error a --set causes names that --set: a section it made; a value the checks "
           "refuses; an element of an array the config lacks", "[cli][config]") {
     Scratch s;
     const auto err = [&](const std::string& config, const std::string& set) {

@@ -128,9 +128,9 @@ TEST_CASE("x86 overrides: bad input names the file and the key", "[overrides]") 
     // Values in range that cannot work on the CPUs they set.
     CHECK_THAT(with({{"cpus", "1"}, {"lapic", {{"tpr", 0x20}}}}),
                Catch::Contains("overrides[0].lapic.tpr: 0x20 masks devices[1].first_vector 0x24"));
-    CHECK_THAT(with({{"sockets", {0}}, {"lapic", {{"timer_period_ns", 500}}}}),
+    CHECK_THAT(with({{"sockets", {0}}, {"lapic", {{"timer_period_ns", 1000}}}}),
                Catch::Contains("overrides[0].lapic.timer_period_ns: on CPU 0 the timer period "
-                               "500 ns is not longer than one timer interrupt"));
+                               "1000 ns is not longer than one timer interrupt"));
     // The override whose cost made the interrupt too long is named, with its CPU.
     CHECK_THAT(with({{"cpus", "3"}, {"cpu", {{"timer_handler_ns", 2e5}}}}),
                Catch::Contains("overrides[0].cpu.timer_handler_ns: on CPU 3 the timer period "

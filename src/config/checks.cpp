@@ -15,10 +15,10 @@ using nlohmann::json;
 
 namespace {
 
-// Linux programs the LAPIC timer no closer than 0xF ticks of TSC/8
-// (arch/x86/kernel/apic/apic.c, setup_APIC_timer: TSC_DIVISOR 8), 120 TSC
-// cycles: 30 ns at 4 GHz, the fastest TSC of current parts.
-constexpr double kMinTimerPeriodNs = 30;
+// Linux programs no clock event closer than 1 us (kernel/time/clockevents.c,
+// cev_delta2ns: "Deltas less than 1usec are pointless noise"), the LAPIC
+// timer's too.
+constexpr double kMinTimerPeriodNs = 1000;
 
 // Trace events: [t_ns, "device", queue], inside the run, on existing queues.
 void check_trace(const SimConfig& c, const WorkloadConfig& w, const std::string& at) {
@@ -252,8 +252,8 @@ void check_ipistorm_advances(const SimConfig& c) {
                           "power.usleep_enter_ns + timer_delta_ns + timer_handler_ns + "
                           "usleep_exit_ns + loop_ns" +
                           (per_cpu.empty() ? "" : ", overrides applied") +
-                          "), less than one 512 MHz timebase tick (" +
-                          format_number(kTimebaseTickNs) + " ns), the soonest its sleep ends");
+                          "), less than one 512 MHz timebase tick (1.953 ns), the soonest "
+                          "its sleep ends");
     }
 }
 
@@ -367,7 +367,7 @@ void check_consistency(const SimConfig& c) {
                               format_number(ns_of(lapic.timer_period)) + " ns on CPU " +
                               std::to_string(cpu) + "; expected 0 (no timer) or at least " +
                               format_number(kMinTimerPeriodNs) +
-                              " ns, the closest Linux programs the LAPIC timer");
+                              " ns, the closest Linux programs a clock event");
         const CpuCoreParams& costs = cpu_of(cpu);
         const sc_core::sc_time timer_cost =
             costs.irq_entry + costs.timer_handler + costs.eoi + costs.irq_exit;

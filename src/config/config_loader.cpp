@@ -612,8 +612,8 @@ json describe_parameters() {
         {"key", "profile"}, {"type", "choice"}, {"unit", ""}, {"default", nullptr},
         {"min", nullptr}, {"max", nullptr},
         {"description", "a device profile of configs/rfc/devices.json: its device values, and "
-                        "its workload values for the nvme or dsa workloads of this device, "
-                        "lie under the keys the config sets"}};
+                        "its workload values for the workloads of its type (nvme or dsa) on "
+                        "this device, lie under the keys the config sets"}};
     if (std::filesystem::exists(default_devices_file()))
         profile["allowed"] = device_profile_names(read_json_file(default_devices_file()));
     devices.insert(devices.begin() + 1, profile);

@@ -31,8 +31,8 @@ public:
         // The kernel counts whole picoseconds: a positive time it would read
         // as 0 (a timer period: off) is not what was asked for.
         if (v > 0 && value == sc_core::SC_ZERO_TIME)
-            fail(key, "expected 0 or at least 0.001 ns (the simulation's resolution is 1 ps), "
-                      "found " + show_json(*j));
+            fail(key, "expected 0 or a time that rounds to 1 ps at least (the simulation's "
+                      "resolution), found " + show_json(*j));
     }
     void real(const char* key, double& value, const char*, double min, double max,
               const char*) override {

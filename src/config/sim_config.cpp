@@ -50,7 +50,7 @@ void DeviceConfig::describe(ParamVisitor& v) {
     v.text("assigned_to", assigned_to,
            "the vCPU (\"vcpu0\", ...) this device is assigned to through VFIO, \"guest\" "
            "(Xen: the whole domain, its queues dealt to the vCPUs round robin in device order), or \"\" for the "
-           "host; an assigned device's queues interrupt their vCPU's pCPU (it takes no irq_cpus) "
+           "host (not beside a Xen domain, whose host CPU runs only its timer); an assigned device's queues interrupt their vCPU's pCPU (it takes no irq_cpus) "
            "and the guest vector is first_vector upward. Only beside a guest (vm and vcpus, "
            "or xen)");
     visit_choice(v, "host_handler", host_handler, kHostHandlerNames,

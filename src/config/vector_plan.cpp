@@ -19,15 +19,20 @@ VectorPlan plan_vectors(const SimConfig& c) {
         std::vector<QueueVectors>& queues = plan.devices.emplace_back();
         for (unsigned q = 0; q < dc.params.vectors; ++q) {
             QueueVectors r;
-            const auto take = [&](VectorBits& used, const std::string& where) {
+            // The lowest free vector from first_vector; the error says which
+            // vector (`what`) was sought on what ("CPU 3", "vcpu1's pCPU").
+            const auto take = [&](VectorBits& used, const char* what, const char* on,
+                                  const char* after) {
                 const unsigned v =
                     used.first_clear(unsigned(dc.first_vector), kPostedMsiNotificationVector);
                 if (v >= kPostedMsiNotificationVector)
                     throw ConfigError(
                         "devices[" + std::to_string(d) + "].vectors: " +
-                        std::to_string(dc.params.vectors) + " queues, but queue " +
-                        std::to_string(q) + " finds no free " + where + " from first_vector " +
-                        format_hex(dc.first_vector) + " up to " +
+                        std::to_string(dc.params.vectors) +
+                        (dc.params.vectors == 1 ? " queue" : " queues") + ", but queue " +
+                        std::to_string(q) + " finds no free " + what + " vector on " + on +
+                        std::to_string(r.cpu) + after +
+                        " from first_vector " + format_hex(dc.first_vector) + " up to " +
                         format_hex(kPostedMsiNotificationVector - 1));
                 used.set(v);
                 return Vector(v);
@@ -35,19 +40,17 @@ VectorPlan plan_vectors(const SimConfig& c) {
             r.irte_index = next_index++;
             if (!assigned) {
                 r.cpu = unsigned(dc.irq_cpus[q % dc.irq_cpus.size()]);
-                r.vector = take(plan.host_cpu_vectors[r.cpu],
-                                "device vector on CPU " + std::to_string(r.cpu));
+                r.vector = take(plan.host_cpu_vectors[r.cpu], "device", "CPU ", "");
             } else {
                 r.cpu = fixed_vcpu >= 0 ? unsigned(fixed_vcpu) : next_vcpu++ % vcpus;
-                const std::string vcpu = "vcpu" + std::to_string(r.cpu);
                 // pi_update_irte's conditions (systems.md A): posting available,
                 // APICv on the vCPU, one destination vCPU and fixed delivery
                 // (always, here); Xen's (systems.md C): iommu=intpost.
                 r.posted = c.xen_guest ? c.xen.variant == XenVariant::Intpost
                                        : c.vm.irq_posting && c.vcpus[r.cpu].apicv;
-                r.guest_vector = take(guest_vectors[r.cpu], "guest vector on " + vcpu);
+                r.guest_vector = take(guest_vectors[r.cpu], "guest", "vcpu", "");
                 if (!r.posted)
-                    r.vector = take(vcpu_host_vectors[r.cpu], "host vector on " + vcpu + "'s pCPU");
+                    r.vector = take(vcpu_host_vectors[r.cpu], "host", "vcpu", "'s pCPU");
             }
             queues.push_back(r);
         }

@@ -104,8 +104,8 @@ void TraceSession::finish(std::ostream& out, OutputBatch& files) {
             if (cut)
                 std::cerr << "note: --trace-perfetto " << m_options.perfetto_path
                           << ": stopped at --trace-limit " << m_options.perfetto_limit
-                          << " events; later events are not in it (raise --trace-limit or narrow "
-                             "--window-ns)\n";
+                          << " events; later events (of a VM run, later vCPUs' tracks) are not "
+                             "in it (raise --trace-limit or narrow --window-ns)\n";
             files.add(m_options.perfetto_path, std::move(text));
         }
     }

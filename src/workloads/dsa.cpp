@@ -18,7 +18,7 @@ void DsaParams::describe(ParamVisitor& v) {
     v.time("engine_latency_ns", engine_latency, 0, 1e9, "descriptor start to fill written");
     v.time("submit_cpu_ns", submit_cpu, 0, 1e8, "CPU time to resubmit one descriptor");
     // Up to the most CPUs a machine may have (kMaxCpus, config/sim_config.h);
-    // whether the topology has it is checked when the system is built.
+    // whether the topology has it is checked with the config's references.
     v.integer("submitter_cpu", submitter_cpu, "", 0, 1023, "CPU the submitting thread runs on");
 }
 

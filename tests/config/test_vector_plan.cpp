@@ -79,7 +79,7 @@ TEST_CASE("a queue that finds no free vector is refused when the config loads, n
     CHECK_THROWS_WITH(load(R"({"topology": {"cpus": 1}, "devices": [
         {"name": "a", "vectors": 2, "irq_cpus": [0], "first_vector": 233},
         {"name": "b", "vectors": 1, "irq_cpus": [0], "first_vector": 234}]})"),
-                      Contains("devices[1].vectors: 1 queues, but queue 0 finds no free device "
+                      Contains("devices[1].vectors: 1 queue, but queue 0 finds no free device "
                                "vector on CPU 0 from first_vector 0xEA up to 0xEA"));
     CHECK_THROWS_WITH(load(R"({"mode": "remappable", "topology": {"cpus": 1},
         "vcpus": [{"apicv": true}],

@@ -9,7 +9,7 @@ namespace cidsim {
 using sc_core::sc_time;
 
 void LocalApicParams::describe(ParamVisitor& v) {
-    v.time("timer_period_ns", timer_period, 0, 1e12, "local timer period (0: no timer; else at least 30 ns, as Linux programs it)");
+    v.time("timer_period_ns", timer_period, 0, 1e12, "local timer period (0: no timer; else at least 1 us, the closest Linux programs a clock event)");
     v.integer("tpr", tpr, "", 0, 255, "task priority register (class = tpr >> 4)");
 }
 

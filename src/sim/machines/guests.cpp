@@ -1,6 +1,5 @@
 #include "sim/machines/guests.h"
 
-#include "config/config_error.h"
 #include "model/x86/irte.h"
 #include "model/x86/msi.h"
 

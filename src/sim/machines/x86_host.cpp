@@ -54,7 +54,13 @@ Irte X86Host::irte_for(const VectorRoute& r, unsigned cpu) const {
 }
 
 void X86Host::build_devices(Guests* guests) {
-    VectorPlan plan = plan_vectors(m_config);
+    // The config's checks made the same plan when it loaded: here it holds.
+    VectorPlan plan;
+    try {
+        plan = plan_vectors(m_config);
+    } catch (const ConfigError& e) {
+        throw std::logic_error(std::string("a config that was not checked: ") + e.what());
+    }
     m_used_vectors = std::move(plan.host_cpu_vectors);
     std::array<int, 256> none;
     none.fill(-1);
