@@ -99,9 +99,6 @@ const ReportMetric kReportMetrics[] = {
     {"workloads[] (type periodic)", "completion_rate_mps", "number", "1e6/s",
      "completions over the measured time"},
 
-
-
-
     {"workloads[] (type nvme)", "type", "string", "", "\"nvme\""},
     {"workloads[] (type nvme)", "device", "string", "", "the disk's device"},
     {"workloads[] (type nvme)", "submitted", "integer", "count", "I/Os submitted in the measured time"},
