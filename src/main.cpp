@@ -5,6 +5,7 @@
 #include "io/data_files.h"
 #include "version.h"
 #include <cstring>
+#include <filesystem>
 #include <unistd.h>
 #include <iostream>
 
@@ -62,6 +63,17 @@ int sc_main(int argc, char* argv[]) {
         std::cerr << "cidsim: " << argv[1] << " takes nothing after it, found '" << argv[2]
                   << "' (cidsim COMMAND --help for a command's options)\n";
         return cidsim::kExitBadInput;
+    }
+    // A folder the user named for the shipped files that is not one would
+    // otherwise be passed over for the next place, without a word.
+    if (const char* data = std::getenv("CIDSIM_DATA_DIR"); data && *data) {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(data, ec)) {
+            std::cerr << "cidsim: CIDSIM_DATA_DIR=" << data << ": not a directory (it names the "
+                      << "folder of the shipped tables, profiles and scenarios; unset it for "
+                      << "the installed ones)\n";
+            return cidsim::kExitBadInput;
+        }
     }
     if (!std::strcmp(argv[1], "--version")) {
         std::cout << "cidsim " << cidsim::version() << "\n"

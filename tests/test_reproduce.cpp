@@ -206,6 +206,18 @@ TEST_CASE("a row shortened by a loose --precision until it saw nothing is rerun 
     CHECK(out["rows"][0]["simulated"].get<double>() > 0);  // irq_rate_M
 }
 
+TEST_CASE("a row shortened until it saw nothing is rerun at its length even at --max-reruns 0",
+          "[reproduce]") {
+    const TempDir tmp;
+    const Run r = reproduce_tiny(tmp.path, "-v --precision 1 --max-reruns 0");
+    CHECK(r.status == 0);
+    CHECK_THAT(r.err, Catch::Contains("0 or undefined in every window of a shortened run"));
+    CHECK_THAT(r.err, Catch::Contains("tiny row 0 0.1 ms "));  // the rerun, at its own length
+    const json out = cidsim::read_json_file(tmp.path + "/out.json");
+    REQUIRE(out["rows"].size() == 2);
+    CHECK(out["rows"][0]["simulated"].get<double>() > 0);  // irq_rate_M
+}
+
 TEST_CASE("a row that would grow past run.duration_ns's limit stops there, named, table printed",
           "[reproduce]") {
     const TempDir tmp;

@@ -769,6 +769,28 @@ TEST_CASE("a device name with a space or $end still gives a VCD whose every wire
     CHECK(wires > 0);
 }
 
+TEST_CASE("two device names a VCD reference would spell alike stay two signals", "[cli][trace]") {
+    Scratch s;
+    const Run r = run_cidsim(
+        s, "run " + q(kRoot + "/configs/examples/rfc-burst-posted.json") +
+               " -q --set 'devices=[{\"name\": \"a b\", \"irq_cpus\": [0]}, "
+               "{\"name\": \"a_b\", \"irq_cpus\": [0]}]' "
+               "--set 'workloads.0.events=[[0, \"a b\", 0], [10, \"a_b\", 0]]' --trace-vcd " +
+               q(s / "t.vcd"));
+    REQUIRE(r.status == 0);
+    std::istringstream vcd(slurp(s / "t.vcd"));
+    std::vector<std::string> msi;  // the devices' references
+    for (std::string line; std::getline(vcd, line);)
+        if (line.rfind("$var ", 0) == 0 && line.find("_msi") != std::string::npos) {
+            std::istringstream words(line);
+            std::vector<std::string> w{std::istream_iterator<std::string>(words), {}};
+            REQUIRE(w.size() >= 5);
+            msi.push_back(w[4]);
+        }
+    REQUIRE(msi.size() == 2);
+    CHECK(msi[0] != msi[1]);
+}
+
 TEST_CASE("a copy of the binary outside a bin folder reads no share/cidsim beside it",
           "[cli][outputs]") {
     // /tmp/x/cidsim would otherwise read /tmp/share/cidsim, which anyone may make.

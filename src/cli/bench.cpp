@@ -144,10 +144,14 @@ int cmd_bench(int argc, char** argv) {
     char duration[64];
     std::snprintf(duration, sizeof duration, "run.duration_ns=%.17g", duration_ns);
     try {
-        for (const std::string& s : sets)
+        for (const std::string& s : sets) {
             if (set_reaches(s, {"run", "duration_ns"}))
                 throw BadInput("--set " + s + ": bench runs every config for --duration-ns, "
                                "which sets run.duration_ns: use that");
+            if (set_within(s, "explain"))
+                throw BadInput("--set " + s + ": the explain section is read by `cidsim "
+                               "explain` only, and changes no run");
+        }
         for (const std::string& c : configs) {
             // Bad input fails here, not in a child: the config, --set, the duration.
             nlohmann::json file = read_config_file(c);
@@ -158,6 +162,19 @@ int cmd_bench(int argc, char** argv) {
             try {
                 config = load_config(j, c);
             } catch (const ConfigError& e) {
+                // At its own length the config may load: then --duration-ns is at fault.
+                nlohmann::json own = read_config_file(c);
+                for (const std::string& s : sets) apply_override(own, s);
+                bool loads_at_own_length = true;
+                try {
+                    (void)load_config(own, c);
+                } catch (const ConfigError&) {
+                    loads_at_own_length = false;
+                }
+                if (loads_at_own_length)
+                    throw BadInput("--duration-ns " + vm["duration-ns"].as<std::string>() +
+                                   ": there every run is " + format_number(duration_ns) +
+                                   " ns long, and then " + e.what());
                 rethrow_against_sets(e, file, c, sets);
             }
             // Every figure bench prints is per MSI.

@@ -144,7 +144,12 @@ void print_metrics_markdown(const nlohmann::ordered_json& metrics) {
                  "A key with dots nests (`iec.hits` is `metrics.iec.hits`); a histogram is an\n"
                  "object `{unit, count, mean, p50, p90, p99, p99_9, p99_99, max}` in its unit. The source is the\n"
                  "Stats struct a value comes from, or `report` for what the result writer\n"
-                 "computes (rates, fractions, identities).\n";
+                 "computes (rates, fractions, identities).\n"
+                 "Each count is of the events a block saw within the measured time: an\n"
+                 "interrupt in flight as the warm-up ends is counted by the stages it reaches\n"
+                 "after it only (its MSI before, its post after), so after a warm-up two\n"
+                 "stages' counts may differ by what was in flight then, as they do at the end\n"
+                 "(in_flight_completions_at_end).\n";
     for (auto section = metrics.begin(); section != metrics.end(); ++section) {
         std::cout << "\n## " << section.key() << "\n\n"
                   << "| key | type | unit | source | description |\n"

@@ -256,7 +256,8 @@ int cmd_reproduce(int argc, char** argv) {
         ("jobs,j", po::value<std::string>()->default_value(std::to_string(available_cpus())),
          "parallel runs")
         ("precision", po::value<std::string>()->default_value("0.01"),
-         "largest relative 95% half-width accepted before a row is rerun longer")
+         "largest relative 95% half-width accepted before a row is rerun longer; above 0.01 "
+         "a row of several windows starts at (0.01 / precision)^2 of its length")
         ("max-reruns", po::value<std::string>()->default_value("8"),
          "most times a row is rerun longer (1.5 to 16 times) to reach --precision")
         ("sensitivity", "also run every row with each fitted, assumed or guessed value at the ends "
@@ -373,8 +374,10 @@ int cmd_reproduce(int argc, char** argv) {
             for (size_t r = 0; r < chosen[t].rows.size(); ++r) {
                 json& file = row_file[t].emplace_back();
                 const RunParams run = config_run(chosen[t], chosen[t].rows[r], file);
-                const double duration_ns = ns_of(run.duration) * shorter;
-                if (shorter < 1)
+                // A row of one window cannot be judged, so it is not shortened
+                // either: nothing would tell that its shorter run says nothing.
+                const double duration_ns = ns_of(run.duration) * (run.batches > 1 ? shorter : 1.0);
+                if (duration_ns < ns_of(run.duration))
                     check_shortened_row(chosen[t], chosen[t].rows[r], file, duration_ns,
                                         precision_option);
                 // Its sensitivity runs are shorter still (and a row only grows).
@@ -648,14 +651,17 @@ int cmd_reproduce(int argc, char** argv) {
         }
         // A figure 0 in every window of a run shortened for a looser
         // --precision may just be too rare for so short a run: the row is
-        // rerun at its config's own length before it is taken as 0.
+        // rerun at its config's own length before it is taken as 0, whatever
+        // --max-reruns allows (it bounds the reruns for precision).
         const double full_ns = row_length_ns[p.table][p.row];
-        if (!v.zeros.empty() && p.duration_ns < full_ns && p.round < max_reruns) {
+        const bool rerun_unshortened = !v.zeros.empty() && p.duration_ns < full_ns;
+        if (rerun_unshortened) {
             v.misses += (v.misses.empty() ? "" : "; ") + v.zeros +
                         " 0 or undefined in every window of a shortened run";
             v.zeros.clear();
             v.precise = false;
-            v.growth = std::max(v.growth, full_ns / p.duration_ns);
+            v.growth = p.round < max_reruns ? std::max(v.growth, full_ns / p.duration_ns)
+                                            : full_ns / p.duration_ns;
             v.more_windows = false;
         }
         if (vm.count("verbose"))
@@ -678,7 +684,7 @@ int cmd_reproduce(int argc, char** argv) {
             return;
         }
         const bool at_limit = p.duration_ns >= kMaxRunNs;
-        if (p.round < max_reruns && !at_limit) {
+        if ((p.round < max_reruns || rerun_unshortened) && !at_limit) {
             Pending next{p.table, p.row, std::min(p.duration_ns * v.growth, kMaxRunNs), p.windows,
                          p.round + 1, "", -1, {}};
             if (v.more_windows)

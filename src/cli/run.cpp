@@ -100,14 +100,17 @@ int cmd_run(int argc, char** argv) {
         if (vm.count("window-ns") && vm["window-ns"].as<std::string>().empty())
             throw BadInput("--window-ns: expected A:B in ns (A or B may be empty), found an "
                            "empty string");
-        // --stepwise sets run.run_ahead, --seed run.seed: a --set of it, or of
-        // the run section (which may state it), would be overridden.
+        // --stepwise sets run.run_ahead, --seed run.seed: a --set stating it
+        // (itself, or a run section holding it) would be overridden.
         if (vm.count("set"))
             for (const std::string& s : vm["set"].as<std::vector<std::string>>()) {
-                if (vm.count("stepwise") && set_reaches(s, {"run", "run_ahead"}))
+                if (set_within(s, "explain"))
+                    throw BadInput("--set " + s + ": the explain section is read by `cidsim "
+                                   "explain` only, and changes no run");
+                if (vm.count("stepwise") && set_states(s, {"run", "run_ahead"}))
                     throw BadInput("--set " + s + ": --stepwise sets run.run_ahead to false "
                                    "after every --set; give run.run_ahead in one of them");
-                if (vm.count("seed") && set_reaches(s, {"run", "seed"}))
+                if (vm.count("seed") && set_states(s, {"run", "seed"}))
                     throw BadInput("--set " + s + ": --seed sets run.seed after every --set; "
                                    "give run.seed in one of them");
             }

@@ -1,10 +1,12 @@
 #include "config/json_text.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -207,6 +209,8 @@ json merge_includes(json config, const std::string& dir, const std::string& sour
     const json includes = config["include"];
     config.erase("include");
     json merged = json::object();
+    if (includes.is_array() && includes.empty())
+        throw ConfigError(source + ": include: an empty list includes nothing; drop the key");
     for (const json& inc : includes.is_array() ? includes : json::array({includes})) {
         if (!inc.is_string() || inc.get<std::string>().empty())
             throw ConfigError(source + ": include: expected a file name or a list of them");
@@ -234,6 +238,37 @@ json merge_includes(json config, const std::string& dir, const std::string& sour
     return merged;
 }
 
+namespace {
+
+// The first number of a JSON text that reads as 0 but is not (1e-400), and
+// its ordinal among the text's numbers: the parser gives a value, not its digits.
+std::optional<std::pair<size_t, std::string>> first_underflowing_number(const std::string& text) {
+    size_t ordinal = 0;
+    for (size_t i = 0; i < text.size();) {
+        if (text[i] == '"') {  // a string: its digits are no number
+            for (++i; i < text.size() && text[i] != '"'; ++i)
+                if (text[i] == '\\') ++i;
+            ++i;
+            continue;
+        }
+        if (text[i] != '-' && !std::isdigit(static_cast<unsigned char>(text[i]))) {
+            ++i;
+            continue;
+        }
+        const size_t end = text.find_first_not_of("+-0123456789.eE", i);
+        const std::string number = text.substr(i, end == std::string::npos ? end : end - i);
+        if (number.substr(0, number.find_first_of("eE")).find_first_of("123456789") !=
+                std::string::npos &&
+            std::strtod(number.c_str(), nullptr) == 0)
+            return std::make_pair(ordinal, number);
+        ++ordinal;
+        i += number.size();
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
 json parse_config_text(const std::string& text, const std::string& source,
                        const std::string& top_path) {
     // Where the parser is: one frame per open object or array.
@@ -252,6 +287,8 @@ json parse_config_text(const std::string& text, const std::string& source,
         return p.empty() ? std::string("(top level)") : p;
     };
     const std::string prefix = source.empty() ? "" : source + ": ";
+    const auto underflow = first_underflowing_number(text);
+    size_t numbers = 0;  // read so far (counted while one underflows)
     auto callback = [&](int depth, json::parse_event_t event, json& parsed) {
         if (depth > kMaxJsonDepth)
             throw ConfigError(prefix + path() + ": nested deeper than " +
@@ -260,6 +297,15 @@ json parse_config_text(const std::string& text, const std::string& source,
         const bool starts = event == E::object_start || event == E::array_start;
         if ((starts || event == E::value) && !stack.empty() && !stack.back().object)
             ++stack.back().count;
+        if (underflow && event == E::value && parsed.is_number() && numbers++ == underflow->first) {
+            std::string at = top_path;
+            for (const Frame& f : stack)
+                at += f.object ? (at.empty() ? "" : ".") + f.key
+                               : "[" + std::to_string(f.count - 1) + "]";
+            throw ConfigError(prefix + (at.empty() ? "" : at + ": ") + underflow->second +
+                              " is below the smallest number a double holds (it would read as "
+                              "0)");
+        }
         if (starts) stack.push_back({event == E::object_start, {}, {}, 0});
         if (event == E::object_end || event == E::array_end) stack.pop_back();
         if (event == E::key) {
@@ -422,8 +468,56 @@ std::vector<std::string> key_segments(const std::string& path) {
                           std::to_string(kMaxJsonDepth) + " keys, the deepest a config nests");
     std::vector<std::string> out;
     std::stringstream in(dotted(path));
-    for (std::string part; std::getline(in, part, '.');) out.push_back(part);
+    for (std::string part; std::getline(in, part, '.');) {
+        // "00" would name element 0 under a second spelling, which the
+        // checks for a key given twice would not see.
+        if (part.size() > 1 && part[0] == '0' &&
+            part.find_first_not_of("0123456789") == std::string::npos)
+            throw ConfigError("--set " + path + ": index " + part +
+                              " has a leading zero; write it " +
+                              std::to_string(std::strtoul(part.c_str(), nullptr, 10)));
+        out.push_back(part);
+    }
     return out;
+}
+
+std::vector<std::string> key_segments_at(const std::string& at, const std::string& path) {
+    try {
+        return key_segments(path);
+    } catch (const ConfigError& e) {  // "--set PATH: why"
+        const std::string what = e.what();
+        throw ConfigError(at + ": " + what.substr(what.find(": ") + 2));
+    }
+}
+
+bool set_within(const std::string& assignment, const std::string& section) {
+    const std::vector<std::string> keys =
+        error_key_segments(assignment.substr(0, assignment.find('=')));
+    return !keys.empty() && keys.front() == section;
+}
+
+bool set_states(const std::string& assignment, const std::vector<std::string>& key) {
+    if (!set_reaches(assignment, key)) return false;
+    const size_t eq = assignment.find('=');
+    const size_t given = error_key_segments(assignment.substr(0, eq)).size();
+    if (given == key.size() || eq == std::string::npos) return true;
+    // A section's value: does it hold the key?
+    const json value = json::parse(assignment.substr(eq + 1), nullptr, false);
+    const json* node = &value;
+    for (size_t i = given; i < key.size(); ++i) {
+        if (!node->is_object() || !node->contains(key[i])) return false;
+        node = &(*node)[key[i]];
+    }
+    return true;
+}
+
+bool same_key_path(const std::string& a, const std::string& b) {
+    if (a == b) return true;
+    try {
+        return key_segments(a) == key_segments(b);
+    } catch (const ConfigError&) {
+        return false;
+    }
 }
 
 namespace {
@@ -444,6 +538,10 @@ void apply_override(json& config, const std::string& assignment) {
     const std::string path = dotted(assignment.substr(0, eq));
     const std::string text = assignment.substr(eq + 1);
     json value = json::parse(text, nullptr, false);
+    // 1e-400 reads as 0: a value the user did not give.
+    if (value.is_number() && first_underflowing_number(text))
+        throw ConfigError("--set " + assignment + ": " + text +
+                          " is below the smallest number a double holds (it would read as 0)");
     // A value that is JSON is read as a file is: a key twice is refused, not
     // collapsed. So is one meant as JSON that is not (an array or object with
     // a syntax error, a number past a double's range): taken as a string, its

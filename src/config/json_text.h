@@ -44,12 +44,22 @@ void apply_override(nlohmann::json& config, const std::string& assignment);
 // {"workloads", "0", "iodepth"} (the loader's messages write the first,
 // --set and sweeps either).
 std::vector<std::string> key_segments(const std::string& path);
+// The same, its error told as `at`'s (a sweep's key, a --metric), not a --set's.
+std::vector<std::string> key_segments_at(const std::string& at, const std::string& path);
 // The key path an error message "key.path: what" starts with, as
 // key_segments reads it; empty when that is no path.
 std::vector<std::string> error_key_segments(const std::string& what);
 // Whether `--set assignment` gives the key path `key` a value: it names the
 // key or a section holding it (whose value replaces the key's).
 bool set_reaches(const std::string& assignment, const std::vector<std::string>& key);
+// Whether `--set assignment` gives a key of the top-level `section`, or it whole.
+bool set_within(const std::string& assignment, const std::string& section);
+// Whether `--set assignment` states the key: names it, or gives a section
+// whose value holds it (a section's value without it leaves it to a later
+// setter, as --seed after every --set).
+bool set_states(const std::string& assignment, const std::vector<std::string>& key);
+// Whether two key paths name one value ("per_cpu[1].x" and "per_cpu.1.x").
+bool same_key_path(const std::string& a, const std::string& b);
 // The message `what` of the config `source` (prefixed "source: "), told
 // against the --sets that built it: when a --set gave its key (the key, a
 // key inside it, or one below it: a section the --set created), the last

@@ -210,7 +210,8 @@ void load_overrides(const json& list, SimConfig& c) {
             if (it == e.end()) return false;
             apply_section_keys(object_at(*it, at + key), at + key + ".", check);
             keep = *it;
-            return !it->empty();  // an empty section sets nothing
+            if (it->empty()) throw ConfigError(at + key + ": an empty section sets nothing; drop it");
+            return true;
         };
         bool sets = false;
         if (power) {
@@ -218,7 +219,9 @@ void load_overrides(const json& list, SimConfig& c) {
                 PowerParams check = c.power;
                 apply_power_keys(object_at(*it, at + "power"), at + "power.", check);
                 o.power = *it;
-                sets = !it->empty();
+                if (it->empty())
+                    throw ConfigError(at + "power: an empty section sets nothing; drop it");
+                sets = true;
             }
             if (e.contains("xive") && o.chips.empty())
                 throw ConfigError(at + "xive: a XIVE is per chip, so an override of it selects "

@@ -70,7 +70,8 @@ void TopologyParams::describe(ParamVisitor& v) {
               "reaches the other at pid_line.same_core_ns (the pipeline's sharing is not modelled)");
     visit_choice(v, "smt_numbering", smt_numbering, kSmtNumberingNames,
              "how Linux numbers SMT siblings: split (CPU c and c + cores share a core, as Intel "
-             "servers' firmware lists them) | adjacent (a core's threads consecutive)");
+             "servers' firmware lists them) | adjacent (a core's threads consecutive); one and "
+             "the same at threads_per_core 1");
     v.integer("root_ports", root_ports, "", 1, 64, "PCIe root ports (IIO stacks)");
 }
 

@@ -87,6 +87,10 @@ ForeignFile foreign_file(const std::string& path) {
 
 void claim_output(const std::string& role, const std::string& path) {
     if (path.empty()) throw BadInput(role + ": expected a file name, found an empty string");
+    // Many tools read "-" as standard output; here it would be a file of that name.
+    if (path == "-")
+        throw BadInput(role + " -: cidsim writes each output as a file of its own, not to "
+                       "standard output (./- names a file called -)");
     // Renamed over, the file behind a stream (a shell's >> log) would lose
     // what it held, and what is printed after would go nowhere.
     for (const char* stream : {"/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/fd/",

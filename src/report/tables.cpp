@@ -188,6 +188,17 @@ std::string metric_missing(const std::string& m, const json& result) {
     if (in(xen) && !result.contains("xen")) return "its run has no Xen domain (a Xen metric)";
     if (in(ipi) && !result.contains("ipistorm"))
         return "its run has no ipistorm (a metric of a POWER partition's ipistorm)";
+    // The sums over workloads of a type read 0 without one.
+    const auto has_workload = [&](const char* type) {
+        if (!result.contains("workloads") || !result["workloads"].is_array()) return false;
+        for (const json& w : result["workloads"])
+            if (w.is_object() && w.contains("type") && w["type"] == type) return true;
+        return false;
+    };
+    if ((m == "iops_per_disk_M" || m == "iops_M") && !has_workload("nvme"))
+        return "its run has no nvme workload (a metric of its disks)";
+    if (m == "bandwidth_mbps" && !has_workload("dsa"))
+        return "its run has no dsa workload (a metric of its fills)";
     return "";
 }
 

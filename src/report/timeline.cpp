@@ -88,12 +88,22 @@ TimelineWindow parse_window(const std::string& spec, const sc_time& end) {
             throw std::invalid_argument("--window-ns " + spec + ": " + s +
                                         " ns is past the run's end (" + format_number(ns_of(end)) +
                                         " ns: run.warmup_ns + run.duration_ns)");
+        // The simulation counts whole picoseconds.
+        if (v > 0 && ns(v) == sc_core::SC_ZERO_TIME)
+            throw std::invalid_argument("--window-ns " + spec + ": " + s +
+                                        " ns is below one picosecond, the simulation's "
+                                        "resolution");
         return ns(v);
     };
     w.from = number(spec.substr(0, colon), w.from);
     w.to = number(spec.substr(colon + 1), w.to);
     if (w.to <= w.from)
-        throw std::invalid_argument("--window-ns " + spec + ": the end must be after the start");
+        throw std::invalid_argument(
+            "--window-ns " + spec +
+            (colon + 1 < spec.size() && colon > 0 &&
+                     std::stod(spec.substr(colon + 1)) > std::stod(spec.substr(0, colon))
+                 ? " is no window: its ends are the same picosecond"
+                 : ": the end must be after the start"));
     return w;
 }
 

@@ -2,6 +2,7 @@
 #include "version.h"
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 
 namespace cidsim {
@@ -171,13 +172,18 @@ std::string vcd_text(const std::vector<TraceRecord>& events, const TraceContext&
     out << "$date cidsim trace $end\n$version cidsim " << version()
         << " $end\n$timescale 1ps $end\n$scope module cidsim $end\n";
     std::string scope;
+    // Names that differ only where a reference cannot ("a b", "a_b") stay apart.
+    std::set<std::string> taken;  // scope/reference
     for (const Signal& s : sig) {
         if (s.scope != scope) {
             if (!scope.empty()) out << "$upscope $end\n";
             scope = s.scope;
             out << "$scope module " << vcd_reference(scope) << " $end\n";
         }
-        out << "$var wire " << s.width << " " << s.id << " " << vcd_reference(s.name);
+        std::string reference = vcd_reference(s.name);
+        for (unsigned n = 2; !taken.insert(vcd_reference(scope) + "/" + reference).second; ++n)
+            reference = vcd_reference(s.name) + "_" + std::to_string(n);
+        out << "$var wire " << s.width << " " << s.id << " " << reference;
         if (s.width > 1) out << " [" << s.width - 1 << ":0]";
         out << " $end\n";
     }

@@ -14,6 +14,7 @@
 
 
 #include "config/config_loader.h"
+#include "config/json_text.h"
 #include "config/printable.h"
 #include "sweep/sweep_dir.h"
 #include "sweep/sweep_spec.h"
@@ -225,13 +226,17 @@ bool result_matches(const json& result, const json& seed, const json& params,
 void refuse_repeated_metrics(const std::vector<std::string>& metrics, bool from_option,
                              const std::string& manifest_path) {
     for (size_t i = 0; i < metrics.size(); ++i) {
-        const size_t first = size_t(std::find(metrics.begin(), metrics.end(), metrics[i]) -
-                                    metrics.begin());
+        const size_t first = size_t(
+            std::find_if(metrics.begin(), metrics.end(),
+                         [&](const std::string& m) { return same_key_path(m, metrics[i]); }) -
+            metrics.begin());
         if (first == i) continue;
+        const std::string as = metrics[first] == metrics[i] ? "" : " (as " + metrics[first] + ")";
         if (from_option)
-            throw ConfigError("--metric " + metrics[i] + ": given twice (a column twice)");
+            throw ConfigError("--metric " + metrics[i] + ": given twice" + as + " (a column twice)");
         throw ConfigError(manifest_path + ": metrics[" + std::to_string(i) + "]: " + metrics[i] +
-                          " is listed twice (first at [" + std::to_string(first) + "])");
+                          " is listed twice (first at [" + std::to_string(first) + "]" +
+                          (as.empty() ? "" : ", " + metrics[first]) + ")");
     }
 }
 
@@ -292,6 +297,7 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
                            : manifest_path + ": metrics[" + std::to_string(m) + "]: " + metrics[m];
     };
     refuse_repeated_metrics(metrics, from_option, manifest_path);
+    for (size_t m = 0; m < metrics.size(); ++m) (void)key_segments_at(metric_label(m), metrics[m]);
     const std::vector<std::string> params = mr.strings(manifest, "parameters");
     mr.known_keys(manifest, "", {"parameters", "metrics", "points"});
     // A metric named as the table's own column would be a second column of that name.
@@ -389,10 +395,14 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
                 continue;
             }
             if (!v) throw ConfigError(metric_label(m) + ": not found in " + path);
+            if (v->is_structured() && v->empty())
+                throw ConfigError(metric_label(m) + " is an empty " +
+                                  (v->is_object() ? "object" : "array") + " in " + path +
+                                  ", not a single value (it holds no field to name)");
             if (v->is_object() || v->is_array())
                 throw ConfigError(metric_label(m) + " is not a single value in " + path +
                                   " (name a field inside it, e.g. " + metrics[m] + "." +
-                                  (v->is_object() && !v->empty() ? v->begin().key() : "0") + ")");
+                                  (v->is_object() ? v->begin().key() : "0") + ")");
             // null: the run could not define it (a ratio of nothing, a
             // histogram without samples); a seed's mean leaves it out.
             if (aggregate_seeds && !v->is_number() && !v->is_null())

@@ -42,6 +42,13 @@ void check_path(const std::string& at, const std::string& path) {
         throw ConfigError(at + ": vary the seed with the spec's \"seeds\" key, not run.seed");
 }
 
+// A run section given whole, holding the seed, varies it past "seeds" too.
+void refuse_seed_in(const std::string& at, const std::string& path, const json& value) {
+    if (value.is_object() && set_states(path + "=" + value.dump(), {"run", "seed"}))
+        throw ConfigError(at + ": " + show_json(value) + " holds run.seed: vary the seed with "
+                          "the spec's \"seeds\" key");
+}
+
 // A control character anywhere in a value (a string, or an array's or
 // object's strings and keys).
 bool has_control(const json& j) {
@@ -254,13 +261,7 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
     std::vector<std::pair<std::string, std::vector<std::string>>> used;
     auto claim = [&](const std::string& at, const std::string& path) {
         check_path(at, path);
-        std::vector<std::string> segments;
-        try {
-            segments = key_segments(path);
-        } catch (const ConfigError& e) {
-            const std::string what = e.what();
-            throw ConfigError(at + ": " + what.substr(what.find(": ") + 2));
-        }
+        std::vector<std::string> segments = key_segments_at(at, path);
         if (at.rfind("set.", 0) != 0)
             if (const std::string why = changes_no_run(segments); !why.empty())
                 throw ConfigError(at + ": " + why);
@@ -284,6 +285,7 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
                 throw ConfigError("set." + it.key() + ": " + it.value().dump() +
                                   ": a control character in a value; expected printable "
                                   "characters only (each point is one command line)");
+            refuse_seed_in("set." + it.key(), it.key(), it.value());
             s.set.emplace_back(it.key(), it.value());
         }
     }
@@ -293,6 +295,8 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
             const std::string at = "vary." + it.key();
             claim(at, it.key());
             s.dimensions.push_back({"vary", {it.key()}, {value_list(at, it.value())}});
+            for (size_t i = 0; i < it.value().size(); ++i)
+                refuse_seed_in(at + "[" + std::to_string(i) + "]", it.key(), it.value()[i]);
         }
     }
     if (auto zip = spec.find("zip"); zip != spec.end()) {
@@ -309,6 +313,8 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
                 claim(pat, it.key());
                 d.paths.push_back(it.key());
                 d.values.push_back(value_list(pat, it.value()));
+                for (size_t i = 0; i < it.value().size(); ++i)
+                    refuse_seed_in(pat + "[" + std::to_string(i) + "]", it.key(), it.value()[i]);
                 if (d.values.back().size() != d.values.front().size())
                     throw ConfigError(pat + ": " + std::to_string(d.values.back().size()) +
                                       " values, but " + d.paths.front() + " in the same group has " +
@@ -357,12 +363,18 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
             const json& m = (*metrics)[i];
             if (!m.is_string() || m.get<std::string>().empty())
                 throw ConfigError("metrics[" + std::to_string(i) + "]: expected a result path like metrics.msi_to_handler_ns.p99, found " + m.dump());
+            (void)key_segments_at("metrics[" + std::to_string(i) + "]: " + m.get<std::string>(),
+                                  m.get<std::string>());
             // A metric twice would be two columns no one can tell apart.
-            const auto first = std::find(s.metrics.begin(), s.metrics.end(), m.get<std::string>());
+            const auto first =
+                std::find_if(s.metrics.begin(), s.metrics.end(), [&](const std::string& earlier) {
+                    return same_key_path(earlier, m.get<std::string>());
+                });
             if (first != s.metrics.end())
                 throw ConfigError("metrics[" + std::to_string(i) + "]: " + m.get<std::string>() +
                                   " is listed twice (first at [" +
-                                  std::to_string(first - s.metrics.begin()) + "])");
+                                  std::to_string(first - s.metrics.begin()) + "]" +
+                                  (*first == m.get<std::string>() ? "" : ", " + *first) + ")");
             s.metrics.push_back(m.get<std::string>());
             if (const std::string note = renamed_note(s.metrics.back()); !note.empty())
                 std::cerr << "cidsim sweep: metrics[" << i << "]: " << note << "\n";
