@@ -69,9 +69,12 @@ int sc_main(int argc, char* argv[]) {
     if (const char* data = std::getenv("CIDSIM_DATA_DIR"); data && *data) {
         std::error_code ec;
         if (!std::filesystem::is_directory(data, ec)) {
-            std::cerr << "cidsim: CIDSIM_DATA_DIR=" << data << ": not a directory (it names the "
-                      << "folder of the shipped tables, profiles and scenarios; unset it for "
-                      << "the installed ones)\n";
+            std::cerr << "cidsim: CIDSIM_DATA_DIR=" << data << ": "
+                      << (ec && ec != std::errc::no_such_file_or_directory
+                              ? ec.message()
+                              : std::string("not a directory"))
+                      << " (it names the folder of the shipped tables, profiles and scenarios; "
+                      << "unset it for the installed ones)\n";
             return cidsim::kExitBadInput;
         }
     }

@@ -154,7 +154,8 @@ int cmd_bench(int argc, char** argv) {
         }
         for (const std::string& c : configs) {
             // Bad input fails here, not in a child: the config, --set, the duration.
-            nlohmann::json file = read_config_file(c);
+            const nlohmann::json own_length = read_config_file(c);
+            nlohmann::json file = own_length;
             apply_override(file, duration);  // first, as the child gets it
             nlohmann::json j = file;
             for (const std::string& s : sets) apply_override(j, s);
@@ -163,7 +164,7 @@ int cmd_bench(int argc, char** argv) {
                 config = load_config(j, c);
             } catch (const ConfigError& e) {
                 // At its own length the config may load: then --duration-ns is at fault.
-                nlohmann::json own = read_config_file(c);
+                nlohmann::json own = own_length;
                 for (const std::string& s : sets) apply_override(own, s);
                 bool loads_at_own_length = true;
                 try {

@@ -55,14 +55,14 @@ namespace {
 // The platform every row ran on, for the text output (the JSON output is
 // the figures alone: consumers and the golden set read it).
 std::string platforms_line(const std::vector<json>& rows) {
-    std::vector<std::string> names;
+    std::vector<std::string> summaries;  // each once, a POWER partition's too
     for (const json& r : rows) {
-        const std::string p = r["config"].value("platform", std::string(kGenericPlatform));
-        if (std::find(names.begin(), names.end(), p) == names.end()) names.push_back(p);
+        const std::string s = config_platform_summary(r["config"]);
+        if (std::find(summaries.begin(), summaries.end(), s) == summaries.end())
+            summaries.push_back(s);
     }
     std::string line = "  platform: ";
-    for (size_t i = 0; i < names.size(); ++i)
-        line += (i ? "; " : "") + platform_summary(names[i]);
+    for (size_t i = 0; i < summaries.size(); ++i) line += (i ? "; " : "") + summaries[i];
     return line + "\n";
 }
 
@@ -685,8 +685,11 @@ int cmd_reproduce(int argc, char** argv) {
         }
         const bool at_limit = p.duration_ns >= kMaxRunNs;
         if ((p.round < max_reruns || rerun_unshortened) && !at_limit) {
-            Pending next{p.table, p.row, std::min(p.duration_ns * v.growth, kMaxRunNs), p.windows,
-                         p.round + 1, "", -1, {}};
+            // At the row's own length at least: growth x length may round below it.
+            const double length = rerun_unshortened ? std::max(p.duration_ns * v.growth, full_ns)
+                                                    : p.duration_ns * v.growth;
+            Pending next{p.table, p.row, std::min(length, kMaxRunNs), p.windows, p.round + 1, "",
+                         -1, {}};
             if (v.more_windows)
                 next.windows = std::min<uint64_t>(
                     kMaxWindows, uint64_t(std::llround(double(p.windows) * v.growth)));

@@ -267,6 +267,10 @@ std::optional<std::pair<size_t, std::string>> first_underflowing_number(const st
     return std::nullopt;
 }
 
+std::string underflow_text(const std::string& number) {
+    return number + " is nearer 0 than a double can hold (it would read as 0)";
+}
+
 }  // namespace
 
 json parse_config_text(const std::string& text, const std::string& source,
@@ -288,7 +292,9 @@ json parse_config_text(const std::string& text, const std::string& source,
     };
     const std::string prefix = source.empty() ? "" : source + ": ";
     const auto underflow = first_underflowing_number(text);
-    size_t numbers = 0;  // read so far (counted while one underflows)
+    // The parser gives each number's value, not its digits: the scanner's
+    // ordinal finds the one that underflowed.
+    size_t numbers = 0;
     auto callback = [&](int depth, json::parse_event_t event, json& parsed) {
         if (depth > kMaxJsonDepth)
             throw ConfigError(prefix + path() + ": nested deeper than " +
@@ -302,9 +308,8 @@ json parse_config_text(const std::string& text, const std::string& source,
             for (const Frame& f : stack)
                 at += f.object ? (at.empty() ? "" : ".") + f.key
                                : "[" + std::to_string(f.count - 1) + "]";
-            throw ConfigError(prefix + (at.empty() ? "" : at + ": ") + underflow->second +
-                              " is below the smallest number a double holds (it would read as "
-                              "0)");
+            throw ConfigError(prefix + (at.empty() ? "" : at + ": ") +
+                              underflow_text(underflow->second));
         }
         if (starts) stack.push_back({event == E::object_start, {}, {}, 0});
         if (event == E::object_end || event == E::array_end) stack.pop_back();
@@ -475,7 +480,7 @@ std::vector<std::string> key_segments(const std::string& path) {
             part.find_first_not_of("0123456789") == std::string::npos)
             throw ConfigError("--set " + path + ": index " + part +
                               " has a leading zero; write it " +
-                              std::to_string(std::strtoul(part.c_str(), nullptr, 10)));
+                              part.substr(std::min(part.find_first_not_of('0'), part.size() - 1)));
         out.push_back(part);
     }
     return out;
@@ -497,16 +502,18 @@ bool set_within(const std::string& assignment, const std::string& section) {
 }
 
 bool set_states(const std::string& assignment, const std::vector<std::string>& key) {
-    if (!set_reaches(assignment, key)) return false;
     const size_t eq = assignment.find('=');
+    if (eq == std::string::npos || !set_reaches(assignment, key)) return false;
     const size_t given = error_key_segments(assignment.substr(0, eq)).size();
-    if (given == key.size() || eq == std::string::npos) return true;
-    // A section's value: does it hold the key?
-    const json value = json::parse(assignment.substr(eq + 1), nullptr, false);
-    const json* node = &value;
-    for (size_t i = given; i < key.size(); ++i) {
-        if (!node->is_object() || !node->contains(key[i])) return false;
-        node = &(*node)[key[i]];
+    return holds_key(json::parse(assignment.substr(eq + 1), nullptr, false),
+                     std::vector<std::string>(key.begin() + long(given), key.end()));
+}
+
+bool holds_key(const json& section, const std::vector<std::string>& key) {
+    const json* node = &section;
+    for (const std::string& k : key) {
+        if (!node->is_object() || !node->contains(k)) return false;
+        node = &(*node)[k];
     }
     return true;
 }
@@ -540,8 +547,7 @@ void apply_override(json& config, const std::string& assignment) {
     json value = json::parse(text, nullptr, false);
     // 1e-400 reads as 0: a value the user did not give.
     if (value.is_number() && first_underflowing_number(text))
-        throw ConfigError("--set " + assignment + ": " + text +
-                          " is below the smallest number a double holds (it would read as 0)");
+        throw ConfigError("--set " + assignment + ": " + underflow_text(text));
     // A value that is JSON is read as a file is: a key twice is refused, not
     // collapsed. So is one meant as JSON that is not (an array or object with
     // a syntax error, a number past a double's range): taken as a string, its
@@ -559,7 +565,7 @@ void apply_override(json& config, const std::string& assignment) {
     if (path.empty() || path.front() == '.' || path.back() == '.' || path.find("..") != std::string::npos)
         throw ConfigError("--set " + assignment + ": empty key in the path " + path +
                           " (expected key.path=value, e.g. handler.loop_limit=5)");
-    const std::vector<std::string> keys = key_segments(path);
+    const std::vector<std::string> keys = key_segments(assignment.substr(0, eq));
     // A file's includes are merged when it is read, before any --set.
     if (keys.front() == "include")
         throw ConfigError("--set " + assignment + ": include: a config file's key, merged when " +

@@ -58,6 +58,8 @@ bool set_within(const std::string& assignment, const std::string& section);
 // whose value holds it (a section's value without it leaves it to a later
 // setter, as --seed after every --set).
 bool set_states(const std::string& assignment, const std::vector<std::string>& key);
+// Whether a section's value holds the key path `key` below it.
+bool holds_key(const nlohmann::json& section, const std::vector<std::string>& key);
 // Whether two key paths name one value ("per_cpu[1].x" and "per_cpu.1.x").
 bool same_key_path(const std::string& a, const std::string& b);
 // The message `what` of the config `source` (prefixed "source: "), told

@@ -208,19 +208,20 @@ void load_overrides(const json& list, SimConfig& c) {
         const auto section = [&](const char* key, auto check, json& keep) {
             auto it = e.find(key);
             if (it == e.end()) return false;
+            if (it->is_object() && it->empty())
+                throw ConfigError(at + key + ": an empty section sets nothing; drop it");
             apply_section_keys(object_at(*it, at + key), at + key + ".", check);
             keep = *it;
-            if (it->empty()) throw ConfigError(at + key + ": an empty section sets nothing; drop it");
             return true;
         };
         bool sets = false;
         if (power) {
             if (auto it = e.find("power"); it != e.end()) {
+                if (it->is_object() && it->empty())
+                    throw ConfigError(at + "power: an empty section sets nothing; drop it");
                 PowerParams check = c.power;
                 apply_power_keys(object_at(*it, at + "power"), at + "power.", check);
                 o.power = *it;
-                if (it->empty())
-                    throw ConfigError(at + "power: an empty section sets nothing; drop it");
                 sets = true;
             }
             if (e.contains("xive") && o.chips.empty())

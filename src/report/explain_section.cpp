@@ -194,9 +194,9 @@ void check_affinity_refs(const AffinityMoveParams& p, const SimConfig& config) {
     }
     refuse_guest_or_idle_device(at, *dev, config);
     if (p.queue >= dev->params.vectors)
-        throw ConfigError(at + ".queue: device \"" + p.device + "\" has " +
-                          std::to_string(dev->params.vectors) + " queue(s), found " +
-                          std::to_string(p.queue));
+        throw ConfigError(at + ".queue: " + std::to_string(p.queue) + " is no queue of device \"" +
+                          p.device + "\", whose queues are 0.." +
+                          std::to_string(dev->params.vectors - 1));
     if (p.to_cpu >= config.topology.cpus)
         throw ConfigError(at + ".to_cpu: CPU " + std::to_string(p.to_cpu) +
                           " does not exist (topology.cpus is " +
@@ -213,9 +213,9 @@ void check_retrigger_refs(const RetriggerParams& p, const SimConfig& config) {
         throw ConfigError(at + ".device: no device named " + show_json(json(p.device)));
     refuse_guest_or_idle_device(at, *dev, config);
     if (p.queue >= dev->params.vectors)
-        throw ConfigError(at + ".queue: device \"" + p.device + "\" has " +
-                          std::to_string(dev->params.vectors) + " queue(s), found " +
-                          std::to_string(p.queue));
+        throw ConfigError(at + ".queue: " + std::to_string(p.queue) + " is no queue of device \"" +
+                          p.device + "\", whose queues are 0.." +
+                          std::to_string(dev->params.vectors - 1));
 }
 
 }  // namespace cidsim

@@ -34,6 +34,14 @@ std::pair<double, unsigned> sum_workloads(const json& window, const char* type, 
     return {s, n};
 }
 
+// How many workloads of `type` a result has (none when it lists none).
+unsigned count_workloads(const json& result, const char* type) {
+    unsigned n = 0;
+    if (const auto it = result.find("workloads"); it != result.end() && it->is_array())
+        for (const json& w : *it) n += w.is_object() && w.value("type", "") == type;
+    return n;
+}
+
 double mean_workloads(const json& window, const char* type, const char* field) {
     const auto [s, n] = sum_workloads(window, type, field);
     return n ? s / n : 0.0;
@@ -180,6 +188,8 @@ std::string metric_missing(const std::string& m, const json& result) {
         "lock_spinning_pcpus", "host_cpu_us_per_io"};
     static const std::vector<std::string> ipi = {"mint_per_s", "desc_line_transfers_per_ipi",
                                                  "desc_line_cross_chip_share"};
+    static const std::vector<std::string> nvme = {"iops_per_disk_M", "iops_M"};
+    static const std::vector<std::string> dsa = {"bandwidth_mbps"};
     const auto in = [&](const std::vector<std::string>& v) {
         return std::find(v.begin(), v.end(), m) != v.end();
     };
@@ -189,15 +199,9 @@ std::string metric_missing(const std::string& m, const json& result) {
     if (in(ipi) && !result.contains("ipistorm"))
         return "its run has no ipistorm (a metric of a POWER partition's ipistorm)";
     // The sums over workloads of a type read 0 without one.
-    const auto has_workload = [&](const char* type) {
-        if (!result.contains("workloads") || !result["workloads"].is_array()) return false;
-        for (const json& w : result["workloads"])
-            if (w.is_object() && w.contains("type") && w["type"] == type) return true;
-        return false;
-    };
-    if ((m == "iops_per_disk_M" || m == "iops_M") && !has_workload("nvme"))
+    if (in(nvme) && count_workloads(result, "nvme") == 0)
         return "its run has no nvme workload (a metric of its disks)";
-    if (m == "bandwidth_mbps" && !has_workload("dsa"))
+    if (in(dsa) && count_workloads(result, "dsa") == 0)
         return "its run has no dsa workload (a metric of its fills)";
     return "";
 }
@@ -387,9 +391,11 @@ TableRow load_row(const json& r, const std::string& dir, const std::string& at,
     if (r.contains("published")) {
         row.published = object_of(r["published"], at + ".published");
         for (const auto& [metric, value] : row.published.items())
-            if (!value.is_number())
-                throw ConfigError(at + ".published." + metric + ": expected a number, got " +
-                                  json_type_name(value));
+            // Every table metric is a rate, a time, a share or a count.
+            if (!value.is_number() || value.get<double>() < 0)
+                throw ConfigError(at + ".published." + metric + ": expected a number >= 0, " +
+                                  "got " + (value.is_number() ? value.dump()
+                                                              : json_type_name(value)));
     } else {
         row.published = json::object();
     }

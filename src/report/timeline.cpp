@@ -65,23 +65,17 @@ std::string plural(uint64_t n, const char* word) {
 }  // namespace
 
 TimelineWindow parse_window(const std::string& spec, const sc_time& end) {
-    TimelineWindow w;
-    w.from = sc_core::SC_ZERO_TIME;
-    w.to = end;
     const size_t colon = spec.find(':');
     if (colon == std::string::npos)
         throw std::invalid_argument("--window-ns " + spec + ": expected A:B in ns (A or B may be empty)");
-    auto number = [&](const std::string& s, const sc_time& dflt) {
+    // Each end in ns as given (the run's end for an empty B), checked.
+    auto number = [&](const std::string& s, double dflt) {
         if (s.empty()) return dflt;
-        size_t used = 0;
-        double v = -1;
-        // Decimal only: stod would also take hex, "inf" and "nan".
+        // Decimal only: strtod would also take hex, "inf" and "nan".
         const bool decimal = s.find_first_not_of("0123456789.eE+-") == std::string::npos;
-        try {
-            if (decimal) v = std::stod(s, &used);
-        } catch (const std::exception&) {
-        }
-        if (used != s.size() || !(v >= 0))
+        char* used = nullptr;
+        const double v = decimal ? std::strtod(s.c_str(), &used) : -1;
+        if (!decimal || used != s.c_str() + s.size() || !(v >= 0))
             throw std::invalid_argument("--window-ns " + spec + ": '" + s +
                                         "' is not a decimal time in ns >= 0");
         if (v > ns_of(end))
@@ -93,17 +87,18 @@ TimelineWindow parse_window(const std::string& spec, const sc_time& end) {
             throw std::invalid_argument("--window-ns " + spec + ": " + s +
                                         " ns is below one picosecond, the simulation's "
                                         "resolution");
-        return ns(v);
+        return v;
     };
-    w.from = number(spec.substr(0, colon), w.from);
-    w.to = number(spec.substr(colon + 1), w.to);
+    const std::string a = spec.substr(0, colon), b = spec.substr(colon + 1);
+    const double from = number(a, 0), to = number(b, ns_of(end));
+    TimelineWindow w;
+    w.from = a.empty() ? sc_core::SC_ZERO_TIME : ns(from);
+    w.to = b.empty() ? end : ns(to);
+    if (to <= from)
+        throw std::invalid_argument("--window-ns " + spec + ": the end must be after the start");
     if (w.to <= w.from)
-        throw std::invalid_argument(
-            "--window-ns " + spec +
-            (colon + 1 < spec.size() && colon > 0 &&
-                     std::stod(spec.substr(colon + 1)) > std::stod(spec.substr(0, colon))
-                 ? " is no window: its ends are the same picosecond"
-                 : ": the end must be after the start"));
+        throw std::invalid_argument("--window-ns " + spec +
+                                    " is no window: its ends are the same picosecond");
     return w;
 }
 

@@ -173,16 +173,19 @@ std::string vcd_text(const std::vector<TraceRecord>& events, const TraceContext&
         << " $end\n$timescale 1ps $end\n$scope module cidsim $end\n";
     std::string scope;
     // Names that differ only where a reference cannot ("a b", "a_b") stay apart.
-    std::set<std::string> taken;  // scope/reference
+    std::set<std::pair<std::string, std::string>> taken;  // scope, reference
+    std::string scope_reference;
     for (const Signal& s : sig) {
         if (s.scope != scope) {
             if (!scope.empty()) out << "$upscope $end\n";
             scope = s.scope;
-            out << "$scope module " << vcd_reference(scope) << " $end\n";
+            scope_reference = vcd_reference(scope);
+            out << "$scope module " << scope_reference << " $end\n";
         }
-        std::string reference = vcd_reference(s.name);
-        for (unsigned n = 2; !taken.insert(vcd_reference(scope) + "/" + reference).second; ++n)
-            reference = vcd_reference(s.name) + "_" + std::to_string(n);
+        const std::string name = vcd_reference(s.name);
+        std::string reference = name;
+        for (unsigned n = 2; !taken.emplace(scope_reference, reference).second; ++n)
+            reference = name + "_" + std::to_string(n);
         out << "$var wire " << s.width << " " << s.id << " " << reference;
         if (s.width > 1) out << " [" << s.width - 1 << ":0]";
         out << " $end\n";

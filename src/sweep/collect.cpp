@@ -233,7 +233,8 @@ void refuse_repeated_metrics(const std::vector<std::string>& metrics, bool from_
         if (first == i) continue;
         const std::string as = metrics[first] == metrics[i] ? "" : " (as " + metrics[first] + ")";
         if (from_option)
-            throw ConfigError("--metric " + metrics[i] + ": given twice" + as + " (a column twice)");
+            throw ConfigError("--metric " + metrics[i] + ": given twice" + as +
+                              " (a column twice)");
         throw ConfigError(manifest_path + ": metrics[" + std::to_string(i) + "]: " + metrics[i] +
                           " is listed twice (first at [" + std::to_string(first) + "]" +
                           (as.empty() ? "" : ", " + metrics[first]) + ")");
@@ -296,8 +297,8 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
         return from_option ? "--metric " + metrics[m]
                            : manifest_path + ": metrics[" + std::to_string(m) + "]: " + metrics[m];
     };
-    refuse_repeated_metrics(metrics, from_option, manifest_path);
     for (size_t m = 0; m < metrics.size(); ++m) (void)key_segments_at(metric_label(m), metrics[m]);
+    refuse_repeated_metrics(metrics, from_option, manifest_path);
     const std::vector<std::string> params = mr.strings(manifest, "parameters");
     mr.known_keys(manifest, "", {"parameters", "metrics", "points"});
     // A metric named as the table's own column would be a second column of that name.

@@ -44,7 +44,7 @@ void check_path(const std::string& at, const std::string& path) {
 
 // A run section given whole, holding the seed, varies it past "seeds" too.
 void refuse_seed_in(const std::string& at, const std::string& path, const json& value) {
-    if (value.is_object() && set_states(path + "=" + value.dump(), {"run", "seed"}))
+    if (path == "run" && holds_key(value, {"seed"}))
         throw ConfigError(at + ": " + show_json(value) + " holds run.seed: vary the seed with "
                           "the spec's \"seeds\" key");
 }
@@ -60,8 +60,8 @@ bool has_control(const json& j) {
     return false;
 }
 
-// A list of values for one path: non-empty, no nulls, no duplicates.
-std::vector<json> value_list(const std::string& at, const json& j) {
+// A list of values for `path`: non-empty, no nulls, no duplicates.
+std::vector<json> value_list(const std::string& at, const std::string& path, const json& j) {
     if (!j.is_array() || j.empty())
         throw ConfigError(at + ": expected a non-empty array of values, found " +
                           (j.is_array() ? "an empty array" : json_type_name(j)));
@@ -84,6 +84,7 @@ std::vector<json> value_list(const std::string& at, const json& j) {
         if (!seen.insert(canonical).second)
             throw ConfigError(at + "[" + std::to_string(i) + "]: " + j[i].dump() +
                               " appears twice (an earlier value equals it)");
+        refuse_seed_in(at + "[" + std::to_string(i) + "]", path, j[i]);
         out.push_back(j[i]);
     }
     return out;
@@ -294,9 +295,7 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
         for (auto it = vary->begin(); it != vary->end(); ++it) {
             const std::string at = "vary." + it.key();
             claim(at, it.key());
-            s.dimensions.push_back({"vary", {it.key()}, {value_list(at, it.value())}});
-            for (size_t i = 0; i < it.value().size(); ++i)
-                refuse_seed_in(at + "[" + std::to_string(i) + "]", it.key(), it.value()[i]);
+            s.dimensions.push_back({"vary", {it.key()}, {value_list(at, it.key(), it.value())}});
         }
     }
     if (auto zip = spec.find("zip"); zip != spec.end()) {
@@ -312,9 +311,7 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
                 const std::string pat = at + "." + it.key();
                 claim(pat, it.key());
                 d.paths.push_back(it.key());
-                d.values.push_back(value_list(pat, it.value()));
-                for (size_t i = 0; i < it.value().size(); ++i)
-                    refuse_seed_in(pat + "[" + std::to_string(i) + "]", it.key(), it.value()[i]);
+                d.values.push_back(value_list(pat, it.key(), it.value()));
                 if (d.values.back().size() != d.values.front().size())
                     throw ConfigError(pat + ": " + std::to_string(d.values.back().size()) +
                                       " values, but " + d.paths.front() + " in the same group has " +

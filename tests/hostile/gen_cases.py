@@ -585,7 +585,7 @@ for tag, t, msg, key in [
         ("row-set-string", row_with(set="mode=posted"), "expected an array of strings",
          "rows[0].set"),
         ("row-published-string", row_with(published={"irq_rate_M": "9"}),
-         "expected a number, got a string", "rows[0].published.irq_rate_M"),
+         "expected a number >= 0, got a string", "rows[0].published.irq_rate_M"),
         ("name-number", table_with(name=3), "expected a string, got a number", "name"),
         ("metrics-typo", table_with(metrics=["irq_rate_m"]), "did you mean 'irq_rate_M'",
          "metrics[0]"),
@@ -2134,7 +2134,7 @@ case("run-include-through-a-file", ["run", "c.json", "-q"], 2,
      names=["c.json: include", "tiny.json/"])
 # A published figure of 0 (or a huge one) leaves no error to give: "n/a", not +inf% or
 # -nan%, and no 300-digit column.
-for tag, pub, held in [("zero", 0, "n/a"), ("huge", -1e308, "-1.000e+308")]:
+for tag, pub, held in [("zero", 0, "n/a"), ("huge", 1e308, "1.000e+308")]:
     case(f"reproduce-published-{tag}", ["reproduce", "tiny", "--tables", "t.json"], 0, None,
          [TINY, js("t.json", {"tables": [{"name": "tiny", "title": "t", "set": "prediction",
                                           "metrics": ["irq_rate_M"],
@@ -2286,7 +2286,7 @@ for tag, args, key in [
         ("run-set", ["run", "tiny.json", "-q", "--set", "devices.00.vectors=1"],
          "--set devices.00.vectors"),
         ("run-set-bracket", ["run", "tiny.json", "-q", "--set", "devices[01].vectors=1"],
-         "--set devices.01.vectors"),
+         "--set devices[01].vectors"),
         ("collect-metric", ["collect", "m", "-m", "per_cpu.00.busy_fraction"],
          "--metric per_cpu.00.busy_fraction")]:
     case(f"{tag}-index-leading-zero", args, 2, "has a leading zero",
@@ -2328,12 +2328,12 @@ for tag, args in [("run", ["run", "tiny.json", "-q"]),
              names=[f"--set {s}"])
 # A number below a double's range reads as 0: not what the user gave.
 case("run-set-number-underflows", ["run", "tiny.json", "-q", "--set", "run.seed=1e-400"], 2,
-     "below the smallest number a double holds", [TINY], names=["--set run.seed=1e-400"])
+     "nearer 0 than a double can hold", [TINY], names=["--set run.seed=1e-400"])
 case("run-set-object-number-underflows",
      ["run", "tiny.json", "-q", "--set", 'run={"duration_ns":20000,"warmup_ns":1e-400}'], 2,
-     "below the smallest number a double holds", [TINY], names=["run.warmup_ns", "1e-400"])
+     "nearer 0 than a double can hold", [TINY], names=["run.warmup_ns", "1e-400"])
 case("run-file-number-underflows", ["run", "u.json", "-q"], 2,
-     "below the smallest number a double holds",
+     "nearer 0 than a double can hold",
      [text("u.json", '{"platform": "generic", "run": {"duration_ns": 20000, "seed": 5e-330},'
                      ' "topology": {"cpus": 1}, "devices": [{"name": "d", "irq_cpus": [0]}],'
                      ' "workloads": [{"type": "bursty", "device": "d", "comment": "1e-999"}]}')],
@@ -2358,6 +2358,31 @@ case("run-include-empty-list", ["run", "i.json", "-q"], 2, "an empty list includ
                      ' "topology": {"cpus": 1}, "devices": [{"name": "d", "irq_cpus": [0]}],'
                      ' "workloads": [{"type": "bursty", "device": "d"}]}')],
      names=["i.json: include"])
+# A vm section beside a Xen domain or a POWER partition is that clash, not a missing vcpus.
+for tag, cfg in [("xen", "configs/vm/e1-xen-eoi.json"), ("power", "configs/power/e2-p9.json")]:
+    case(f"run-vm-section-beside-{tag}", ["run", "c.json", "-q", "--set", "vm={}"], 2,
+         "not both", [{"path": "c.json", "repo": cfg}], names=["--set vm={}"])
+case("explain-affinity-move-queue-past-device",
+     ["explain", "affinity-move", "--set", "explain.affinity_move.queue=1"], 2,
+     'is no queue of device "dev0", whose queues are 0..0', [],
+     names=["explain.affinity_move.queue"])
+case("reproduce-published-negative", ["reproduce", "t", "--tables", "t.json"], 2,
+     "expected a number >= 0, got -1",
+     [TINY, js("t.json", {"tables": [{"name": "t", "title": "t", "set": "prediction",
+                                      "metrics": ["irq_rate_M"],
+                                      "rows": [{"key": {"a": 1}, "config": "tiny.json",
+                                                "published": {"irq_rate_M": -1}}]}]})],
+     names=["t.json", "rows[0].published.irq_rate_M"])
+# A POWER row's platform line says a partition takes none, as run's summary does.
+case("reproduce-power-row-platform-line", ["reproduce", "t", "--tables", "t.json", "-j", "1"], 0,
+     None, [{"path": "p.json", "repo": "configs/power/e2-p9.json"},
+            js("t.json", {"tables": [{"name": "t", "title": "t", "set": "prediction",
+                                      "metrics": ["mint_per_s"],
+                                      "rows": [{"key": {"c": 1}, "config": "p.json",
+                                                "set": ["ipistorm.cpulist=0-15",
+                                                        "run.duration_ns=100000",
+                                                        "run.warmup_ns=0"]}]}]})],
+     stdout_holds=["a POWER partition takes no platform"], stdout_lacks=['"platform": "spr"'])
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups

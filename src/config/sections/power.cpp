@@ -116,7 +116,7 @@ std::vector<ConfigSection> power_sections() {
     ConfigSection power = object_section("power", "power", &SimConfig::power);
     power.present = present;
     power.admit = [](const nlohmann::json& config, SimConfig& c) {
-        if (c.has_vm() || c.xen_guest)
+        if (c.has_vm() || c.xen_guest || config.contains("vm") || config.contains("vcpus"))
             throw ConfigError("power: a config runs a POWER partition or a guest (vm and vcpus, "
                               "or xen), not both");
         c.power_machine = true;
