@@ -193,29 +193,34 @@ TEST_CASE("a row run in one window has no half-width: none is shown, and stderr 
     for (const json& row : out["rows"]) CHECK(row["ci95"].is_null());
 }
 
+namespace {
+
+// 0.1 ms at --precision 1 is 10 ns: no MSI falls in it, so the row is rerun
+// at its own length and measured there.
+Run rerun_at_own_length(const std::string& dir, const std::string& options) {
+    const Run r = reproduce_tiny(dir, "-v --precision 1 " + options);
+    CHECK(r.status == 0);
+    CHECK_THAT(r.err, Catch::Contains("0 or undefined in every window of a shortened run"));
+    const json out = cidsim::read_json_file(dir + "/out.json");
+    REQUIRE(out["rows"].size() == 2);
+    CHECK(out["rows"][0]["simulated"].get<double>() > 0);  // irq_rate_M
+    return r;
+}
+
+}  // namespace
+
 TEST_CASE("a row shortened by a loose --precision until it saw nothing is rerun at its length",
           "[reproduce]") {
     const TempDir tmp;
-    // 0.1 ms at --precision 1 is 10 ns: no MSI falls in it.
-    const Run r = reproduce_tiny(tmp.path, "-v --precision 1");
-    CHECK(r.status == 0);
-    CHECK_THAT(r.err, Catch::Contains("0 or undefined in every window of a shortened run"));
+    const Run r = rerun_at_own_length(tmp.path, "");
     CHECK_THAT(r.err, !Catch::Contains("--precision not met (nothing to judge it by)"));
-    const json out = cidsim::read_json_file(tmp.path + "/out.json");
-    REQUIRE(out["rows"].size() == 2);
-    CHECK(out["rows"][0]["simulated"].get<double>() > 0);  // irq_rate_M
 }
 
 TEST_CASE("a row shortened until it saw nothing is rerun at its length even at --max-reruns 0",
           "[reproduce]") {
     const TempDir tmp;
-    const Run r = reproduce_tiny(tmp.path, "-v --precision 1 --max-reruns 0");
-    CHECK(r.status == 0);
-    CHECK_THAT(r.err, Catch::Contains("0 or undefined in every window of a shortened run"));
+    const Run r = rerun_at_own_length(tmp.path, "--max-reruns 0");
     CHECK_THAT(r.err, Catch::Contains("tiny row 0 0.1 ms "));  // the rerun, at its own length
-    const json out = cidsim::read_json_file(tmp.path + "/out.json");
-    REQUIRE(out["rows"].size() == 2);
-    CHECK(out["rows"][0]["simulated"].get<double>() > 0);  // irq_rate_M
 }
 
 TEST_CASE("a row that would grow past run.duration_ns's limit stops there, named, table printed",

@@ -290,6 +290,17 @@ json parse_config_text(const std::string& text, const std::string& source,
                                  : "[" + std::to_string(stack[i].count - 1) + "]";
         return p.empty() ? std::string("(top level)") : p;
     };
+    // Where a value is: `counted` when the innermost array has counted it
+    // (its value event came), else it is that array's next element.
+    auto value_path = [&stack, &top_path](bool counted) {
+        std::string p = top_path;
+        for (size_t i = 0; i < stack.size(); ++i) {
+            const bool next = !counted && i + 1 == stack.size();
+            p += stack[i].object ? (p.empty() ? "" : ".") + stack[i].key
+                                 : "[" + std::to_string(stack[i].count - (next ? 0 : 1)) + "]";
+        }
+        return p;
+    };
     const std::string prefix = source.empty() ? "" : source + ": ";
     const auto underflow = first_underflowing_number(text);
     // The parser gives each number's value, not its digits: the scanner's
@@ -304,10 +315,7 @@ json parse_config_text(const std::string& text, const std::string& source,
         if ((starts || event == E::value) && !stack.empty() && !stack.back().object)
             ++stack.back().count;
         if (underflow && event == E::value && parsed.is_number() && numbers++ == underflow->first) {
-            std::string at = top_path;
-            for (const Frame& f : stack)
-                at += f.object ? (at.empty() ? "" : ".") + f.key
-                               : "[" + std::to_string(f.count - 1) + "]";
+            const std::string at = value_path(true);
             throw ConfigError(prefix + (at.empty() ? "" : at + ": ") +
                               underflow_text(underflow->second));
         }
@@ -341,12 +349,7 @@ json parse_config_text(const std::string& text, const std::string& source,
         std::string what = e.what();
         if (const size_t sp = what.find("] "); sp != std::string::npos) what = what.substr(sp + 2);
         // Where: the number being read is the innermost container's next value.
-        std::string at = top_path;
-        for (size_t i = 0; i < stack.size(); ++i) {
-            const bool last = i + 1 == stack.size();
-            at += stack[i].object ? (at.empty() ? "" : ".") + stack[i].key
-                                  : "[" + std::to_string(stack[i].count - (last ? 0 : 1)) + "]";
-        }
+        const std::string at = value_path(false);
         throw ConfigError(prefix + (at.empty() ? "" : at + ": ") + "non-finite number: " + what +
                           " (JSON numbers must be finite)");
     } catch (const json::exception& e) {
