@@ -56,8 +56,9 @@ void DeviceConfig::describe(ParamVisitor& v) {
     visit_choice(v, "host_handler", host_handler, kHostHandlerNames,
                  "VFIO's MSI handler on the host: hard (IRQF_NO_THREAD) | threaded (forced "
                  "threading, threadirqs) | bypass_inject (the hard handler injects through the "
-                 "irq-bypass consumer); only beside a KVM guest. Source: systems.md B, "
-                 "kernel/irq/manage.c");
+                 "irq-bypass consumer); only beside a KVM guest. No host handler runs for an MSI "
+                 "that vm.irq_posting posts to an APICv vCPU, so then it changes nothing. "
+                 "Source: systems.md B, kernel/irq/manage.c");
 }
 
 const char* const kSmtNumberingNames[2] = {"split", "adjacent"};

@@ -455,6 +455,44 @@ json run_variant(const ExplainScenario& s, size_t index) {
     return out;
 }
 
+namespace {
+
+// What a variant's run did, without what names it.
+json outcome(const json& result) {
+    json o = result;
+    o.erase("label");
+    o.erase("config");
+    for (json& row : o["rows"]) row.erase("label");
+    return o;
+}
+
+// Variants that ran alike are told as such: what sets them apart (a handler
+// under VT-d posting, say) changed nothing in this run, which side-by-side
+// rows alone would leave the reader to guess.
+std::string same_outcome_note(const std::vector<json>& results) {
+    std::string out;
+    std::vector<bool> told(results.size(), false);
+    for (size_t i = 0; i < results.size(); ++i) {
+        if (told[i]) continue;
+        const json first = outcome(results[i]);
+        std::vector<std::string> alike{results[i]["label"].get<std::string>()};
+        for (size_t j = i + 1; j < results.size(); ++j)
+            if (!told[j] && outcome(results[j]) == first) {
+                told[j] = true;
+                alike.push_back(results[j]["label"].get<std::string>());
+            }
+        if (alike.size() < 2) continue;
+        std::string names;
+        for (size_t k = 0; k < alike.size(); ++k)
+            names += (k == 0 ? "" : k + 1 == alike.size() ? " and " : ", ") + alike[k];
+        out += "\nnote: " + names + " ran identically: what sets them apart has no effect in "
+               "this run\n";
+    }
+    return out;
+}
+
+}  // namespace
+
 std::string render_explain(const ExplainScenario& s, const std::vector<json>& results) {
     std::string out = "== " + s.name + ": " + s.title + " ==\n";
     if (!s.comment.empty()) out += s.comment + "\n";
@@ -620,6 +658,12 @@ std::string render_explain(const ExplainScenario& s, const std::vector<json>& re
             {"host_cpu_ns_per_interrupt", "host CPU per MSI (ns)"},
         };
         count_rows("vm_counts", kVmCounts, "%.0f");
+        // The vCPU's first load and entry are root time before any MSI.
+        const json& config = results[0]["config"];
+        if (config["run"]["warmup_ns"].get<double>() <
+            config["vm"]["vcpu_load_ns"].get<double>() + config["vm"]["vmentry_hw_ns"].get<double>())
+            out += "  (host CPU per MSI has the vCPU's first load and entry in it: the warm-up "
+                   "ends before them)\n";
     }
     if (results[0].contains("xen_counts")) {
         static const Count kXenCounts[] = {
@@ -633,6 +677,7 @@ std::string render_explain(const ExplainScenario& s, const std::vector<json>& re
         };
         count_rows("xen_counts", kXenCounts, "%.0f");
     }
+    out += same_outcome_note(results);
     return out;
 }
 

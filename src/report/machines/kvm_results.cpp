@@ -25,7 +25,8 @@ const ReportMetric kRows[] = {
     {kPerVcpu, "context_switches_per_s", "number", "1/s", "context_switches over the measured time"},
     {kPerVcpu, "host_cpu_ns_per_interrupt", "number", "ns/MSI",
      "host CPU time on the pCPU (root mode and host threads, root_time) per MSI of its "
-     "assigned devices; the timers' exits (vm.host_tick_hz, vm.guest_timer_hz) are in it"},
+     "assigned devices; the timers' exits (vm.host_tick_hz, vm.guest_timer_hz) are in it, "
+     "and at run.warmup_ns 0 so is the vCPU's first load and entry"},
     {kPerVcpu, "guest_fraction", "number", "fraction",
      "time in guest mode over the measured time (the stretch in progress at its end included)"},
     {kPerVcpu, "posted_notifications_suppressed", "integer", "count",
