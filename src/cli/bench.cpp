@@ -148,9 +148,8 @@ int cmd_bench(int argc, char** argv) {
             if (set_reaches(s, {"run", "duration_ns"}))
                 throw BadInput("--set " + s + ": bench runs every config for --duration-ns, "
                                "which sets run.duration_ns: use that");
-            if (set_within(s, "explain"))
-                throw BadInput("--set " + s + ": the explain section is read by `cidsim "
-                               "explain` only, and changes no run");
+            if (const std::string why = set_changes_no_run(s); !why.empty())
+                throw BadInput("--set " + s + ": " + why);
         }
         for (const std::string& c : configs) {
             // Bad input fails here, not in a child: the config, --set, the duration.

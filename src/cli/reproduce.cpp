@@ -90,6 +90,8 @@ RunParams config_run(const Table& table, const TableRow& row, json& file) {
     }
     json j = file;
     for (size_t i = 0; i < row.overrides.size(); ++i) {
+        if (const std::string why = set_changes_no_run(row.overrides[i]); !why.empty())
+            throw set_error(i, row.overrides[i] + ": " + why);
         try {
             apply_override(j, row.overrides[i]);
         } catch (const ConfigError& e) {

@@ -104,9 +104,8 @@ int cmd_run(int argc, char** argv) {
         // (itself, or a run section holding it) would be overridden.
         if (vm.count("set"))
             for (const std::string& s : vm["set"].as<std::vector<std::string>>()) {
-                if (set_within(s, "explain"))
-                    throw BadInput("--set " + s + ": the explain section is read by `cidsim "
-                                   "explain` only, and changes no run");
+                if (const std::string why = set_changes_no_run(s); !why.empty())
+                    throw BadInput("--set " + s + ": " + why);
                 if (vm.count("stepwise") && set_states(s, {"run", "run_ahead"}))
                     throw BadInput("--set " + s + ": --stepwise sets run.run_ahead to false "
                                    "after every --set; give run.run_ahead in one of them");

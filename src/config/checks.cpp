@@ -39,6 +39,9 @@ void check_trace(const SimConfig& c, const WorkloadConfig& w, const std::string&
         const double t = e[0].get<double>();
         if (!std::isfinite(t) || t < 0)
             throw ConfigError(ev + ": expected a time >= 0 ns, found " + show_json(e[0]));
+        if (t > 0 && ns(t) == sc_core::SC_ZERO_TIME)
+            throw ConfigError(ev + ": expected 0 or a time that rounds to 1 ps at least (the "
+                              "simulation's resolution), found " + show_json(e[0]));
         // As replayed: rounded to the kernel's picosecond (19999.9996 is 20000).
         if (t >= end_ns || ns(t) >= c.run.warmup + c.run.duration)
             throw ConfigError(ev + ": at " + format_number(t) +
@@ -53,10 +56,15 @@ void check_trace(const SimConfig& c, const WorkloadConfig& w, const std::string&
             throw ConfigError(ev + ": no device named " + show_json(e[1]) + " (devices: " +
                               join_keys(names) + ")");
         }
-        if (!e[2].is_number_integer() || e[2].get<int64_t>() < 0 ||
-            e[2].get<uint64_t>() >= dev->params.vectors)
+        const double queue = e[2].get<double>();
+        if (queue < 0 || queue >= double(dev->params.vectors))
             throw ConfigError(ev + ": queue " + show_json(e[2]) + " does not exist: " + name + " has " +
                               std::to_string(dev->params.vectors) + " queues (vectors)");
+        try {
+            (void)whole_number(e[2], 0, dev->params.vectors - 1);  // 1.0 is queue 1, 1.5 none
+        } catch (const ConfigError& x) {
+            throw ConfigError(ev + ": queue: " + x.what());
+        }
     }
 }
 

@@ -209,6 +209,7 @@ json merge_includes(json config, const std::string& dir, const std::string& sour
     const json includes = config["include"];
     config.erase("include");
     json merged = json::object();
+    std::string platform_from;  // the include that brought merged's platform
     if (includes.is_array() && includes.empty())
         throw ConfigError(source + ": include: an empty list includes nothing; drop the key");
     for (const json& inc : includes.is_array() ? includes : json::array({includes})) {
@@ -225,6 +226,13 @@ json merge_includes(json config, const std::string& dir, const std::string& sour
             // The included file's own message, and which config and key led there.
             throw ConfigError(source + ": include \"" + file + "\": " + e.what());
         }
+        // Two includes of two platforms would run one's values under the other's name.
+        if (auto mine = included.find("platform"), before = merged.find("platform");
+            mine != included.end() && before != merged.end() && *mine != *before)
+            throw ConfigError(source + ": include: \"" + platform_from + "\" is platform " +
+                              before->dump() + ", \"" + file + "\" platform " + mine->dump() +
+                              ": a config runs on one platform; include one of them");
+        if (included.contains("platform")) platform_from = file;
         overlay(merged, included);
     }
     // One platform per config: an included platform file's values under a
@@ -498,10 +506,22 @@ std::vector<std::string> key_segments_at(const std::string& at, const std::strin
     }
 }
 
-bool set_within(const std::string& assignment, const std::string& section) {
-    const std::vector<std::string> keys =
-        error_key_segments(assignment.substr(0, assignment.find('=')));
-    return !keys.empty() && keys.front() == section;
+bool has_empty_key(const std::string& path) {
+    return path.empty() || path.front() == '.' || path.back() == '.' ||
+           path.find("..") != std::string::npos;
+}
+
+std::string set_changes_no_run(const std::string& assignment) {
+    return read_by_no_run(error_key_segments(assignment.substr(0, assignment.find('='))));
+}
+
+std::string read_by_no_run(const std::vector<std::string>& segments) {
+    if (segments.empty()) return "";
+    if (segments.front() == "explain")
+        return "the explain section is read by `cidsim explain` only, and changes no run";
+    if (segments.front() == "provenance")
+        return "provenance is read by `cidsim params` only, and changes no run";
+    return "";
 }
 
 bool set_states(const std::string& assignment, const std::vector<std::string>& key) {
@@ -564,8 +584,7 @@ void apply_override(json& config, const std::string& assignment) {
     } catch (const json::exception&) {
         throw ConfigError("--set " + path + ": the value is not valid UTF-8");
     }
-    // "a..b", ".a", "a." name no key: a typo, not a key called "".
-    if (path.empty() || path.front() == '.' || path.back() == '.' || path.find("..") != std::string::npos)
+    if (has_empty_key(path))
         throw ConfigError("--set " + assignment + ": empty key in the path " + path +
                           " (expected key.path=value, e.g. handler.loop_limit=5)");
     const std::vector<std::string> keys = key_segments(assignment.substr(0, eq));

@@ -52,8 +52,14 @@ std::vector<std::string> error_key_segments(const std::string& what);
 // Whether `--set assignment` gives the key path `key` a value: it names the
 // key or a section holding it (whose value replaces the key's).
 bool set_reaches(const std::string& assignment, const std::vector<std::string>& key);
-// Whether `--set assignment` gives a key of the top-level `section`, or it whole.
-bool set_within(const std::string& assignment, const std::string& section);
+// Why `--set assignment` changes no run (read_by_no_run of its key path), or "".
+std::string set_changes_no_run(const std::string& assignment);
+// Whether the key path names an empty key: "", ".a", "a.", "a..b" (a typo,
+// not a key called "").
+bool has_empty_key(const std::string& path);
+// Why a value given at the key path `segments` changes no run, or "": the
+// explain section is read by `cidsim explain` only, provenance by `cidsim params`.
+std::string read_by_no_run(const std::vector<std::string>& segments);
 // Whether `--set assignment` states the key: names it, or gives a section
 // whose value holds it (a section's value without it leaves it to a later
 // setter, as --seed after every --set).

@@ -1,6 +1,7 @@
 #include "report/explain_section.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "config/config_loader.h"
 #include "config/json_text.h"
@@ -25,9 +26,11 @@ double number_at(const json& obj, const char* key, const std::string& path, doub
 uint64_t index_at(const json& obj, const char* key, const std::string& path, uint64_t dflt) {
     auto it = obj.find(key);
     if (it == obj.end()) return dflt;
-    if (!it->is_number_unsigned())
-        throw ConfigError(path + "." + key + ": expected an integer >= 0, found " + it->dump());
-    return it->get<uint64_t>();
+    try {
+        return whole_number(*it, 0, std::numeric_limits<uint32_t>::max());  // 2.0 is 2
+    } catch (const ConfigError& e) {
+        throw ConfigError(path + "." + key + ": " + e.what());
+    }
 }
 
 }  // namespace

@@ -297,7 +297,12 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
         return from_option ? "--metric " + metrics[m]
                            : manifest_path + ": metrics[" + std::to_string(m) + "]: " + metrics[m];
     };
-    for (size_t m = 0; m < metrics.size(); ++m) (void)key_segments_at(metric_label(m), metrics[m]);
+    for (size_t m = 0; m < metrics.size(); ++m) {
+        if (has_empty_key(metrics[m]))
+            throw ConfigError(metric_label(m) + ": an empty key in the path (expected a result "
+                                                "path like metrics.msi_to_handler_ns.p99)");
+        (void)key_segments_at(metric_label(m), metrics[m]);
+    }
     refuse_repeated_metrics(metrics, from_option, manifest_path);
     const std::vector<std::string> params = mr.strings(manifest, "parameters");
     mr.known_keys(manifest, "", {"parameters", "metrics", "points"});

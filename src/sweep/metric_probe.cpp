@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "config/config_loader.h"
+#include "config/json_text.h"
 #include "io/cleanup.h"
 #include "report/results.h"
 #include "sim/system.h"
@@ -130,7 +131,7 @@ void check_metric_paths(const SweepSpec& spec, const std::vector<SweepPoint>& po
     for (size_t m = 0; m < spec.metrics.size(); ++m) {
         const std::string& path = spec.metrics[m];
         const std::string at = "metrics[" + std::to_string(m) + "]: " + path;
-        if (path.front() == '.' || path.back() == '.' || path.find("..") != std::string::npos)
+        if (has_empty_key(path))
             throw ConfigError(at + ": an empty key in the path (expected a result path like "
                                    "metrics.msi_to_handler_ns.p99)");
         // The part before the first array index, which every point has.

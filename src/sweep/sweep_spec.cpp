@@ -35,8 +35,7 @@ void check_path(const std::string& at, const std::string& path) {
     if (has_control_character(path))
         throw ConfigError(show_json(at) + ": a control character in a key path; expected a "
                           "config key path like handler.loop_limit");
-    if (path.empty() || path.front() == '.' || path.back() == '.' ||
-        path.find("..") != std::string::npos || path.find('=') != std::string::npos)
+    if (has_empty_key(path) || path.find('=') != std::string::npos)
         throw ConfigError(at + ": '" + path + "' is not a config key path like handler.loop_limit");
     if (path == "run.seed" || path.rfind("run.seed.", 0) == 0)
         throw ConfigError(at + ": vary the seed with the spec's \"seeds\" key, not run.seed");
@@ -91,18 +90,14 @@ std::vector<json> value_list(const std::string& at, const std::string& path, con
 }
 
 // Why varying the key path `segments` changes no run, or "": a result's
-// config does not echo a comment, and `cidsim run` ignores the explain
-// section and provenance, so every point would be the same run (and
-// collect could not tell a varied comment's points apart).
-std::string changes_no_run(const std::vector<std::string>& segments) {
+// config does not echo a comment, so every point would be the same run (and
+// collect could not tell a varied comment's points apart); neither does
+// what `cidsim run` does not read.
+std::string varying_changes_no_run(const std::vector<std::string>& segments) {
     if (std::find(segments.begin(), segments.end(), "comment") != segments.end())
         return "a comment does not change the run; vary a setting instead";
-    if (!segments.empty() && segments.front() == "explain")
-        return "the explain section does not change the run (cidsim run ignores it); "
-               "vary a setting instead";
-    if (!segments.empty() && segments.front() == "provenance")
-        return "provenance does not change the run (cidsim run ignores it); "
-               "vary a setting instead";
+    if (const std::string why = read_by_no_run(segments); !why.empty())
+        return why + "; vary a setting instead";
     return "";
 }
 
@@ -263,9 +258,11 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
     auto claim = [&](const std::string& at, const std::string& path) {
         check_path(at, path);
         std::vector<std::string> segments = key_segments_at(at, path);
-        if (at.rfind("set.", 0) != 0)
-            if (const std::string why = changes_no_run(segments); !why.empty())
-                throw ConfigError(at + ": " + why);
+        // A fixed comment is harmless; a fixed explain key would fail every
+        // point (run refuses it), a provenance key change nothing.
+        const std::string why = at.rfind("set.", 0) == 0 ? read_by_no_run(segments)
+                                                         : varying_changes_no_run(segments);
+        if (!why.empty()) throw ConfigError(at + ": " + why);
         for (const auto& [other, theirs] : used) {
             bool overlap = true;
             for (size_t i = 0; overlap && i < std::min(segments.size(), theirs.size()); ++i)
@@ -360,8 +357,17 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
             const json& m = (*metrics)[i];
             if (!m.is_string() || m.get<std::string>().empty())
                 throw ConfigError("metrics[" + std::to_string(i) + "]: expected a result path like metrics.msi_to_handler_ns.p99, found " + m.dump());
-            (void)key_segments_at("metrics[" + std::to_string(i) + "]: " + m.get<std::string>(),
-                                  m.get<std::string>());
+            const std::string at = "metrics[" + std::to_string(i) + "]: " + m.get<std::string>();
+            (void)key_segments_at(at, m.get<std::string>());
+            // collect's table has these columns: a metric of the name would be a second.
+            const bool parameter = std::any_of(
+                s.dimensions.begin(), s.dimensions.end(), [&](const SweepDimension& d) {
+                    return std::find(d.paths.begin(), d.paths.end(), m) != d.paths.end();
+                });
+            if (m == "point" || m == "seed" || parameter)
+                throw ConfigError(at + ": collect's table has a column of that name already (the "
+                                  "point, its seed, its parameters): it would be two columns of "
+                                  "one name");
             // A metric twice would be two columns no one can tell apart.
             const auto first =
                 std::find_if(s.metrics.begin(), s.metrics.end(), [&](const std::string& earlier) {

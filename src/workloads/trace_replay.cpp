@@ -4,6 +4,7 @@
 #include "kernel/sim_clock.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace cidsim {
@@ -19,19 +20,20 @@ std::vector<TraceEvent> TraceReplay::parse(const nlohmann::json& events,
     for (size_t i = 0; i < events.size(); ++i) {
         const nlohmann::json& e = events[i];
         const std::string at = key_path + "[" + std::to_string(i) + "]";
+        // A queue as the config states it: 1.0 is queue 1 (checks.cpp).
         if (!e.is_array() || e.size() != 3 || !e[0].is_number() || !e[1].is_string() ||
-            !e[2].is_number_integer() || (!e[2].is_number_unsigned() && e[2].get<int64_t>() < 0))
+            !e[2].is_number() || !(e[2].get<double>() >= 0) ||
+            e[2].get<double>() != std::floor(e[2].get<double>()))
             throw std::invalid_argument(at + ": expected [t_ns, \"device\", queue], found " +
                                         e.dump());
         const double t = e[0].get<double>();
         if (!(t >= 0)) throw std::invalid_argument(at + ": time must be >= 0");
         const unsigned dev = system.device_index(e[1].get<std::string>(), at);
-        const unsigned q = e[2].get<unsigned>();
-        if (q >= system.devices[dev]->queues())
-            throw std::invalid_argument(at + ": queue " + std::to_string(q) + " beyond the " +
+        if (e[2].get<double>() >= double(system.devices[dev]->queues()))
+            throw std::invalid_argument(at + ": queue " + e[2].dump() + " beyond the " +
                                         std::to_string(system.devices[dev]->queues()) +
                                         " queues of " + e[1].get<std::string>());
-        out.push_back({ns(t), dev, q});
+        out.push_back({ns(t), dev, unsigned(e[2].get<double>())});
     }
     std::stable_sort(out.begin(), out.end(),
                      [](const TraceEvent& a, const TraceEvent& b) { return a.at < b.at; });

@@ -1576,7 +1576,7 @@ for tag, sets, msg, named in [
          names=["x.json", named])
 # run reads neither explain nor provenance, but they are objects to whoever does.
 case("run-set-provenance-not-object", ["run", "tiny.json", "-q", "--set", "provenance=5"], 2,
-     "expected an object", [TINY], names=["--set provenance=5", "provenance"])
+     "provenance is read by `cidsim params` only", [TINY], names=["--set provenance=5"])
 case("run-set-explain-not-object", ["run", "tiny.json", "-q", "--set", "explain=5"], 2,
      "the explain section is read by `cidsim explain` only", [TINY], names=["--set explain=5"])
 
@@ -1681,7 +1681,7 @@ for tag, spec, key in [
         ("zip-explain", {"zip": [{"explain.columns": [60, 80], "handler.loop_limit": [1, 2]}]},
          "zip[0].explain.columns"),
         ("vary-provenance", {"vary": {"provenance": [1, 2]}}, "vary.provenance")]:
-    case(f"sweep-{tag}", ["sweep", "s.json", "--out", "sw"], 2, "does not change the run",
+    case(f"sweep-{tag}", ["sweep", "s.json", "--out", "sw"], 2, "changes no run",
          [TINY, js("s.json", dict(spec, base="tiny.json"))], names=["s.json: ", key])
 
 # A cpulist string or an object varied: the loader's reading of it is one value (9).
@@ -2383,6 +2383,80 @@ case("reproduce-power-row-platform-line", ["reproduce", "t", "--tables", "t.json
                                                         "run.duration_ns=100000",
                                                         "run.warmup_ns=0"]}]}]})],
      stdout_holds=["a POWER partition takes no platform"], stdout_lacks=['"platform": "spr"'])
+# --- tenth round ---------------------------------------------------------------------
+# Two includes of two platforms: one's values would run under the other's name.
+GENERIC_TINY = text("g.json", '{"platform": "generic", "run": {"duration_ns": 20000},'
+                              ' "topology": {"cpus": 1}, "devices": [{"name": "d",'
+                              ' "irq_cpus": [0]}], "workloads": [{"type": "bursty",'
+                              ' "device": "d"}]}')
+for tag, order in [("spr-then-generic", ["spr.json", "g.json"]),
+                   ("generic-then-spr", ["g.json", "spr.json"])]:
+    case(f"run-include-two-platforms-{tag}", ["run", "c.json", "-q"], 2,
+         "a config runs on one platform",
+         [{"path": "spr.json", "repo": "configs/platform/spr.json"}, GENERIC_TINY,
+          js("c.json", {"include": order})], names=["c.json: include", "spr.json", "g.json"])
+# What no run reads, set in a reproduce row or a sweep's set: refused before any run.
+for tag, value, msg in [("explain", "explain.title=x", "read by `cidsim explain` only"),
+                        ("explain-whole", "explain={}", "read by `cidsim explain` only"),
+                        ("provenance", "provenance.x=1", "read by `cidsim params` only")]:
+    case(f"reproduce-row-set-{tag}", ["reproduce", "t", "--tables", "t.json"], 2, msg,
+         [TINY, js("t.json", {"tables": [{"name": "t", "title": "t", "set": "prediction",
+                                          "metrics": ["irq_rate_M"],
+                                          "rows": [{"key": {"a": 1}, "config": "tiny.json",
+                                                    "set": [value]}]}]})],
+         names=["t.json: tables[0].rows[0].set[0]", value.split("=")[0]])
+    key, raw = value.split("=")
+    case(f"sweep-set-{tag}", ["sweep", "s.json", "--out", "sw"], 2, msg,
+         [TINY, js("s.json", {"base": "tiny.json", "set": {key: json.loads(raw) if raw != "x"
+                                                            else raw},
+                              "vary": {"mode": ["posted", "remappable"]}})],
+         names=["s.json", "set." + key])
+for tag, args in [("run", ["run", "tiny.json", "-q"]),
+                  ("bench", ["bench", "--reps", "1", "--no-floor", "--config", "tiny.json",
+                             "--duration-ns", "20000"])]:
+    case(f"{tag}-set-provenance", args + ["--set", "provenance.x=1"], 2,
+         "provenance is read by `cidsim params` only", [TINY], names=["--set provenance.x=1"])
+# A key twice in one row's set: the earlier value would be lost.
+case("reproduce-row-set-key-twice", ["reproduce", "t", "--tables", "t.json"], 2,
+     "is given twice (first at [0])",
+     [TINY, js("t.json", {"tables": [{"name": "t", "title": "t", "set": "prediction",
+                                      "metrics": ["irq_rate_M"],
+                                      "rows": [{"key": {"a": 1}, "config": "tiny.json",
+                                                "set": ["run.seed=2", "run.seed=3"]}]}]})],
+     names=["t.json: tables[0].rows[0].set[1]", "run.seed"])
+# A trace's queue is an integer by the loader's rule (1.0 is 1), its time at least 1 ps.
+case("run-trace-queue-whole-float", ["run", "tiny.json", "-q", "--set",
+     'workloads.0.events=[[0,"dev0",0.0]]'], 0, None, [TINY])
+for tag, q, msg in [("fraction", "0.5", "queue: expected a whole number"),
+                    ("huge", "1e30", "queue 1e+30 does not exist"),
+                    ("negative", "-1", "queue -1 does not exist")]:
+    case(f"run-trace-queue-{tag}", ["run", "tiny.json", "-q", "--set",
+         f'workloads.0.events=[[0,"dev0",{q}]]'], 2, msg, [TINY],
+         names=["workloads[0].events[0]"])
+case("run-trace-time-below-ps", ["run", "tiny.json", "-q", "--set",
+     'workloads.0.events=[[0.0001,"dev0",0]]'], 2, "rounds to 1 ps at least", [TINY],
+     names=["workloads[0].events[0]", "0.0001"])
+case("explain-affinity-move-queue-whole-float",
+     ["explain", "affinity-move", "--set", "explain.affinity_move.queue=0.0"], 0, None, [])
+case("explain-affinity-move-to-cpu-fraction",
+     ["explain", "affinity-move", "--set", "explain.affinity_move.to_cpu=1.5"], 2,
+     "expected a whole number", [], names=["explain.affinity_move.to_cpu"])
+# collect's metric paths: an empty key is a typo, as a sweep's metrics say.
+for tag, metric in [("trailing-dot", "metrics.msi_rate_mps."), ("leading-dot", ".metrics"),
+                    ("double-dot", "metrics..msi_rate_mps"), ("empty", "")]:
+    case(f"collect-metric-empty-key-{tag}", ["collect", "m", "--metric", metric], 2,
+         "an empty key in the path", sweep_dir([R0]), names=[f"--metric {metric}"])
+# A sweep metric named as one of collect's own columns would be a second column of that name.
+for tag, metric in [("seed", "seed"), ("point", "point"), ("parameter", "mode")]:
+    case(f"sweep-metric-is-column-{tag}", ["sweep", "s.json", "--out", "sw"], 2,
+         "collect's table has a column of that name already",
+         [TINY, js("s.json", {"base": "tiny.json", "vary": {"mode": ["posted", "remappable"]},
+                              "metrics": [metric]})], names=["s.json", f"metrics[0]: {metric}"])
+# A Xen domain's host CPUs only keep time: sockets or SMT threads of theirs change nothing.
+for key in ["sockets=2", "threads_per_core=2"]:
+    case(f"run-xen-topology-{key.split('=')[0]}", ["run", "x.json", "-q", "--set",
+         "topology.cpus=4", "--set", f"topology.{key}"], 2, "beside a Xen domain the host's CPUs",
+         [js("x.json", FAMILIES["xen"])], names=[f"--set topology.{key}"])
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups

@@ -69,6 +69,15 @@ std::vector<ConfigSection> xen_sections() {
             throw ConfigError("mode: \"posted\" is Linux's posted MSI on the host; a Xen "
                               "domain's devices are remapped by Xen (xen.variant \"intpost\" "
                               "posts them into the vCPUs): drop mode or set it to \"remappable\"");
+        // The host's CPUs only keep time; the vCPUs' pCPUs are laid out by
+        // xen.sockets, one core each: a host split into sockets or SMT threads
+        // would be read and change nothing.
+        if (const auto t = config.find("topology"); t != config.end() && t->is_object())
+            for (const char* key : {"sockets", "threads_per_core"})
+                if (const auto k = t->find(key); k != t->end() && *k != 1)
+                    throw ConfigError(std::string("topology.") + key + ": beside a Xen domain "
+                                      "the host's CPUs only keep time, and the vCPUs' pCPUs are "
+                                      "laid out by xen.sockets, one core each: drop it");
         // For the same reason Linux's posted-MSI notification handler never runs.
         if (config.contains("handler"))
             throw ConfigError("handler: Linux's posted-MSI notification handler on the host; a "
