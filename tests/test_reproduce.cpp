@@ -114,11 +114,13 @@ struct Run {
     std::string err;
 };
 
-// A one-row table of P2's config cut to 0.1 ms (and `row_set`), run with `options`.
+// A one-row table of P2's config cut to 0.1 ms (and `row_set`, if any), run with `options`.
 Run reproduce_tiny(const std::string& dir, const std::string& options,
-                   const std::string& row_set = "run.warmup_ns=10000") {
+                   const std::string& row_set = "") {
     const std::string tables = dir + "/tables.json";
     {
+        json sets = {"handler.harvest=xchg_all", "run.duration_ns=100000", "run.warmup_ns=10000"};
+        if (!row_set.empty()) sets.push_back(row_set);
         json t = {{"tables",
                    {{{"name", "tiny"},
                      {"title", "precision logic"},
@@ -127,9 +129,7 @@ Run reproduce_tiny(const std::string& dir, const std::string& options,
                      {"rows",
                       {{{"key", {{"strategy", "xchg_all"}}},
                         {"config", std::string(CIDSIM_SOURCE_DIR) + "/configs/rfc/p2-dsa-1wq.json"},
-                        {"set",
-                         {"handler.harvest=xchg_all", "run.duration_ns=100000",
-                          "run.warmup_ns=10000", row_set}}}}}}}}};
+                        {"set", sets}}}}}}}};
         FILE* f = fopen(tables.c_str(), "w");
         REQUIRE(f);
         fputs(t.dump().c_str(), f);

@@ -286,6 +286,19 @@ TEST_CASE("explain vm-delivery with VT-d posting for all: the handler variants a
     CHECK(r.out.find("first load and entry") == std::string::npos);
 }
 
+TEST_CASE("explain: variants alike on the timeline but not in every metric are not told alike",
+          "[explain]") {
+    Scratch s;
+    // 1 ns more irq_exit moves no mark of the timeline or count shown, but
+    // the CPU's busy time and interrupts-off spans.
+    const Run r = run_cidsim(s, "explain burst --set 'explain.variants=[{\"label\":\"A\","
+                                "\"set\":{\"cpu.irq_exit_ns\":40}},{\"label\":\"B\","
+                                "\"set\":{\"cpu.irq_exit_ns\":41}}]'");
+    INFO(r.out << r.err);
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("ran identically") == std::string::npos);
+}
+
 TEST_CASE("per_vcpu holds the whole measured time with run.batches > 1", "[vm][totals]") {
     Scratch s;
     // Window ends are not acts of the model: four windows are the same run

@@ -389,7 +389,12 @@ void check_consistency(const SimConfig& c) {
                               format_number(ns_of(lapic.timer_period)) +
                               " ns is not longer than one timer interrupt (cpu.irq_entry_ns + "
                               "timer_handler_ns + eoi_ns + irq_exit_ns = " +
-                              format_number(ns_of(timer_cost)) + " ns): the CPUs would do nothing else");
+                              format_number(ns_of(timer_cost)) +
+                              " ns): the CPUs would do nothing else" +
+                              (c.xen_guest ? "; beside a Xen domain those costs are the "
+                                             "platform's (a cpu section is refused): lengthen "
+                                             "the period"
+                                           : ""));
         }
     }
     if (vectors > c.iommu.irte_entries)

@@ -520,7 +520,7 @@ std::string read_by_no_run(const std::vector<std::string>& segments) {
     if (segments.front() == "explain")
         return "the explain section is read by `cidsim explain` only, and changes no run";
     if (segments.front() == "provenance")
-        return "provenance is read by `cidsim params` only, and changes no run";
+        return "a config's provenance documents its values, and changes no run";
     return "";
 }
 

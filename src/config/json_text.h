@@ -58,7 +58,7 @@ std::string set_changes_no_run(const std::string& assignment);
 // not a key called "").
 bool has_empty_key(const std::string& path);
 // Why a value given at the key path `segments` changes no run, or "": the
-// explain section is read by `cidsim explain` only, provenance by `cidsim params`.
+// explain section is read by `cidsim explain` only; provenance documents values.
 std::string read_by_no_run(const std::vector<std::string>& segments);
 // Whether `--set assignment` states the key: names it, or gives a section
 // whose value holds it (a section's value without it leaves it to a later

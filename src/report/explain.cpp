@@ -287,6 +287,23 @@ void apply_sets(ExplainScenario& s, const std::vector<std::string>& sets) {
     }
 }
 
+namespace {
+
+// The whole run's results but what states its inputs (FNV-1a of their text):
+// equal for two variants only when their runs did the same, every metric
+// alike, not just what explain shows.
+std::string run_digest(json results) {
+    results.erase("config");
+    results.erase("cidsim_version");
+    uint64_t h = 1469598103934665603ull;
+    for (const unsigned char c : results.dump()) h = (h ^ c) * 1099511628211ull;
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+    return hex;
+}
+
+}  // namespace
+
 json run_variant(const ExplainScenario& s, size_t index) {
     const ExplainVariant& var = s.variants.at(index);
     json ex;
@@ -381,7 +398,8 @@ json run_variant(const ExplainScenario& s, size_t index) {
                 {"narration", narrate(recorder.events(), ctx, told, lines, w.from)},
                 {"counts", counts},
                 // What the variant ran on: its effective config (platform, --set).
-                {"config", results["config"]}};
+                {"config", results["config"]},
+                {"run_digest", run_digest(results)}};
     if (system.vcpu_count()) {
         // The vCPUs' pCPUs, step by step (their own log: the host-side
         // trace above covers the device, the remapping unit and host CPUs).
@@ -457,11 +475,11 @@ json run_variant(const ExplainScenario& s, size_t index) {
 
 namespace {
 
-// What a variant's run did, without what names it.
+// What a variant's run did, without what names it or echoes its inputs.
 json outcome(const json& result) {
     json o = result;
-    o.erase("label");
-    o.erase("config");
+    for (const char* input : {"label", "config", "mode"}) o.erase(input);
+    if (o.contains("affinity_move")) o["affinity_move"].erase("check_pir");
     for (json& row : o["rows"]) row.erase("label");
     return o;
 }
@@ -659,9 +677,12 @@ std::string render_explain(const ExplainScenario& s, const std::vector<json>& re
         };
         count_rows("vm_counts", kVmCounts, "%.0f");
         // The vCPU's first load and entry are root time before any MSI.
-        const json& config = results[0]["config"];
-        if (config["run"]["warmup_ns"].get<double>() <
-            config["vm"]["vcpu_load_ns"].get<double>() + config["vm"]["vmentry_hw_ns"].get<double>())
+        const bool startup_in = std::any_of(results.begin(), results.end(), [](const json& r) {
+            const json& c = r["config"];
+            return c["run"]["warmup_ns"].get<double>() <
+                   c["vm"]["vcpu_load_ns"].get<double>() + c["vm"]["vmentry_hw_ns"].get<double>();
+        });
+        if (startup_in)
             out += "  (host CPU per MSI has the vCPU's first load and entry in it: the warm-up "
                    "ends before them)\n";
     }

@@ -389,14 +389,14 @@ TableRow load_row(const json& r, const std::string& dir, const std::string& at,
     row.config = cfg[0] == '/' ? cfg : dir + "/" + cfg;
     if (r.contains("set")) row.overrides = texts(r["set"], at + ".set");
     // A key given twice in one row is one value lost (the later wins), as in an explain variant.
-    for (size_t i = 0; i < row.overrides.size(); ++i)
-        for (size_t k = 0; k < i; ++k) {
-            const std::string mine = row.overrides[i].substr(0, row.overrides[i].find('='));
+    for (size_t i = 0; i < row.overrides.size(); ++i) {
+        const std::string mine = row.overrides[i].substr(0, row.overrides[i].find('='));
+        for (size_t k = 0; k < i; ++k)
             if (same_key_path(mine, row.overrides[k].substr(0, row.overrides[k].find('='))))
                 throw ConfigError(at + ".set[" + std::to_string(i) + "]: " + mine +
                                   " is given twice (first at [" + std::to_string(k) +
                                   "]); keep one");
-        }
+    }
     if (r.contains("published")) {
         row.published = object_of(r["published"], at + ".published");
         for (const auto& [metric, value] : row.published.items())

@@ -130,6 +130,14 @@ void add_shape(const json& j, std::string& out) {
 
 }  // namespace
 
+std::string table_column_clash(const std::string& metric, const std::vector<std::string>& params) {
+    if (metric != "point" && metric != "seed" &&
+        std::find(params.begin(), params.end(), metric) == params.end())
+        return "";
+    return "has a column of that name already (the point, its seed, its parameters): it would "
+           "be two columns of one name";
+}
+
 std::string config_digest(const json& effective_config) {
     return fnv1a_hex(effective_config.dump());
 }
@@ -309,11 +317,8 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
     // A metric named as the table's own column would be a second column of that name.
     if (!aggregate_seeds)
         for (size_t m = 0; m < metrics.size(); ++m)
-            if (metrics[m] == "point" || metrics[m] == "seed" ||
-                std::find(params.begin(), params.end(), metrics[m]) != params.end())
-                throw ConfigError(metric_label(m) + ": the table has a column of that name " +
-                                  "already (the point, its seed, its parameters): it would be " +
-                                  "two columns of one name");
+            if (const std::string why = table_column_clash(metrics[m], params); !why.empty())
+                throw ConfigError(metric_label(m) + ": the table " + why);
     const json& point_list = mr.member(manifest, "", "points");
     if (!point_list.is_array()) mr.fail("points", "an array of points", point_list);
     // A sweep has a point at least: an empty list is a damaged manifest, not an empty table.

@@ -39,6 +39,11 @@ const nlohmann::json* json_at_path(const nlohmann::json& j, const std::string& p
 // per_cpu[3].busy_fraction): an element only results of some shapes hold.
 bool indexed_path(const std::string& path);
 
+// Why a metric path would be a second column of collect's table, one named as
+// its own (the point, its seed, a varied parameter in `params`): what the
+// table "has ...", or "".
+std::string table_column_clash(const std::string& metric, const std::vector<std::string>& params);
+
 // A short fingerprint of an effective config (FNV-1a over its JSON text,
 // keys sorted), kept per point in the manifest: collect takes a result only
 // if it was made for the point's whole config, not just its varied values.

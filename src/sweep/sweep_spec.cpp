@@ -359,15 +359,11 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
                 throw ConfigError("metrics[" + std::to_string(i) + "]: expected a result path like metrics.msi_to_handler_ns.p99, found " + m.dump());
             const std::string at = "metrics[" + std::to_string(i) + "]: " + m.get<std::string>();
             (void)key_segments_at(at, m.get<std::string>());
-            // collect's table has these columns: a metric of the name would be a second.
-            const bool parameter = std::any_of(
-                s.dimensions.begin(), s.dimensions.end(), [&](const SweepDimension& d) {
-                    return std::find(d.paths.begin(), d.paths.end(), m) != d.paths.end();
-                });
-            if (m == "point" || m == "seed" || parameter)
-                throw ConfigError(at + ": collect's table has a column of that name already (the "
-                                  "point, its seed, its parameters): it would be two columns of "
-                                  "one name");
+            std::vector<std::string> params;
+            for (const SweepDimension& d : s.dimensions)
+                params.insert(params.end(), d.paths.begin(), d.paths.end());
+            if (const std::string why = table_column_clash(m, params); !why.empty())
+                throw ConfigError(at + ": collect's table " + why);
             // A metric twice would be two columns no one can tell apart.
             const auto first =
                 std::find_if(s.metrics.begin(), s.metrics.end(), [&](const std::string& earlier) {

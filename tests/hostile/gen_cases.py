@@ -1576,7 +1576,7 @@ for tag, sets, msg, named in [
          names=["x.json", named])
 # run reads neither explain nor provenance, but they are objects to whoever does.
 case("run-set-provenance-not-object", ["run", "tiny.json", "-q", "--set", "provenance=5"], 2,
-     "provenance is read by `cidsim params` only", [TINY], names=["--set provenance=5"])
+     "provenance documents its values, and changes no run", [TINY], names=["--set provenance=5"])
 case("run-set-explain-not-object", ["run", "tiny.json", "-q", "--set", "explain=5"], 2,
      "the explain section is read by `cidsim explain` only", [TINY], names=["--set explain=5"])
 
@@ -2398,7 +2398,7 @@ for tag, order in [("spr-then-generic", ["spr.json", "g.json"]),
 # What no run reads, set in a reproduce row or a sweep's set: refused before any run.
 for tag, value, msg in [("explain", "explain.title=x", "read by `cidsim explain` only"),
                         ("explain-whole", "explain={}", "read by `cidsim explain` only"),
-                        ("provenance", "provenance.x=1", "read by `cidsim params` only")]:
+                        ("provenance", "provenance.x=1", "provenance documents its values")]:
     case(f"reproduce-row-set-{tag}", ["reproduce", "t", "--tables", "t.json"], 2, msg,
          [TINY, js("t.json", {"tables": [{"name": "t", "title": "t", "set": "prediction",
                                           "metrics": ["irq_rate_M"],
@@ -2415,7 +2415,8 @@ for tag, args in [("run", ["run", "tiny.json", "-q"]),
                   ("bench", ["bench", "--reps", "1", "--no-floor", "--config", "tiny.json",
                              "--duration-ns", "20000"])]:
     case(f"{tag}-set-provenance", args + ["--set", "provenance.x=1"], 2,
-         "provenance is read by `cidsim params` only", [TINY], names=["--set provenance.x=1"])
+         "provenance documents its values, and changes no run", [TINY],
+         names=["--set provenance.x=1"])
 # A key twice in one row's set: the earlier value would be lost.
 case("reproduce-row-set-key-twice", ["reproduce", "t", "--tables", "t.json"], 2,
      "is given twice (first at [0])",
@@ -2457,6 +2458,10 @@ for key in ["sockets=2", "threads_per_core=2"]:
     case(f"run-xen-topology-{key.split('=')[0]}", ["run", "x.json", "-q", "--set",
          "topology.cpus=4", "--set", f"topology.{key}"], 2, "beside a Xen domain the host's CPUs",
          [js("x.json", FAMILIES["xen"])], names=[f"--set topology.{key}"])
+# Beside a Xen domain the host CPU's costs are the platform's: only the period can move.
+case("run-xen-timer-period-within-one-tick", ["run", "x.json", "-q", "--set",
+     "lapic.timer_period_ns=1000"], 2, "lengthen the period", [js("x.json", FAMILIES["xen"])],
+     names=["lapic.timer_period_ns"])
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups

@@ -74,7 +74,9 @@ std::vector<ConfigSection> xen_sections() {
         // would be read and change nothing.
         if (const auto t = config.find("topology"); t != config.end() && t->is_object())
             for (const char* key : {"sockets", "threads_per_core"})
-                if (const auto k = t->find(key); k != t->end() && *k != 1)
+                // (A value of the wrong type is the topology reader's to name.)
+                if (const auto k = t->find(key);
+                    k != t->end() && k->is_number() && k->get<double>() >= 2)
                     throw ConfigError(std::string("topology.") + key + ": beside a Xen domain "
                                       "the host's CPUs only keep time, and the vCPUs' pCPUs are "
                                       "laid out by xen.sockets, one core each: drop it");
