@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/numeric_option.h"
 #include "config/config_loader.h"
+#include "config/json_text.h"
 #include "io/child_process.h"
 #include "report/explain.h"
 #include "report/progress.h"
@@ -65,7 +66,15 @@ int cmd_explain(int argc, char** argv) {
     ExplainScenario scenario;
     try {
         scenario = load_scenario(find_scenario(name));
-        if (vm.count("set")) apply_sets(scenario, vm["set"].as<std::vector<std::string>>());
+        if (vm.count("set")) {
+            // The explain section is this command's; provenance no run reads.
+            for (const std::string& set : vm["set"].as<std::vector<std::string>>())
+                if (const std::vector<std::string> keys =
+                        error_key_segments(set.substr(0, set.find('=')));
+                    !keys.empty() && keys.front() == "provenance")
+                    throw BadInput("--set " + set + ": " + read_by_no_run(keys));
+            apply_sets(scenario, vm["set"].as<std::vector<std::string>>());
+        }
     } catch (const BadInput& e) {
         std::cerr << "cidsim explain: " << e.what() << "\n";
         return kExitBadInput;

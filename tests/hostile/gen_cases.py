@@ -2462,6 +2462,8 @@ for key in ["sockets=2", "threads_per_core=2"]:
 case("run-xen-timer-period-within-one-tick", ["run", "x.json", "-q", "--set",
      "lapic.timer_period_ns=1000"], 2, "lengthen the period", [js("x.json", FAMILIES["xen"])],
      names=["lapic.timer_period_ns"])
+case("explain-set-provenance", ["explain", "burst", "--set", "provenance.x=1"], 2,
+     "provenance documents its values, and changes no run", [], names=["--set provenance.x=1"])
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
