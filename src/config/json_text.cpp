@@ -101,6 +101,18 @@ std::string near_miss(const std::string& key, const std::vector<std::string>& kn
     return best;
 }
 
+uint64_t fnv1a(const std::string& text) {
+    uint64_t h = 1469598103934665603ull;
+    for (const unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+    return h;
+}
+
+std::string fnv1a_hex(const std::string& text) {
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a(text)));
+    return hex;
+}
+
 std::string format_number(double v) {
     std::ostringstream os;
     os << v;

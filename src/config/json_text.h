@@ -86,6 +86,10 @@ std::string found_json(const nlohmann::json& j);
 // outside [min, max] is a ConfigError saying what is wrong (no key: the
 // caller's).
 uint64_t whole_number(const nlohmann::json& j, uint64_t min, uint64_t max);
+// FNV-1a of a text, and as 16 hex digits: the fingerprint of a JSON text (a
+// point's config digest, an explain variant's run digest).
+uint64_t fnv1a(const std::string& text);
+std::string fnv1a_hex(const std::string& text);
 // A JSON value for a message: never throws, never longer than a line.
 std::string show_json(const nlohmann::json& j);
 // A number as a message writes it (6 significant digits), and 0x1F.

@@ -289,17 +289,13 @@ void apply_sets(ExplainScenario& s, const std::vector<std::string>& sets) {
 
 namespace {
 
-// The whole run's results but what states its inputs (FNV-1a of their text):
-// equal for two variants only when their runs did the same, every metric
-// alike, not just what explain shows.
+// The whole run's results but what states its inputs: equal for two variants
+// only when their runs did the same, every metric alike, not just what
+// explain shows.
 std::string run_digest(json results) {
     results.erase("config");
     results.erase("cidsim_version");
-    uint64_t h = 1469598103934665603ull;
-    for (const unsigned char c : results.dump()) h = (h ^ c) * 1099511628211ull;
-    char hex[17];
-    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-    return hex;
+    return fnv1a_hex(results.dump());
 }
 
 }  // namespace

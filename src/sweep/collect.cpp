@@ -101,21 +101,6 @@ struct ManifestReader {
 // A parameter's value as a table cell: strings as they are, lists as JSON.
 json param_cell(const json& v) { return v.is_string() || v.is_number() || v.is_boolean() ? v : json(v.dump()); }
 
-}  // namespace
-
-namespace {
-
-std::string fnv1a_hex(const std::string& text) {
-    uint64_t h = 1469598103934665603ull;
-    for (const unsigned char c : text) {
-        h ^= c;
-        h *= 1099511628211ull;
-    }
-    char hex[17];
-    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-    return hex;
-}
-
 void add_shape(const json& j, std::string& out) {
     if (j.is_array()) {
         out += "[" + std::to_string(j.size());

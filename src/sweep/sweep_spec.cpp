@@ -101,12 +101,6 @@ std::string varying_changes_no_run(const std::vector<std::string>& segments) {
     return "";
 }
 
-uint64_t fnv1a(const std::string& s) {
-    uint64_t h = 1469598103934665603ull;
-    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-    return h;
-}
-
 std::string join_params(const std::vector<std::pair<std::string, json>>& params) {
     std::string s;
     for (const auto& [path, value] : params)

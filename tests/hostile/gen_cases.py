@@ -2366,12 +2366,16 @@ case("explain-affinity-move-queue-past-device",
      ["explain", "affinity-move", "--set", "explain.affinity_move.queue=1"], 2,
      'is no queue of device "dev0", whose queues are 0..0', [],
      names=["explain.affinity_move.queue"])
+def tiny_row_tables(**row):
+    """t.json: table t of one row {"a": 1} on tiny.json showing irq_rate_M, with `row`'s keys."""
+    return js("t.json", {"tables": [{"name": "t", "title": "t", "set": "prediction",
+                                     "metrics": ["irq_rate_M"],
+                                     "rows": [dict({"key": {"a": 1}, "config": "tiny.json"},
+                                                   **row)]}]})
+
+
 case("reproduce-published-negative", ["reproduce", "t", "--tables", "t.json"], 2,
-     "expected a number >= 0, got -1",
-     [TINY, js("t.json", {"tables": [{"name": "t", "title": "t", "set": "prediction",
-                                      "metrics": ["irq_rate_M"],
-                                      "rows": [{"key": {"a": 1}, "config": "tiny.json",
-                                                "published": {"irq_rate_M": -1}}]}]})],
+     "expected a number >= 0, got -1", [TINY, tiny_row_tables(published={"irq_rate_M": -1})],
      names=["t.json", "rows[0].published.irq_rate_M"])
 # A POWER row's platform line says a partition takes none, as run's summary does.
 case("reproduce-power-row-platform-line", ["reproduce", "t", "--tables", "t.json", "-j", "1"], 0,
@@ -2400,10 +2404,7 @@ for tag, value, msg in [("explain", "explain.title=x", "read by `cidsim explain`
                         ("explain-whole", "explain={}", "read by `cidsim explain` only"),
                         ("provenance", "provenance.x=1", "provenance documents its values")]:
     case(f"reproduce-row-set-{tag}", ["reproduce", "t", "--tables", "t.json"], 2, msg,
-         [TINY, js("t.json", {"tables": [{"name": "t", "title": "t", "set": "prediction",
-                                          "metrics": ["irq_rate_M"],
-                                          "rows": [{"key": {"a": 1}, "config": "tiny.json",
-                                                    "set": [value]}]}]})],
+         [TINY, tiny_row_tables(set=[value])],
          names=["t.json: tables[0].rows[0].set[0]", value.split("=")[0]])
     key, raw = value.split("=")
     case(f"sweep-set-{tag}", ["sweep", "s.json", "--out", "sw"], 2, msg,
@@ -2419,11 +2420,7 @@ for tag, args in [("run", ["run", "tiny.json", "-q"]),
          names=["--set provenance.x=1"])
 # A key twice in one row's set: the earlier value would be lost.
 case("reproduce-row-set-key-twice", ["reproduce", "t", "--tables", "t.json"], 2,
-     "is given twice (first at [0])",
-     [TINY, js("t.json", {"tables": [{"name": "t", "title": "t", "set": "prediction",
-                                      "metrics": ["irq_rate_M"],
-                                      "rows": [{"key": {"a": 1}, "config": "tiny.json",
-                                                "set": ["run.seed=2", "run.seed=3"]}]}]})],
+     "is given twice (first at [0])", [TINY, tiny_row_tables(set=["run.seed=2", "run.seed=3"])],
      names=["t.json: tables[0].rows[0].set[1]", "run.seed"])
 # A trace's queue is an integer by the loader's rule (1.0 is 1), its time at least 1 ps.
 case("run-trace-queue-whole-float", ["run", "tiny.json", "-q", "--set",
