@@ -166,7 +166,7 @@ std::string perfetto_json(const std::vector<TraceRecord>& events, const TraceCon
             case TraceKind::VectorCleanup:
                 instant(e.cpu, e.at,
                         "vector cleanup " + hex_vector(e.vector) + (e.flag ? ": freed" : ": pending, deferred"),
-                        "linux", {{"irr", e.word}, {"pir", e.value}});
+                        "linux", {{"irr", e.word}, {"pir", e.index}});
                 break;
             case TraceKind::IrqMoved:
                 instant(e.cpu, e.at, "IRQ moved to CPU" + std::to_string(e.index), "linux");

@@ -356,12 +356,18 @@ std::vector<std::string> narrate(const std::vector<TraceRecord>& events, const T
                            std::to_string(e.index) + " (vector " + hex_vector(unsigned(e.value)) +
                            "): IRTE rewritten, IEC entry invalidated");
                 break;
-            case TraceKind::VectorCleanup:
-                say(e, c + " vector cleanup of " + hex_vector(e.vector) +
+            case TraceKind::VectorCleanup: {
+                const sc_core::sc_time fired = sc_core::sc_time::from_value(e.value);
+                const std::string waited =
+                    fired < e.at ? " (its timer fired at " + format_ns(fired) + " ns; the "
+                                   "callback ran once " + c + " was out of its interrupt)"
+                                 : "";
+                say(e, c + " vector cleanup of " + hex_vector(e.vector) + waited +
                            ": is_vector_pending = IRR " + std::to_string(e.word) + ", PIR " +
-                           std::to_string(e.value) +
+                           std::to_string(e.index) +
                            (e.flag ? " -> vector freed" : " -> still pending, cleanup deferred"));
                 break;
+            }
             case TraceKind::IommuFault:
                 say(e, "IOMMU fault on IRTE " + std::to_string(e.index) + " (reason " +
                            std::to_string(e.value) + ")");

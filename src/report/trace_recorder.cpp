@@ -183,14 +183,15 @@ void TraceRecorder::irq_moved(unsigned device, unsigned queue, unsigned from_cpu
     e.value = to_vector;
 }
 
-void TraceRecorder::vector_cleanup(unsigned cpu, Vector vector, bool in_irr, bool in_pir,
-                                   bool freed) {
+void TraceRecorder::vector_cleanup(unsigned cpu, Vector vector, const sc_core::sc_time& timer_at,
+                                   bool in_irr, bool in_pir, bool freed) {
     TraceRecord& e = add(TraceKind::VectorCleanup);
     e.cpu = uint16_t(cpu);
     e.vector = vector;
     e.word = in_irr;
-    e.value = in_pir;
+    e.index = in_pir;
     e.flag = freed;
+    e.value = timer_at.value();
 }
 
 }  // namespace cidsim

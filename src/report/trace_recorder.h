@@ -35,7 +35,8 @@ enum class TraceKind : uint8_t {
     HandlerEnd,     // cpu, vector
     Stranded,       // cpu, value = PIR population
     IrqMoved,       // device, queue, cpu -> index (new cpu), vector -> value (new vector)
-    VectorCleanup,  // cpu, vector, word = in IRR, value = in PIR, flag = freed
+    VectorCleanup,  // cpu, vector, word = in IRR, index = in PIR, flag = freed,
+                    // value = when its timer fired (ps)
 };
 
 struct TraceRecord {
@@ -91,8 +92,8 @@ public:
     void stranded(unsigned cpu, const VectorBits& pir) override;
     void irq_moved(unsigned device, unsigned queue, unsigned from_cpu, Vector from_vector,
                    unsigned to_cpu, Vector to_vector) override;
-    void vector_cleanup(unsigned cpu, Vector vector, bool in_irr, bool in_pir,
-                        bool freed) override;
+    void vector_cleanup(unsigned cpu, Vector vector, const sc_core::sc_time& timer_at,
+                        bool in_irr, bool in_pir, bool freed) override;
 
 private:
     TraceRecord& add(TraceKind kind);

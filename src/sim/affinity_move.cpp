@@ -45,6 +45,18 @@ void AffinityMove::step() {
         next_trigger(m_params.cleanup_after);
         return;
     }
+    // The cleanup timer fires: its callback waits for the old CPU.
+    m_timer_due = sc_core::sc_time_stamp();
+    m_system.host().cpu(m_outcome.from_cpu).queue_task(
+        Work{sc_core::SC_ZERO_TIME, &AffinityMove::cleanup_callback, this, 0, false});
+    next_trigger(m_timer_rearmed);
+}
+
+void AffinityMove::cleanup_callback(void* self, uint64_t, const sc_core::sc_time& at) {
+    static_cast<AffinityMove*>(self)->clean_up_old_vector(at);
+}
+
+void AffinityMove::clean_up_old_vector(const sc_core::sc_time& at) {
     const unsigned cpu = m_outcome.from_cpu;
     const Vector v = m_outcome.from_vector;
     const bool in_irr = m_system.host().apic(cpu).irr().test(v);
@@ -52,14 +64,14 @@ void AffinityMove::step() {
     ++m_outcome.cleanup_checks;
     m_outcome.found_pending_in_pir = m_outcome.found_pending_in_pir || in_pir;
     const bool pending = in_irr || (m_params.check_pir && in_pir);
-    if (m_obs) m_obs->vector_cleanup(cpu, v, in_irr, in_pir, !pending);
+    if (m_obs) m_obs->vector_cleanup(cpu, v, m_timer_due, in_irr, in_pir, !pending);
     if (pending) {
-        next_trigger(m_params.cleanup_retry);
+        m_timer_rearmed.notify(m_params.cleanup_retry);
         return;
     }
     m_system.host().cpu(cpu).unregister_handler(v);
     m_outcome.freed = true;
-    m_outcome.freed_at = sc_core::sc_time_stamp();
+    m_outcome.freed_at = at;
 }
 
 }  // namespace cidsim

@@ -71,9 +71,10 @@ public:
     // (device, queue) moved from (from_cpu, from_vector) to (to_cpu, to_vector).
     virtual void irq_moved(unsigned device, unsigned queue, unsigned from_cpu, Vector from_vector,
                            unsigned to_cpu, Vector to_vector) = 0;
-    // The old vector's cleanup on `cpu`: pending in IRR / PIR; freed or deferred.
-    virtual void vector_cleanup(unsigned cpu, Vector vector, bool in_irr, bool in_pir,
-                                bool freed) = 0;
+    // The old vector's cleanup on `cpu`, whose timer fired at `timer_at`:
+    // pending in IRR / PIR; freed or deferred.
+    virtual void vector_cleanup(unsigned cpu, Vector vector, const sc_core::sc_time& timer_at,
+                                bool in_irr, bool in_pir, bool freed) = 0;
 };
 
 }  // namespace cidsim
