@@ -6,6 +6,7 @@
 #include "version.h"
 #include <cstring>
 #include <filesystem>
+#include <fcntl.h>
 #include <unistd.h>
 #include <iostream>
 
@@ -51,13 +52,40 @@ void usage(std::ostream& out) {
     out << "cidsim --version says which cidsim this is (the commit it was built from)\n";
 }
 
+// Results printed into a full disk or a closed pipe are lost: that is a
+// failed write (1), not a success.
+int stdout_written(const std::string& command, int status) {
+    errno = 0;
+    if ((std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout) &&
+        status == cidsim::kExitOk) {
+        // Failed earlier, its errno since overwritten: one more byte (to
+        // output already cut short) asks the system for the reason.
+        if (errno == 0 && ::write(STDOUT_FILENO, "\n", 1) == 1) errno = 0;
+        std::cerr << command << ": writing to standard output failed"
+                  << (errno ? std::string(": ") + std::strerror(errno) : "") << "\n";
+        return cidsim::kExitFailure;
+    }
+    return status;
+}
+
+// A standard stream the caller closed (`>&-`) would hand its descriptor to
+// the next file cidsim opens (a sweep's lock, a result), which would then
+// receive what was meant for the stream. Each gets /dev/null opened the
+// wrong way round instead, so writing to it fails as writing to a closed
+// stream should.
+void hold_closed_standard_streams() {
+    for (int fd = 0; fd <= 2; ++fd)
+        if (::fcntl(fd, F_GETFD) == -1 && errno == EBADF)
+            ::open("/dev/null", fd == STDIN_FILENO ? O_WRONLY : O_RDONLY);
+}
+
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
     const bool help = argc >= 2 && (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h"));
     if (argc < 2 || (help && argc == 2)) {
         usage(argc < 2 ? std::cerr : std::cout);
-        return argc < 2 ? cidsim::kExitBadInput : cidsim::kExitOk;
+        return argc < 2 ? cidsim::kExitBadInput : stdout_written("cidsim --help", cidsim::kExitOk);
     }
     if ((help || !std::strcmp(argv[1], "--version")) && argc > 2) {
         std::cerr << "cidsim: " << argv[1] << " takes nothing after it, found '" << argv[2]
@@ -66,15 +94,20 @@ int sc_main(int argc, char* argv[]) {
     }
     // A folder the user named for the shipped files that is not one would
     // otherwise be passed over for the next place, without a word.
-    if (const char* data = std::getenv("CIDSIM_DATA_DIR"); data && *data) {
+    if (const char* data = std::getenv("CIDSIM_DATA_DIR")) {
         std::error_code ec;
-        if (!std::filesystem::is_directory(data, ec)) {
-            std::cerr << "cidsim: CIDSIM_DATA_DIR=" << data << ": "
-                      << (ec && ec != std::errc::no_such_file_or_directory
-                              ? ec.message()
-                              : std::string("not a directory"))
-                      << " (it names the folder of the shipped tables, profiles and scenarios; "
-                      << "unset it for the installed ones)\n";
+        std::string wrong;
+        if (!*data)
+            wrong = "set but empty";
+        else if (!std::filesystem::is_directory(data, ec))
+            wrong = ec && ec != std::errc::no_such_file_or_directory ? ec.message()
+                                                                     : "not a directory";
+        else if (!std::filesystem::is_directory(std::filesystem::path(data) / "configs", ec))
+            wrong = "holds no configs/ folder";
+        if (!wrong.empty()) {
+            std::cerr << "cidsim: CIDSIM_DATA_DIR=" << data << ": " << wrong
+                      << " (it names the folder of the shipped tables, profiles and scenarios, "
+                      << "the one holding configs/; unset it for the installed ones)\n";
             return cidsim::kExitBadInput;
         }
     }
@@ -82,7 +115,7 @@ int sc_main(int argc, char* argv[]) {
         std::cout << "cidsim " << cidsim::version() << "\n"
                   << "shipped tables, profiles and scenarios: "
                   << cidsim::data_file("configs") << "\n";
-        return cidsim::kExitOk;
+        return stdout_written("cidsim --version", cidsim::kExitOk);
     }
     sc_core::sc_report_handler::set_handler(report_to_stderr);
     install_cleanup_handlers();
@@ -92,20 +125,7 @@ int sc_main(int argc, char* argv[]) {
             // expect is reported as that command's failure, not as
             // SystemC's "(E549) uncaught exception".
             try {
-                const int status = c.fn(argc - 1, argv + 1);
-                // Results printed into a full disk or a closed pipe are lost:
-                // that is a failed write (1), not a success.
-                errno = 0;
-                if ((std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout) &&
-                    status == cidsim::kExitOk) {
-                    // Failed earlier, its errno since overwritten: one more byte
-                    // (to output already cut short) asks the system for the reason.
-                    if (errno == 0 && ::write(STDOUT_FILENO, "\n", 1) == 1) errno = 0;
-                    std::cerr << "cidsim " << c.name << ": writing to standard output failed"
-                              << (errno ? std::string(": ") + std::strerror(errno) : "") << "\n";
-                    return cidsim::kExitFailure;
-                }
-                return status;
+                return stdout_written(std::string("cidsim ") + c.name, c.fn(argc - 1, argv + 1));
             } catch (const cidsim::BadInput& e) {
                 std::cerr << "cidsim " << c.name << ": " << e.what() << "\n";
                 return cidsim::kExitBadInput;
@@ -122,6 +142,7 @@ int sc_main(int argc, char* argv[]) {
 // Our own main, so SystemC's banner (printed when the kernel starts, before
 // sc_main) stays out of results printed to stdout.
 int main(int argc, char* argv[]) {
+    hold_closed_standard_streams();
     setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
     return sc_core::sc_elab_and_sim(argc, argv);
 }

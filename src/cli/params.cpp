@@ -220,10 +220,15 @@ int cmd_params(int argc, char** argv) {
     }
     if (vm.count("block")) {
         const std::string block = vm["block"].as<std::string>();
-        // "workloads" names every workloads[] section (one per type), "devices" devices[].
+        // "workloads" and "workloads[]" name every workloads[] section (one per
+        // type), "devices" devices[]; a block is also named as the list shows it.
+        const std::string stem =
+            block.size() > 2 && block.compare(block.size() - 2, 2, "[]") == 0
+                ? block.substr(0, block.size() - 2)
+                : block;
         nlohmann::json chosen = nlohmann::json::object();
         for (auto it = params.begin(); it != params.end(); ++it)
-            if (it.key() == block || it.key().rfind(block + "[]", 0) == 0)
+            if (it.key() == block || it.key().rfind(stem + "[]", 0) == 0)
                 chosen[it.key()] = it.value();
         if (chosen.empty()) {
             std::cerr << "cidsim params: no block '" << block << "'; blocks:";

@@ -26,6 +26,11 @@ void check_trace(const SimConfig& c, const WorkloadConfig& w, const std::string&
     if (!events.is_array())
         throw ConfigError(at + "events: expected an array of [t_ns, \"device\", queue], found " +
                           show_json(events));
+    // A device that sends nothing needs no workload; an empty list is a
+    // trace lost on its way into the config.
+    if (events.empty())
+        throw ConfigError(at + "events: an empty trace sends no MSI (drop the workload for a "
+                          "device that sends none)");
     if (events.size() > kMaxTraceEvents)
         throw ConfigError(at + "events: expected at most " + std::to_string(kMaxTraceEvents) +
                           " events, found " + std::to_string(events.size()));

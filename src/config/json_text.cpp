@@ -287,6 +287,39 @@ std::optional<std::pair<size_t, std::string>> first_underflowing_number(const st
     return std::nullopt;
 }
 
+// The parser's message quotes what it last read, raw: a byte that is not
+// UTF-8 is shown by its value, not sent to the terminal as it is.
+std::string printable_bytes(const std::string& text) {
+    std::string out;
+    for (size_t i = 0; i < text.size();) {
+        const unsigned char c = static_cast<unsigned char>(text[i]);
+        const size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+        bool whole = n > 0 && i + n <= text.size();
+        for (size_t k = 1; whole && k < n; ++k)
+            whole = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
+        if (whole) {
+            out.append(text, i, n);
+            i += n;
+        } else {
+            char hex[8];
+            std::snprintf(hex, sizeof hex, "<0x%02X>", c);
+            out += hex;
+            ++i;
+        }
+    }
+    return out;
+}
+
+// Line and column (from 1) of byte `byte` (from 0) of `text`.
+std::string line_column(const std::string& text, size_t byte) {
+    size_t line = 1, column = 1;
+    for (size_t i = 0; i < byte && i < text.size(); ++i) {
+        if (text[i] == '\n') ++line, column = 1;
+        else ++column;
+    }
+    return std::to_string(line) + ":" + std::to_string(column);
+}
+
 std::string underflow_text(const std::string& number) {
     return number + " is nearer 0 than a double can hold (it would read as 0)";
 }
@@ -350,20 +383,23 @@ json parse_config_text(const std::string& text, const std::string& source,
         }
         return true;
     };
+    const std::string at = source.empty() ? "" : source + ":";
+    const bool utf16 = text.rfind("\xFF\xFE", 0) == 0 || text.rfind("\xFE\xFF", 0) == 0 ||
+                       (text.size() > 1 && text[1] == '\0');
+    const std::string hint = utf16 ? " (UTF-16? cidsim reads UTF-8)" : "";
+    // The parser takes a NUL byte for the end of the text: what follows one
+    // (the zeros of a file cut short by a crash, say) would go unread.
+    if (const size_t nul = text.find('\0'); nul != std::string::npos)
+        throw ConfigError(at + line_column(text, nul) + ": not valid JSON: a NUL byte" + hint);
     try {
         return json::parse(text, callback);
     } catch (const json::parse_error& e) {
-        size_t line = 1, column = 1;
-        for (size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
-            if (text[i] == '\n') ++line, column = 1;
-            else ++column;
-        }
         std::string what = e.what();
         const size_t col = what.find("column ");
         const size_t colon = what.find(": ", col == std::string::npos ? 0 : col);
         if (colon != std::string::npos) what = what.substr(colon + 2);
-        throw ConfigError((source.empty() ? "" : source + ":") + std::to_string(line) + ":" +
-                          std::to_string(column) + ": not valid JSON: " + what);
+        throw ConfigError(at + line_column(text, e.byte ? e.byte - 1 : 0) + ": not valid JSON: " +
+                          printable_bytes(what) + hint);
     } catch (const json::out_of_range& e) {
         // e.g. 1e400: JSON has no infinity, and cidsim takes no non-finite numbers.
         std::string what = e.what();

@@ -334,7 +334,7 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
         std::string first;
     };
     std::vector<Absent> absent(metrics.size()), undefined(metrics.size());
-    std::map<std::string, size_t> versions;  // cidsim_version -> results
+    std::map<std::string, size_t> versions;  // cidsim_version (as shown) -> results
     GroupsSeen groups_seen;
     for (size_t i = 0; i < point_list.size(); ++i) {
         const json& pt = point_list[i];
@@ -380,9 +380,12 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
         // A result left by an earlier, different spec must not pass for this point.
         if (!result_matches(result, seed, pparams, digest != pt.end() ? &*digest : nullptr))
             throw ConfigError(path + ": the result is for another seed or config than point " +
-                              r.name + " (rerun `cidsim sweep` to refresh it)");
-        if (const auto ver = result.find("cidsim_version"); ver != result.end() && ver->is_string())
-            ++versions[ver->get<std::string>()];
+                              r.name + " (rerun `cidsim sweep` to refresh it; other shipped "
+                              "files, a CIDSIM_DATA_DIR, make another config too)");
+        // One that names none is of an unknown version: not one of the others.
+        const auto ver = result.find("cidsim_version");
+        ++versions[ver != result.end() && ver->is_string() ? show_json(*ver)
+                                                           : "no cidsim_version"];
         for (size_t m = 0; m < metrics.size(); ++m) {
             const json* v = json_at_path(result, metrics[m]);
             if (!v && indexed[m]) {
@@ -412,8 +415,7 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
     if (versions.size() > 1) {
         std::string which;
         for (const auto& [version, n] : versions)
-            which += (which.empty() ? "" : ", ") + show_json(json(version)) + " " +
-                     std::to_string(n);
+            which += (which.empty() ? "" : ", ") + version + " " + std::to_string(n);
         t.notes.push_back("the results were made by " + std::to_string(versions.size()) +
                           " cidsim versions (" + which + " point(s)): to have them all from "
                           "one, remove the sweep's points/ and rerun `cidsim sweep` with it");
@@ -475,15 +477,19 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
             const MeanCi ci = mean_ci95(values);
             const double lo = ci.mean - ci.half_width, hi = ci.mean + ci.half_width;
             // Values near the largest double: their sum, or squares, overflow.
+            // A finite mean is kept when only its interval overflows.
             const bool interval = values.size() > 1;  // none from a single seed
-            if (!std::isfinite(ci.mean) ||
-                (interval && (!std::isfinite(lo) || !std::isfinite(hi)))) {
-                beyond_double.push_back(metric_label(m) + " in group " + g);
+            const bool mean_ok = std::isfinite(ci.mean);
+            const bool interval_ok = mean_ok && std::isfinite(lo) && std::isfinite(hi);
+            if (!mean_ok || (interval && !interval_ok))
+                beyond_double.push_back(metric_label(m) + (mean_ok ? "'s interval" : "") +
+                                        " in group " + g);
+            if (!mean_ok) {
                 cells.insert(cells.end(), 3, nullptr);
                 continue;
             }
             cells.push_back(ci.mean);
-            if (!interval) {
+            if (!interval || !interval_ok) {
                 cells.push_back(nullptr);
                 cells.push_back(nullptr);
                 continue;
@@ -498,8 +504,7 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
                           (beyond_double.size() > 1
                                ? " (and " + std::to_string(beyond_double.size() - 1) + " more)"
                                : std::string()) +
-                          ": the mean or its interval is beyond a double's range: "
-                          "cells left empty");
+                          ": beyond a double's range: its cells left empty");
     return t;
 }
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -144,7 +145,8 @@ void SweepDir::refuse_other_sweep(const std::vector<SweepPoint>& points,
         throw BadInput("--out " + shown + ": holds " + std::to_string(other) + " result(s) " +
                        "made with another config than this spec gives their point (point " +
                        first_other + (other > 1 ? ", ..." : "") + "): a spec with another "
-                       "`set` or base, or an edited include, and this sweep would replace them; "
+                       "`set` or base, an edited include or other shipped files (a "
+                       "CIDSIM_DATA_DIR), and this sweep would replace them; "
                        "name another directory, or remove " + shown + "/sweep.json to replace "
                        "them");
     // Read as the sweep's own file, not an input (which it would refuse to
@@ -198,7 +200,10 @@ std::vector<std::string> SweepDir::command(const SweepSpec& spec, const SweepPoi
 }
 
 std::string SweepDir::command_line(const SweepSpec& spec, const SweepPoint& p) const {
+    // The shipped files it reads come from where this sweep's do.
     std::string line;
+    if (const char* data = std::getenv("CIDSIM_DATA_DIR"))
+        line = "CIDSIM_DATA_DIR=" + shell_quote(fs::absolute(data).lexically_normal().string());
     for (const std::string& a : command(spec, p)) line += (line.empty() ? "" : " ") + shell_quote(a);
     return line;
 }
@@ -245,8 +250,11 @@ size_t remove_stale_temp_files(const std::string& points_dir) {
 json read_result_json(const std::string& path) {
     try {
         // A result is written by cidsim run: 256 MiB is far beyond any.
-        return json::parse(read_input_file(path, "a cidsim result", size_t(256) << 20), nullptr,
-                           false);
+        const std::string text = read_input_file(path, "a cidsim result", size_t(256) << 20);
+        // The parser ends the text at a NUL: a result cut short and padded
+        // with zeros (a crash) would pass for whole.
+        if (text.find('\0') != std::string::npos) return json(json::value_t::discarded);
+        return json::parse(text, nullptr, false);
     } catch (const std::exception&) {  // not a regular file, a read error
         return json(json::value_t::discarded);
     }

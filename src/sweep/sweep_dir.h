@@ -8,7 +8,8 @@
 //   DIR/logs/NAME.stderr     stderr of a point that failed or printed warnings
 //
 // A point's command is self-contained (absolute binary, config and output
-// paths), so any engine on any host sharing DIR can run it.
+// paths, and the sweep's CIDSIM_DATA_DIR when one is set), so any engine on
+// any host sharing DIR can run it.
 #include <functional>
 #include <string>
 #include <vector>

@@ -103,8 +103,14 @@ std::string varying_changes_no_run(const std::vector<std::string>& segments) {
 
 std::string join_params(const std::vector<std::pair<std::string, json>>& params) {
     std::string s;
-    for (const auto& [path, value] : params)
-        s += (s.empty() ? "" : ",") + path + "=" + display_value(value);
+    for (const auto& [path, value] : params) {
+        // A string holding what separates or delimits the parts is quoted,
+        // so that no two points' names read alike ("a,b.c=d" is no two values).
+        const bool quoted =
+            value.is_string() && value.get_ref<const std::string&>().find_first_of(",=\"[{") !=
+                                     std::string::npos;
+        s += (s.empty() ? "" : ",") + path + "=" + (quoted ? value.dump() : display_value(value));
+    }
     return s;
 }
 

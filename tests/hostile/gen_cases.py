@@ -2461,6 +2461,97 @@ case("run-xen-timer-period-within-one-tick", ["run", "x.json", "-q", "--set",
      names=["lapic.timer_period_ns"])
 case("explain-set-provenance", ["explain", "burst", "--set", "provenance.x=1"], 2,
      "provenance documents its values, and changes no run", [], names=["--set provenance.x=1"])
+# --- eleventh round --------------------------------------------------------------------
+# A closed standard output is no file to write into: cidsim's next file (a sweep's lock)
+# would take its descriptor and receive what was meant for it.
+for tag, argv, files in [
+        ("run", ["run", "tiny.json"], [TINY]), ("params", ["params"], []),
+        ("explain", ["explain", "scenario.json"], [SCEN]),
+        ("sweep", ["sweep", "spec.json", "--out", "sw", "--emit-commands"], [TINY, SPEC]),
+        ("version", ["--version"], []), ("help", ["--help"], [])]:
+    extra = {"creates": ["sw", "sw/sweep.json", "sw/points", "sw/logs", "sw/.sweep.lock"]
+             } if tag == "sweep" else {}
+    case(f"{tag}-stdout-closed", argv, 1, "writing to standard output failed: Bad file descriptor",
+         files, stdout_to="closed", **extra)
+for tag, argv in [("version", ["--version"]), ("help", ["--help"])]:
+    case(f"{tag}-stdout-disk-full", argv, 1,
+         "writing to standard output failed: No space left on device", [], stdout_to="/dev/full")
+# The JSON parser ends a text at a NUL byte: the zeros after a crash would pass for whole.
+TINY_TEXT = open(__file__.replace("gen_cases.py", "fixtures/tiny.json")).read()
+NUL_TAIL = "\u0000garbage {{{"
+case("run-config-nul-after-document", ["run", "c.json", "-q"], 2, "not valid JSON: a NUL byte",
+     [text("c.json", TINY_TEXT + NUL_TAIL)], names=["c.json:"])
+case("run-include-nul-after-document", ["run", "c.json", "-q"], 2, "not valid JSON: a NUL byte",
+     [text("inc.json", TINY_TEXT + NUL_TAIL), js("c.json", {"include": "inc.json"})],
+     names=["inc.json:"])
+case("sweep-spec-nul-after-document", ["sweep", "s.json", "--out", "sw"], 2,
+     "not valid JSON: a NUL byte",
+     [TINY, text("s.json", json.dumps({"base": "tiny.json", "vary": {"mode": ["posted"]}}) +
+                 NUL_TAIL)], names=["s.json:"])
+case("reproduce-tables-nul-after-document", ["reproduce", "t", "--tables", "t.json"], 2,
+     "not valid JSON: a NUL byte", [TINY, text("t.json", '{"tables": []}' + NUL_TAIL)],
+     names=["t.json:"])
+case("explain-scenario-nul-after-document", ["explain", "e.json"], 2,
+     "not valid JSON: a NUL byte",
+     [text("e.json", open(__file__.replace("gen_cases.py", "fixtures/scenario.json")).read() +
+           NUL_TAIL)], names=["e.json:"])
+case("collect-result-nul-after-document", ["collect", "m"], 2, "not a cidsim result",
+     sweep_dir([text("m/points/p0.json", json.dumps(R0["json"]) + NUL_TAIL)]),
+     names=["m/points/p0.json"])
+# Bytes that are not UTF-8 are shown by value, and a UTF-16 file is called so.
+case("run-config-utf16", ["run", "c.json", "-q"], 2, "(UTF-16? cidsim reads UTF-8)",
+     [{"path": "c.json", "hex": "fffe7b000a007d00"}], names=["c.json:1:4"])
+case("run-config-utf16-bom-only", ["run", "c.json", "-q"], 2,
+     "last read: '<0xFF>' (UTF-16? cidsim reads UTF-8)", [{"path": "c.json", "hex": "fffe"}],
+     names=["c.json:1:1"])
+case("run-config-utf16-no-bom", ["run", "c.json", "-q"], 2, "a NUL byte (UTF-16?",
+     [{"path": "c.json", "hex": "7b000a007d00"}], names=["c.json:1:2"])
+case("run-config-invalid-utf8-byte", ["run", "c.json", "-q"], 2, "last read: '\"<0xE9>\"'",
+     [{"path": "c.json", "hex": "7b226d6f6465223a2022e9227d"}], names=["c.json:1:"])
+# The emitted commands read the shipped files from where the sweep's came from.
+case("sweep-emit-commands-data-dir", ["sweep", "spec.json", "--out", "sw", "--emit-commands"], 0,
+     None, [TINY, SPEC, {"path": "data/configs", "dir": True}],
+     env={"CIDSIM_DATA_DIR": "{dir}/data"}, stdout_holds=["CIDSIM_DATA_DIR=/", "/data /"])
+for tag, value, msg in [("empty", "", "set but empty"),
+                        ("no-configs", "{dir}/d", "holds no configs/ folder")]:
+    case(f"data-dir-{tag}", ["explain", "burst"], 2, msg, TINY_FILES,
+         env={"CIDSIM_DATA_DIR": value}, names=["CIDSIM_DATA_DIR="])
+# A result that names no cidsim version is of an unknown one, not of the others'.
+TWO = {"parameters": ["handler.loop_limit"], "metrics": ["metrics.msis"],
+       "points": [{"name": f"p{i}", "group": "g0", "params": {"handler.loop_limit": 1},
+                   "seed": i + 1, "result": f"points/p{i}.json"} for i in range(2)]}
+for tag, version in [("missing", None), ("number", 5)]:
+    r1 = {"metrics": {"msis": 4}, "seed": 2, "config": {"handler": {"loop_limit": 1}}}
+    if version is not None:
+        r1["cidsim_version"] = version
+    case(f"collect-result-version-{tag}", ["collect", "m"], 0,
+         "made by 2 cidsim versions", [js("m/sweep.json", TWO),
+         js("m/points/p0.json", {"metrics": {"msis": 4}, "seed": 1, "cidsim_version": "v1",
+                                 "config": {"handler": {"loop_limit": 1}}}),
+         js("m/points/p1.json", r1)])
+# A finite mean is kept when only its interval is beyond a double's range.
+case("collect-aggregate-seeds-interval-beyond-double", ["collect", "m", "--aggregate-seeds"], 0,
+     "metrics.msis's interval in group g0: beyond a double's range",
+     [js("m/sweep.json", TWO)] +
+     [js(f"m/points/p{i}.json", {"metrics": {"msis": v}, "seed": i + 1,
+                                 "config": {"handler": {"loop_limit": 1}}})
+      for i, v in enumerate([1e308, 4])],
+     stdout_holds=["g0,1,2,5e+307,,"])
+# Values holding "," or "=" are quoted in point names: no two points' names read alike.
+case("sweep-zip-values-with-separators", ["sweep", "s.json", "--out", "sw", "--emit-commands"], 0,
+     None, [js("s.json", {"base": {"platform": "generic", "run": {"duration_ns": 2000},
+                                   "topology": {"cpus": 1},
+                                   "devices": [{"name": "d0", "irq_cpus": [0]},
+                                               {"name": "d1", "irq_cpus": [0]},
+                                               {"name": "w", "irq_cpus": [0]}],
+                                   "workloads": [{"type": "bursty", "device": "w"}]},
+                          "zip": [{"devices.0.name": ["a,devices.1.name=b", "a"],
+                                   "devices.1.name": ["c", "b,devices.1.name=c"]}]})],
+     stdout_holds=['devices.0.name=_a,devices.1.name=b_,devices.1.name=c,seed=1~'])
+case("run-trace-empty", ["run", "tiny.json", "-q", "--set", "workloads.0.events=[]"], 2,
+     "an empty trace sends no MSI", [TINY], names=["workloads[0].events"])
+case("params-block-as-listed", ["params", "workloads[]"], 0, None, [],
+     stdout_holds=["workloads[] (type nvme)"])
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups

@@ -17,10 +17,10 @@
 // "args": [...], "status", "message": "fragment" | ["f1", "f2"],
 // "names": [...], "stdout_lacks": [...], "stdout_holds": [...], "changes": [...],
 // "creates": [...], "kept": [DIR] (a failure may leave files under DIR, and must leave some),
-// "env": {NAME: VALUE}, "stdout_to": a file to open as stdout (/dev/full)}.
+// "env": {NAME: VALUE}, "stdout_to": a file to open as stdout (/dev/full), or "closed"}.
 // A setup entry is {"path": P} plus one of "copy" (a fixture's name), "repo"
 // (a path in the source tree),
-// "text", "json", "dir": true, "fifo": true, "symlink": TARGET, "hardlink":
+// "text", "hex" (bytes, two hex digits each), "json", "dir": true, "fifo": true, "symlink": TARGET, "hardlink":
 // EXISTING, "tmpfs": "full" | "ro" (a small tmpfs mounted at P, filled up or
 // read-only: the disk faults), "mounted_file": "rw" | "ro" (a file with
 // another bind-mounted over it: a target rename cannot replace); mounts are
@@ -109,11 +109,16 @@ Outcome run(const std::string& binary, const std::vector<std::string>& args, con
         for (auto it = env.begin(); it != env.end(); ++it)
             ::setenv(it.key().c_str(), subst(it.value().get<std::string>(), dir.string()).c_str(), 1);
         const int in = ::open("/dev/null", O_RDONLY);
+        const bool closed = stdout_to == "closed";
         const int o = stdout_to.empty() ? ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644)
+                      : closed          ? -1
                                         : ::open(stdout_to.c_str(), O_WRONLY);
         const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         ::dup2(in, 0);
-        ::dup2(o, 1);
+        if (closed)
+            ::close(1);
+        else
+            ::dup2(o, 1);
         ::dup2(e, 2);
         ::execv(binary.c_str(), argv.data());
         ::_exit(127);
@@ -216,7 +221,13 @@ void setup(const json& files, const fs::path& dir, const fs::path& fixtures) {
         else if (f.contains("repo"))  // a file of the source tree (fixtures is tests/hostile/fixtures)
             fs::copy_file(fixtures / "../../.." / f["repo"].get<std::string>(), p);
         else if (f.contains("text")) std::ofstream(p, std::ios::binary) << f["text"].get<std::string>();
-        else if (f.contains("json")) std::ofstream(p) << f["json"].dump(1);
+        else if (f.contains("hex")) {
+            const std::string hex = f["hex"].get<std::string>();
+            std::string bytes;
+            for (size_t i = 0; i + 1 < hex.size(); i += 2)
+                bytes += char(std::stoi(hex.substr(i, 2), nullptr, 16));
+            std::ofstream(p, std::ios::binary) << bytes;
+        } else if (f.contains("json")) std::ofstream(p) << f["json"].dump(1);
         else if (f.contains("dir")) fs::create_directories(p);
         else if (f.contains("fifo")) {
             if (::mkfifo(p.c_str(), 0644) != 0) throw std::runtime_error("mkfifo " + p.string());
