@@ -293,7 +293,11 @@ std::string printable_bytes(const std::string& text) {
     std::string out;
     for (size_t i = 0; i < text.size();) {
         const unsigned char c = static_cast<unsigned char>(text[i]);
-        const size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+        const size_t n = c < 0x80          ? 1
+                         : (c >> 5) == 0x06 ? 2
+                         : (c >> 4) == 0x0E ? 3
+                         : (c >> 3) == 0x1E ? 4
+                                            : 0;  // a continuation byte or 0xF8..0xFF
         bool whole = n > 0 && i + n <= text.size();
         for (size_t k = 1; whole && k < n; ++k)
             whole = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
