@@ -20,8 +20,9 @@
 // "env": {NAME: VALUE}, "stdout_to": a file to open as stdout (/dev/full), or "closed"}.
 // A setup entry is {"path": P} plus one of "copy" (a fixture's name), "repo"
 // (a path in the source tree), "text", "hex" (bytes, two hex digits each),
-// "json", "dir": true, "fifo": true, "symlink": TARGET, "hardlink": EXISTING, "tmpfs": "full" | "ro" (a small tmpfs mounted at P, filled up or
-// read-only: the disk faults), "mounted_file": "rw" | "ro" (a file with
+// "json", "dir": true, "fifo": true, "symlink": TARGET, "hardlink": EXISTING,
+// "tmpfs": "full" | "ro" (a small tmpfs mounted at P, filled up or read-only:
+// the disk faults), "mounted_file": "rw" | "ro" (a file with
 // another bind-mounted over it: a target rename cannot replace); mounts are
 // made in a private mount namespace of this runner, and the case is
 // skipped, not failed, where none can be made.
