@@ -93,13 +93,12 @@ int sc_main(int argc, char* argv[]) {
         return cidsim::kExitBadInput;
     }
     // A folder the user named for the shipped files that is not one would
-    // otherwise be passed over for the next place, without a word.
-    if (const char* data = std::getenv("CIDSIM_DATA_DIR")) {
+    // otherwise be passed over for the next place, without a word. Empty is
+    // unset (`CIDSIM_DATA_DIR= cidsim ...` switches it off).
+    if (const char* data = std::getenv("CIDSIM_DATA_DIR"); data && *data) {
         std::error_code ec;
         std::string wrong;
-        if (!*data)
-            wrong = "set but empty";
-        else if (!std::filesystem::is_directory(data, ec))
+        if (!std::filesystem::is_directory(data, ec))
             wrong = ec && ec != std::errc::no_such_file_or_directory ? ec.message()
                                                                      : "not a directory";
         else if (!std::filesystem::is_directory(std::filesystem::path(data) / "configs", ec))

@@ -127,12 +127,14 @@ TEST_CASE("affinity-move: the post lands in the old CPU's PIR and is delivered, 
 
 TEST_CASE("affinity-move, remappable: the old vector's cleanup waits for the old CPU's "
           "interrupt", "[explain]") {
-    // The cleanup timer fires while CPU0 is in vector 0x24's handler; its
-    // callback (softirq context) runs after iret, so A is handled, not lost.
+    // The cleanup timer fires while CPU0 is inside vector 0x24's interrupt;
+    // its callback (softirq context) runs after iret, so A is handled, not lost.
     const json r = explain("affinity-move", "--set mode=remappable");
     for (const std::string label : {"IRR or PIR", "IRR only"}) {
         const json& v = variant(r, label);
         CHECK(v["affinity_move"]["freed"] == true);
+        CHECK(v["affinity_move"]["cleanup_checks"] == 1);
+        CHECK(v["affinity_move"]["freed_at_ns"].get<double>() > 430);  // after A's EOI
         CHECK(v["counts"]["unhandled_vector_calls"] == 0);
         CHECK(v["counts"]["handler_invocations"] == 2);
         bool waited = false, a_on_cpu0 = false;

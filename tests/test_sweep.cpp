@@ -530,9 +530,20 @@ TEST_CASE("a sweep into a directory another sweep holds writes nothing there", "
     grown["vary"]["handler.loop_limit"] = {1, 3, 5};
     write(dir + "/spec2.json", grown.dump());
     const auto [rc, out] = capture(kBinary + " sweep " + dir + "/spec2.json --out " + dir + "/out 2>&1");
-    ::close(fd);
     CHECK(rc != 0);
     CHECK_THAT(out, Catch::Contains("another cidsim sweep is running"));
+    // Another config for the same points: the busy directory is said first,
+    // not its results (whose advice, to remove sweep.json, would lose the
+    // running sweep's manifest).
+    json other = json::parse(read(spec));
+    other["set"]["mode"] = "remappable";
+    write(dir + "/spec3.json", other.dump());
+    const auto [rc3, out3] =
+        capture(kBinary + " sweep " + dir + "/spec3.json --out " + dir + "/out 2>&1");
+    ::close(fd);
+    CHECK(rc3 == 1);
+    CHECK_THAT(out3, Catch::Contains("another cidsim sweep is running") &&
+                         !Catch::Contains("remove"));
     CHECK(read(dir + "/out/sweep.json") == manifest);
 }
 

@@ -23,7 +23,9 @@
 #include "report/progress.h"
 #include "cli/numeric_option.h"
 #include "config/config_loader.h"
+#include "config/json_text.h"
 #include "config/platforms.h"
+#include "config/printable.h"
 #include "report/results.h"
 #include "sim/bench.h"
 
@@ -47,7 +49,11 @@ struct Series {
 // Each config is a row named by its file's stem: one file twice, or two
 // files of one name, would be rows no one can tell apart. Names the second.
 void refuse_repeated_configs(const std::vector<std::string>& configs) {
-    for (size_t i = 0; i < configs.size(); ++i)
+    for (size_t i = 0; i < configs.size(); ++i) {
+        // The row's name is one cell of a printed table.
+        if (has_control_character(fs::path(configs[i]).stem().string()))
+            throw BadInput("--config " + show_json(json(configs[i])) + ": a control character "
+                           "in the file's name, which names its row: rename it");
         for (size_t j = 0; j < i; ++j) {
             const std::string again = "--config " + configs[i] + ": ";
             if (same_file(identify(configs[i]), identify(configs[j])))
@@ -58,6 +64,7 @@ void refuse_repeated_configs(const std::vector<std::string>& configs) {
                 throw BadInput(again + "its row would be named " + stem + ", as --config " +
                                configs[j] + "'s is: rename one of them");
         }
+    }
 }
 
 }  // namespace
@@ -144,6 +151,7 @@ int cmd_bench(int argc, char** argv) {
     char duration[64];
     std::snprintf(duration, sizeof duration, "run.duration_ns=%.17g", duration_ns);
     try {
+        if (const std::string twice = set_given_twice(sets); !twice.empty()) throw BadInput(twice);
         for (const std::string& s : sets) {
             if (set_reaches(s, {"run", "duration_ns"}))
                 throw BadInput("--set " + s + ": bench runs every config for --duration-ns, "

@@ -67,6 +67,9 @@ int cmd_explain(int argc, char** argv) {
     try {
         scenario = load_scenario(find_scenario(name));
         if (vm.count("set")) {
+            if (const std::string twice = set_given_twice(vm["set"].as<std::vector<std::string>>());
+                !twice.empty())
+                throw BadInput(twice);
             // The explain section is this command's; provenance no run reads.
             for (const std::string& set : vm["set"].as<std::vector<std::string>>())
                 if (const std::vector<std::string> keys =

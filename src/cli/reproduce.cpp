@@ -528,6 +528,11 @@ int cmd_reproduce(int argc, char** argv) {
         sets.insert(sets.end(), p.extra.begin(), p.extra.end());
         sets.push_back("run.duration_ns=" + std::to_string(p.duration_ns));
         sets.push_back("run.batches=" + std::to_string(p.windows));
+        // The later of two sets of one key is the one meant (a row's own
+        // run.batches gives way to the windows asked for): a run is told each
+        // key once.
+        while (const auto twice = key_given_twice(sets))
+            sets.erase(sets.begin() + std::ptrdiff_t(twice->second));
         return sets;
     };
     // Empty, or why a whole result of `p` is not of the config checked at the start.

@@ -103,6 +103,10 @@ int cmd_run(int argc, char** argv) {
         // --stepwise sets run.run_ahead, --seed run.seed: a --set stating it
         // (itself, or a run section holding it) would be overridden.
         if (vm.count("set"))
+            if (const std::string twice = set_given_twice(vm["set"].as<std::vector<std::string>>());
+                !twice.empty())
+                throw BadInput(twice);
+        if (vm.count("set"))
             for (const std::string& s : vm["set"].as<std::vector<std::string>>()) {
                 if (const std::string why = set_changes_no_run(s); !why.empty())
                     throw BadInput("--set " + s + ": " + why);

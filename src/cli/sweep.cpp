@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -103,6 +104,12 @@ int cmd_sweep(int argc, char** argv) {
         if (vm.count("emit-slurm")) slurm = path_option(vm, "emit-slurm");
         refuse_control_characters("--out", out_dir);
         if (!slurm.empty()) refuse_control_characters("--emit-slurm", slurm);
+        // Both are in each emitted command too.
+        if (vm.count("emit-commands") || vm.count("emit-slurm")) {
+            if (const char* data = std::getenv("CIDSIM_DATA_DIR"); data && *data)
+                refuse_control_characters("CIDSIM_DATA_DIR", data);
+            refuse_control_characters("the cidsim binary", self_executable());
+        }
         if (!slurm.empty()) refuse_sbatch_unsafe(out_dir);
         check_directory_option("--out", out_dir, false);
     } catch (const BadInput& e) {
@@ -129,6 +136,11 @@ int cmd_sweep(int argc, char** argv) {
         return kExitBadInput;
     }
 
+    if (SweepLock::held(out_dir)) {
+        std::cerr << "cidsim sweep: " << out_dir
+                  << ": another cidsim sweep is running in this directory\n";
+        return kExitFailure;
+    }
     // The spec and its base have been read: no output may be one of them,
     // nor the Slurm script one of the sweep's own files.
     std::unique_ptr<SweepDir> dir_owner;
@@ -137,7 +149,7 @@ int cmd_sweep(int argc, char** argv) {
     try {
         dir_owner = std::make_unique<SweepDir>(out_dir, self_executable());
         created = dir_owner->claim_outputs(spec, [&] {
-            dir_owner->refuse_foreign_files(points, out_dir);
+            dir_owner->refuse_foreign_files(points, out_dir, spec.base_path.empty());
             dir_owner->refuse_other_sweep(points, out_dir);
             if (!slurm.empty()) {
                 claim_output("--emit-slurm", slurm);

@@ -49,8 +49,9 @@ void check_trace(const SimConfig& c, const WorkloadConfig& w, const std::string&
                               "simulation's resolution), found " + show_json(e[0]));
         // As replayed: rounded to the kernel's picosecond (19999.9996 is 20000).
         if (t >= end_ns || ns(t) >= c.run.warmup + c.run.duration)
-            throw ConfigError(ev + ": at " + format_number(t) +
-                              " ns, beyond the end of the run (run.warmup_ns + run.duration_ns = " +
+            throw ConfigError(ev + ": at " + format_number(t) + " ns, " +
+                              (ns(t) > c.run.warmup + c.run.duration ? "beyond" : "at") +
+                              " the end of the run (run.warmup_ns + run.duration_ns = " +
                               format_number(end_ns) + " ns); it would never be replayed");
         const std::string name = e[1].get<std::string>();
         auto dev = std::find_if(c.devices.begin(), c.devices.end(),
@@ -199,8 +200,10 @@ void check_references(const SimConfig& c) {
                                       std::to_string(d.params.vectors) + " vectors");
         if (w.type == "periodic" && w.periodic.phase >= c.run.warmup + c.run.duration)
             throw ConfigError(at + "phase_ns: the first completion at " +
-                              format_number(ns_of(w.periodic.phase)) +
-                              " ns, beyond the end of the run (run.warmup_ns + run.duration_ns = " +
+                              format_number(ns_of(w.periodic.phase)) + " ns, " +
+                              (w.periodic.phase > c.run.warmup + c.run.duration ? "beyond"
+                                                                                : "at") +
+                              " the end of the run (run.warmup_ns + run.duration_ns = " +
                               format_number(ns_of(c.run.warmup + c.run.duration)) +
                               " ns); it would never fire");
         if (nvme || dsa) check_device_alone(c, i, at);

@@ -388,9 +388,11 @@ json parse_config_text(const std::string& text, const std::string& source,
         return true;
     };
     const std::string at = source.empty() ? "" : source + ":";
-    const bool utf16 = text.rfind("\xFF\xFE", 0) == 0 || text.rfind("\xFE\xFF", 0) == 0 ||
-                       (text.size() > 1 && text[1] == '\0');
-    const std::string hint = utf16 ? " (UTF-16? cidsim reads UTF-8)" : "";
+    // Byte order marks, or ASCII text with a zero byte before or after each
+    // character (not a file of zeros).
+    const bool wide = text.rfind("\xFF\xFE", 0) == 0 || text.rfind("\xFE\xFF", 0) == 0 ||
+                      (text.size() > 1 && (text[0] == '\0') != (text[1] == '\0'));
+    const std::string hint = wide ? " (UTF-16 or UTF-32? cidsim reads UTF-8)" : "";
     // The parser takes a NUL byte for the end of the text: what follows one
     // (the zeros of a file cut short by a crash, say) would go unread.
     if (const size_t nul = text.find('\0'); nul != std::string::npos)
@@ -593,6 +595,12 @@ bool holds_key(const json& section, const std::vector<std::string>& key) {
     return true;
 }
 
+std::string first_single_value_path(const nlohmann::json& v, const std::string& path) {
+    if (!v.is_structured() || v.empty()) return path;
+    return v.is_object() ? first_single_value_path(v.begin().value(), path + "." + v.begin().key())
+                         : first_single_value_path(v.front(), path + ".0");
+}
+
 bool same_key_path(const std::string& a, const std::string& b) {
     if (a == b) return true;
     try {
@@ -600,6 +608,21 @@ bool same_key_path(const std::string& a, const std::string& b) {
     } catch (const ConfigError&) {
         return false;
     }
+}
+
+std::optional<std::pair<size_t, size_t>> key_given_twice(const std::vector<std::string>& sets) {
+    const auto key = [](const std::string& set) { return set.substr(0, set.find('=')); };
+    for (size_t i = 0; i < sets.size(); ++i)
+        for (size_t k = 0; k < i; ++k)
+            if (same_key_path(key(sets[i]), key(sets[k]))) return std::make_pair(i, k);
+    return std::nullopt;
+}
+
+std::string set_given_twice(const std::vector<std::string>& sets) {
+    const auto twice = key_given_twice(sets);
+    if (!twice) return "";
+    return "--set " + sets[twice->first] + ": its key is given by --set " +
+           sets[twice->second] + " too, whose value would be lost; keep one";
 }
 
 namespace {

@@ -29,7 +29,7 @@ std::string source_tree_file(const std::string& rel) {
 
 std::vector<std::string> data_candidates(const std::string& rel) {
     std::vector<std::string> out;
-    if (const char* env = std::getenv("CIDSIM_DATA_DIR"))
+    if (const char* env = std::getenv("CIDSIM_DATA_DIR"); env && *env)
         out.push_back(std::string(env) + "/" + rel);
     if (const std::string root = installed_root(); !root.empty()) out.push_back(root + "/" + rel);
     out.push_back(source_tree_file(rel));

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <dirent.h>
 #include <memory>
+#include <set>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -89,25 +90,31 @@ std::string find_scenario(const std::string& name) {
     // A path that exists but is no regular file (a directory, a FIFO), or a
     // name that can only be a file, is left to read_json_file, whose
     // message says what it is.
+    // A bare name is a built-in scenario's first: a file of that name in the
+    // folder run in never replaces it (./NAME reads the file).
     const bool json_name = name.size() > 5 && name.substr(name.size() - 5) == ".json";
+    if (!json_name && name.find('/') == std::string::npos)
+        for (const std::string& d : scenario_dirs())
+            if (is_file(d + "/" + name + ".json")) return d + "/" + name + ".json";
     if (is_file(name) || ::lstat(name.c_str(), &st) == 0 || json_name ||
         name.find('/') != std::string::npos)
         return name;
-    if (name.find('/') == std::string::npos)
-        for (const std::string& d : scenario_dirs())
-            if (is_file(d + "/" + name + ".json")) return d + "/" + name + ".json";
     throw ConfigError(name + ": no such scenario file or built-in scenario (cidsim explain --list)");
 }
 
 std::vector<std::pair<std::string, std::string>> list_scenarios() {
+    // Every name find_scenario finds: a folder's own, then the next one's it lacks.
     std::vector<std::pair<std::string, std::string>> out;
+    std::set<std::string> seen;
     for (const std::string& d : scenario_dirs()) {
         DIR* dir = ::opendir(d.c_str());
         if (!dir) continue;
         std::unique_ptr<DIR, int (*)(DIR*)> closer(dir, ::closedir);
         while (dirent* e = ::readdir(dir)) {
             const std::string f = e->d_name;
-            if (f.size() < 6 || f.substr(f.size() - 5) != ".json") continue;
+            if (f.size() < 6 || f.substr(f.size() - 5) != ".json" ||
+                !seen.insert(f.substr(0, f.size() - 5)).second)
+                continue;
             std::string title;
             try {
                 title = load_scenario(d + "/" + f).title;
@@ -116,7 +123,6 @@ std::vector<std::pair<std::string, std::string>> list_scenarios() {
             }
             out.emplace_back(f.substr(0, f.size() - 5), title);
         }
-        if (!out.empty()) break;
     }
     std::sort(out.begin(), out.end());
     return out;
@@ -189,6 +195,14 @@ void parse_scenario(ExplainScenario& s) {
     };
     s.title = text(ex, "title", "explain.", s.name);
     s.comment = text(s.document, "comment", "", "");
+    // Each is printed as it is, on its own line.
+    for (const auto& [what, value] : {std::make_pair("the scenario's file name", &s.name),
+                                      std::make_pair("explain.title", &s.title),
+                                      std::make_pair("comment", &s.comment)})
+        if (has_control_character(*value))
+            throw ConfigError(std::string(what) + ": " + show_json(json(*value)) +
+                              ": a control character in text explain prints; expected "
+                              "printable characters only");
     if (auto v = ex.find("variants"); v != ex.end()) {
         if (!v->is_array() || v->empty())
             throw ConfigError("explain.variants: expected a non-empty array");

@@ -8,7 +8,9 @@
 #include <utility>
 #include <vector>
 
+#include "config/json_text.h"
 #include "config/platforms.h"
+#include "config/printable.h"
 #include "report/metric_rows.h"
 #include "report/metric_table.h"
 #include "report/stat_json.h"
@@ -192,7 +194,9 @@ std::string stats_text(const json& r, const std::string& source) {
         section_lines(lines, table, r["ci95"], cfg, "ci95.",
                       "95% half-width of the batch means (Student t) of: ");
     std::ostringstream os;
-    os << "# cidsim " << r.value("cidsim_version", std::string("?")) << "; config " << source
+    // A newline in the config's name would start a line that is no comment.
+    os << "# cidsim " << r.value("cidsim_version", std::string("?")) << "; config "
+       << (has_control_character(source) ? show_json(json(source)) : source)
        << "; platform " << config_platform_summary(cfg)
        << (cfg.contains("mode") ? "; mode " + cfg["mode"].get<std::string>() : "")
        << "; seed " << r.value("seed", json(0)).dump() << "\n";

@@ -357,8 +357,11 @@ void check_metrics(const std::vector<std::string>& metrics, const std::string& a
         const std::string where = at + "[" + std::to_string(i) + "]: ";
         if (std::find(names.begin(), names.end(), metrics[i]) == names.end()) {
             const std::string close = near_miss(metrics[i], names);
+            std::string all;
+            for (const std::string& n : names) all += (all.empty() ? "" : ", ") + n;
             throw ConfigError(where + "unknown metric '" + metrics[i] + "'" +
-                              (close.empty() ? "" : " (did you mean '" + close + "'?)"));
+                              (close.empty() ? "" : " (did you mean '" + close + "'?)") +
+                              "; a table's metrics: " + all);
         }
         const auto first = std::find(metrics.begin(), metrics.end(), metrics[i]);
         if (first != metrics.begin() + long(i))
@@ -389,14 +392,12 @@ TableRow load_row(const json& r, const std::string& dir, const std::string& at,
     row.config = cfg[0] == '/' ? cfg : dir + "/" + cfg;
     if (r.contains("set")) row.overrides = texts(r["set"], at + ".set");
     // A key given twice in one row is one value lost (the later wins), as in an explain variant.
-    for (size_t i = 0; i < row.overrides.size(); ++i) {
-        const std::string mine = row.overrides[i].substr(0, row.overrides[i].find('='));
-        for (size_t k = 0; k < i; ++k)
-            if (same_key_path(mine, row.overrides[k].substr(0, row.overrides[k].find('='))))
-                throw ConfigError(at + ".set[" + std::to_string(i) + "]: " + mine +
-                                  " is given twice (first at [" + std::to_string(k) +
-                                  "]); keep one");
-    }
+    if (const auto twice = key_given_twice(row.overrides))
+        throw ConfigError(at + ".set[" + std::to_string(twice->first) + "]: " +
+                          row.overrides[twice->first].substr(
+                              0, row.overrides[twice->first].find('=')) +
+                          " is given twice (first at [" + std::to_string(twice->second) +
+                          "]); keep one");
     if (r.contains("published")) {
         row.published = object_of(r["published"], at + ".published");
         for (const auto& [metric, value] : row.published.items())

@@ -360,7 +360,7 @@ std::vector<std::string> narrate(const std::vector<TraceRecord>& events, const T
                 const sc_core::sc_time fired = sc_core::sc_time::from_value(e.value);
                 const std::string waited =
                     fired < e.at ? " (its timer fired at " + format_ns(fired) + " ns; the "
-                                   "callback ran once " + c + " was out of its interrupt)"
+                                   "callback ran once " + c + " was free)"
                                  : "";
                 say(e, c + " vector cleanup of " + hex_vector(e.vector) + waited +
                            ": is_vector_pending = IRR " + std::to_string(e.word) + ", PIR " +

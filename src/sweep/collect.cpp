@@ -334,7 +334,8 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
         std::string first;
     };
     std::vector<Absent> absent(metrics.size()), undefined(metrics.size());
-    std::map<std::string, size_t> versions;  // cidsim_version (as shown) -> results
+    std::map<std::string, size_t> versions;  // cidsim_version -> results
+    size_t unversioned = 0;                  // results naming no version
     GroupsSeen groups_seen;
     for (size_t i = 0; i < point_list.size(); ++i) {
         const json& pt = point_list[i];
@@ -383,9 +384,10 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
                               r.name + " (rerun `cidsim sweep` to refresh it; other shipped "
                               "files, a CIDSIM_DATA_DIR, make another config too)");
         // One that names none is of an unknown version: not one of the others.
-        const auto ver = result.find("cidsim_version");
-        ++versions[ver != result.end() && ver->is_string() ? show_json(*ver)
-                                                           : "no cidsim_version"];
+        if (const auto ver = result.find("cidsim_version"); ver != result.end() && ver->is_string())
+            ++versions[ver->get<std::string>()];
+        else
+            ++unversioned;
         for (size_t m = 0; m < metrics.size(); ++m) {
             const json* v = json_at_path(result, metrics[m]);
             if (!v && indexed[m]) {
@@ -400,8 +402,8 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
                                   ", not a single value (it holds no field to name)");
             if (v->is_object() || v->is_array())
                 throw ConfigError(metric_label(m) + " is not a single value in " + path +
-                                  " (name a field inside it, e.g. " + metrics[m] + "." +
-                                  (v->is_object() ? v->begin().key() : "0") + ")");
+                                  " (name a field inside it, e.g. " +
+                                  first_single_value_path(*v, metrics[m]) + ")");
             // null: the run could not define it (a ratio of nothing, a
             // histogram without samples); a seed's mean leaves it out.
             if (aggregate_seeds && !v->is_number() && !v->is_null())
@@ -412,11 +414,14 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
         }
         rows.push_back(std::move(r));
     }
-    if (versions.size() > 1) {
+    if (versions.size() + (unversioned > 0) > 1) {
         std::string which;
         for (const auto& [version, n] : versions)
-            which += (which.empty() ? "" : ", ") + version + " " + std::to_string(n);
-        t.notes.push_back("the results were made by " + std::to_string(versions.size()) +
+            which += (which.empty() ? "" : ", ") + show_json(json(version)) + " " +
+                     std::to_string(n);
+        if (unversioned) which += ", none named " + std::to_string(unversioned);
+        t.notes.push_back("the results were made by " +
+                          std::to_string(versions.size() + (unversioned > 0)) +
                           " cidsim versions (" + which + " point(s)): to have them all from "
                           "one, remove the sweep's points/ and rerun `cidsim sweep` with it");
     }
@@ -480,7 +485,7 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
             // A finite mean is kept when only its interval overflows.
             const bool interval = values.size() > 1;  // none from a single seed
             const bool mean_ok = std::isfinite(ci.mean);
-            const bool interval_ok = mean_ok && std::isfinite(lo) && std::isfinite(hi);
+            const bool interval_ok = interval && std::isfinite(lo) && std::isfinite(hi);
             if (!mean_ok || (interval && !interval_ok))
                 beyond_double.push_back(metric_label(m) + (mean_ok ? "'s interval" : "") +
                                         " in group " + g);
@@ -489,7 +494,7 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
                 continue;
             }
             cells.push_back(ci.mean);
-            if (!interval || !interval_ok) {
+            if (!interval_ok) {
                 cells.push_back(nullptr);
                 cells.push_back(nullptr);
                 continue;

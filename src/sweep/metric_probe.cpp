@@ -155,9 +155,10 @@ void check_metric_paths(const SweepSpec& spec, const std::vector<SweepPoint>& po
             throw ConfigError(at + ": not in a cidsim result" +
                               (known.empty() ? "" : "; keys there: " + known));
         }
-        if (!indexed && (v->is_object() || v->is_array()))
-            throw ConfigError(at + ": is not a single value (name a field inside it, e.g. " + path +
-                              "." + (v->is_object() && !v->empty() ? v->begin().key() : "0") + ")");
+        const json* whole = indexed ? json_at_path(result, path) : v;
+        if (whole && whole->is_structured())
+            throw ConfigError(at + ": is not a single value (name a field inside it, e.g. " +
+                              first_single_value_path(*whole, path) + ")");
         if (indexed && std::none_of(results.begin(), results.end(), [&](const json& r) {
                 const json* leaf = json_at_path(r, path);
                 return leaf && !leaf->is_object() && !leaf->is_array();

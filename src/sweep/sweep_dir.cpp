@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <stdexcept>
 
@@ -97,7 +98,22 @@ void remove_created(const std::string& created) {
     if (!created.empty()) fs::remove_all(created, ec);
 }
 
-void SweepDir::refuse_foreign_files(const std::vector<SweepPoint>& points, const std::string& shown) const {
+namespace {
+
+// Written by cidsim sweep: an object with its parameters and points.
+bool holds_sweep_manifest(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (text.find('\0') != std::string::npos) return false;
+    const json m = json::parse(text, nullptr, false);
+    return m.is_object() && m.contains("parameters") && m["parameters"].is_array() &&
+           m.contains("points") && m["points"].is_array();
+}
+
+}  // namespace
+
+void SweepDir::refuse_foreign_files(const std::vector<SweepPoint>& points, const std::string& shown,
+                                    bool writes_base) const {
     std::error_code ec;
     for (const char* sub : {"points", "logs", ".sweep.lock"}) {
         const std::string path = m_dir + "/" + sub;
@@ -117,6 +133,16 @@ void SweepDir::refuse_foreign_files(const std::vector<SweepPoint>& points, const
             throw BadInput("--out " + shown + ": " + sub + ": cannot write here: " +
                            std::strerror(errno));
     }
+    // sweep.json and base.json are replaced by every run: only a sweep's own.
+    const bool manifest = fs::exists(manifest_path(), ec);
+    if (manifest && !holds_sweep_manifest(manifest_path()))
+        throw BadInput("--out " + shown + ": sweep.json is not a manifest written by cidsim "
+                       "sweep, and this sweep would replace it: move it away, or name another "
+                       "directory");
+    if (writes_base && !manifest && fs::exists(m_dir + "/base.json", ec))
+        throw BadInput("--out " + shown + ": base.json is not of a sweep (there is no "
+                       "sweep.json), and a sweep of an inline base would replace it: move it "
+                       "away, or name another directory");
     for (const SweepPoint& p : points)
         for (const std::string& name :
              {"points/" + p.name + ".json", "logs/" + p.name + ".stderr"}) {
@@ -200,10 +226,12 @@ std::vector<std::string> SweepDir::command(const SweepSpec& spec, const SweepPoi
 }
 
 std::string SweepDir::command_line(const SweepSpec& spec, const SweepPoint& p) const {
-    // The shipped files it reads come from where this sweep's do.
+    // The shipped files it reads come from where this sweep's do; `env`
+    // sets the variable in any login shell (csh has no VAR=value prefix).
     std::string line;
-    if (const char* data = std::getenv("CIDSIM_DATA_DIR"))
-        line = "CIDSIM_DATA_DIR=" + shell_quote(fs::absolute(data).lexically_normal().string());
+    if (const char* data = std::getenv("CIDSIM_DATA_DIR"); data && *data)
+        line = "env CIDSIM_DATA_DIR=" +
+               shell_quote(fs::absolute(data).lexically_normal().string());
     for (const std::string& a : command(spec, p)) line += (line.empty() ? "" : " ") + shell_quote(a);
     return line;
 }
@@ -226,6 +254,15 @@ SweepLock::SweepLock(const std::string& dir) {
         ::close(m_fd);
         throw std::runtime_error(dir + ": another cidsim sweep is running in this directory");
     }
+}
+
+bool SweepLock::held(const std::string& dir) {
+    const std::string path = dir + "/.sweep.lock";
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0) return false;  // none yet, or no file to lock: the lock itself will say
+    const bool busy = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    ::close(fd);
+    return busy;
 }
 
 SweepLock::~SweepLock() {

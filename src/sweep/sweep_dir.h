@@ -39,10 +39,13 @@ public:
     // remove_created when a later step fails before any point has run.
     std::string claim_outputs(const SweepSpec& spec, const std::function<void()>& then) const;
 
-    // DIR/points or DIR/logs that is a symbolic link, or a point's result or
-    // log that is a link (symbolic or hard) or no regular file: BadInput naming it (under --out
+    // DIR/points or DIR/logs that is a symbolic link, a point's result or
+    // log that is a link (symbolic or hard) or no regular file, a sweep.json
+    // that is no sweep manifest, or (`writes_base`, an inline base) a
+    // base.json beside no sweep.json: BadInput naming it (under --out
     // `shown`). A sweep writes only through names it made.
-    void refuse_foreign_files(const std::vector<SweepPoint>& points, const std::string& shown) const;
+    void refuse_foreign_files(const std::vector<SweepPoint>& points, const std::string& shown,
+                              bool writes_base) const;
     // A manifest in DIR whose points hold results and are not all among
     // `points` (another spec's sweep), or a result of one of `points` made with
     // another config (check_result: Stale): BadInput, as replacing it would
@@ -79,6 +82,9 @@ class SweepLock {
 public:
     explicit SweepLock(const std::string& dir);  // throws std::runtime_error if held
     ~SweepLock();
+    // Is a sweep running in `dir` now? Asked before the checks of what DIR
+    // holds, which a running sweep is changing (their advice would be wrong).
+    static bool held(const std::string& dir);
     SweepLock(const SweepLock&) = delete;
     SweepLock& operator=(const SweepLock&) = delete;
 

@@ -104,11 +104,13 @@ std::string varying_changes_no_run(const std::vector<std::string>& segments) {
 std::string join_params(const std::vector<std::pair<std::string, json>>& params) {
     std::string s;
     for (const auto& [path, value] : params) {
-        // A string holding what separates or delimits the parts is quoted,
-        // so that no two points' names read alike ("a,b.c=d" is no two values).
+        // A string that could pass for more parts ("a,b.c=d") or for JSON is
+        // quoted; a comma alone cannot (every part has its "="), so a cpulist
+        // keeps its plain name. Values that still read alike ("1" and 1) are
+        // caught where the names are made.
         const bool quoted =
-            value.is_string() && value.get_ref<const std::string&>().find_first_of(",=\"[{") !=
-                                     std::string::npos;
+            value.is_string() &&
+            value.get_ref<const std::string&>().find_first_of("=\"[{") != std::string::npos;
         s += (s.empty() ? "" : ",") + path + "=" + (quoted ? value.dump() : display_value(value));
     }
     return s;

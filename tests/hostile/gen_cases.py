@@ -2499,23 +2499,30 @@ case("collect-result-nul-after-document", ["collect", "m"], 2, "not a cidsim res
      sweep_dir([text("m/points/p0.json", json.dumps(R0["json"]) + NUL_TAIL)]),
      names=["m/points/p0.json"])
 # Bytes that are not UTF-8 are shown by value, and a UTF-16 file is called so.
-case("run-config-utf16", ["run", "c.json", "-q"], 2, "(UTF-16? cidsim reads UTF-8)",
+WIDE = "(UTF-16 or UTF-32? cidsim reads UTF-8)"
+case("run-config-utf16", ["run", "c.json", "-q"], 2, WIDE,
      [{"path": "c.json", "hex": "fffe7b000a007d00"}], names=["c.json:1:4"])
 case("run-config-utf16-bom-only", ["run", "c.json", "-q"], 2,
-     "last read: '<0xFF>' (UTF-16? cidsim reads UTF-8)", [{"path": "c.json", "hex": "fffe"}],
+     "last read: '<0xFF>' " + WIDE, [{"path": "c.json", "hex": "fffe"}],
      names=["c.json:1:1"])
-case("run-config-utf16-no-bom", ["run", "c.json", "-q"], 2, "a NUL byte (UTF-16?",
-     [{"path": "c.json", "hex": "7b000a007d00"}], names=["c.json:1:2"])
+for tag, hexed, at in [("utf16le-no-bom", "7b000a007d00", "c.json:1:2"),
+                      ("utf16be-no-bom", "007b000a007d", "c.json:1:1")]:
+    case(f"run-config-{tag}", ["run", "c.json", "-q"], 2, "a NUL byte " + WIDE,
+         [{"path": "c.json", "hex": hexed}], names=[at])
+# A file of zeros (a crash's) is no UTF-16.
+case("run-config-zeros", ["run", "c.json", "-q"], 2, "not valid JSON: a NUL byte",
+     [{"path": "c.json", "hex": "00000000"}], names=["c.json:1:1"], stderr_lacks=["UTF"])
 case("run-config-invalid-utf8-byte", ["run", "c.json", "-q"], 2, "last read: '\"<0xE9>\"'",
      [{"path": "c.json", "hex": "7b226d6f6465223a2022e9227d"}], names=["c.json:1:"])
 # The emitted commands read the shipped files from where the sweep's came from.
 case("sweep-emit-commands-data-dir", ["sweep", "spec.json", "--out", "sw", "--emit-commands"], 0,
      None, [TINY, SPEC, {"path": "data/configs", "dir": True}],
-     env={"CIDSIM_DATA_DIR": "{dir}/data"}, stdout_holds=["CIDSIM_DATA_DIR=/", "/data /"])
-for tag, value, msg in [("empty", "", "set but empty"),
-                        ("no-configs", "{dir}/d", "holds no configs/ folder")]:
-    case(f"data-dir-{tag}", ["explain", "burst"], 2, msg, TINY_FILES,
-         env={"CIDSIM_DATA_DIR": value}, names=["CIDSIM_DATA_DIR="])
+     env={"CIDSIM_DATA_DIR": "{dir}/data"},
+     stdout_holds=["env CIDSIM_DATA_DIR=/", "/data /"])
+case("data-dir-no-configs", ["explain", "burst"], 2, "holds no configs/ folder", TINY_FILES,
+     env={"CIDSIM_DATA_DIR": "{dir}/d"}, names=["CIDSIM_DATA_DIR="])
+# Empty is unset: `CIDSIM_DATA_DIR= cidsim ...` switches it off.
+case("data-dir-empty", ["explain", "burst"], 0, None, [], env={"CIDSIM_DATA_DIR": ""})
 # A result that names no cidsim version is of an unknown one, not of the others'.
 TWO = {"parameters": ["handler.loop_limit"], "metrics": ["metrics.msis"],
        "points": [{"name": f"p{i}", "group": "g0", "params": {"handler.loop_limit": 1},
@@ -2552,6 +2559,73 @@ case("run-trace-empty", ["run", "tiny.json", "-q", "--set", "workloads.0.events=
      "an empty trace sends no MSI", [TINY], names=["workloads[0].events"])
 case("params-block-as-listed", ["params", "workloads[]"], 0, None, [],
      stdout_holds=["workloads[] (type nvme)"])
+# --- twelfth round ---------------------------------------------------------------------
+# A sweep replaces only its own sweep.json and base.json.
+case("sweep-foreign-manifest", ["sweep", "spec.json", "--out", "sw", "--emit-commands"], 2,
+     "sweep.json is not a manifest written by cidsim sweep",
+     [TINY, SPEC, text("sw/sweep.json", "my precious notes\n")], names=["--out sw"],
+     changes=[])
+case("sweep-foreign-base", ["sweep", "s.json", "--out", "sw", "--emit-commands"], 2,
+     "base.json is not of a sweep",
+     [js("s.json", {"base": json.load(open(__file__.replace("gen_cases.py", "fixtures/tiny.json"))),
+                    "vary": {"mode": ["posted", "remappable"]}}),
+      text("sw/base.json", "my notes\n")], names=["--out sw"])
+# What goes into each emitted command line holds no control character.
+case("sweep-emit-data-dir-newline", ["sweep", "spec.json", "--out", "sw", "--emit-commands"], 2,
+     "a control character in the path", [TINY, SPEC, {"path": "n\nl/configs", "dir": True}],
+     env={"CIDSIM_DATA_DIR": "{dir}/n\nl"}, names=["CIDSIM_DATA_DIR"])
+# Text explain prints on a line of its own is printable.
+SCEN_TEXT = json.load(open(__file__.replace("gen_cases.py", "fixtures/scenario.json")))
+for tag, key, value in [("title", "title", "ti\u001b[31mRED"),
+                        ("comment", "comment", "line1\nFAKE: all good")]:
+    sc = json.loads(json.dumps(SCEN_TEXT))
+    if key == "title":
+        sc["explain"]["title"] = value
+    else:
+        sc["comment"] = value
+    case(f"explain-{tag}-control-character", ["explain", "e.json"], 2,
+         "a control character in text explain prints", [js("e.json", sc)],
+         names=["explain.title" if key == "title" else "comment"])
+case("explain-file-name-control-character", ["explain", "e\u001bx.json"], 2,
+     "the scenario's file name", [copy("e\u001bx.json", "scenario.json")],
+     names=["the scenario's file name"])
+case("bench-config-name-control-character",
+     ["bench", "--reps", "1", "--no-floor", "--config", "a\nb.json"], 2,
+     "a control character in the file's name", [copy("a\nb.json", "tiny.json")],
+     names=["--config"])
+# One key given twice: the earlier value would be lost without a word.
+for tag, args, files in [
+        ("run", ["run", "tiny.json", "-q"], [TINY]),
+        ("bench", ["bench", "--reps", "1", "--no-floor", "--config", "tiny.json"], [TINY]),
+        ("explain", ["explain", "scenario.json"], [SCEN])]:
+    case(f"{tag}-set-key-twice", args + ["--set", "mode=posted", "--set", "mode=remappable"], 2,
+         "whose value would be lost", files, names=["--set mode=remappable", "--set mode=posted"])
+case("run-set-key-twice-spelled-apart", ["run", "tiny.json", "-q", "--set",
+     "devices[0].vectors=2", "--set", "devices.0.vectors=1"], 2, "whose value would be lost",
+     [TINY], names=["--set devices.0.vectors=1"])
+case("run-set-layered", ["run", "tiny.json", "-q", "--set", 'run={"duration_ns": 20000}',
+     "--set", "run.seed=3"], 0, None, [TINY])
+# A bare name is the built-in scenario's, whatever the folder run in holds.
+case("explain-builtin-beside-dir-of-its-name", ["explain", "burst"], 0, None,
+     [{"path": "burst", "dir": True}], stdout_holds=["== burst: "])
+case("explain-list-data-dir-partial", ["explain", "--list"], 0, None,
+     [{"path": "data/configs/explain", "dir": True},
+      {"path": "data/configs/explain/burst.json", "repo": "configs/explain/burst.json"}],
+     env={"CIDSIM_DATA_DIR": "{dir}/data"}, stdout_holds=["burst", "vm-delivery", "ipi-storm"])
+# Advice that works when followed: a single value's path, a table metric's names.
+case("collect-metric-container-advice-reaches-a-value", ["collect", "m", "--metric", "config"], 2,
+     "e.g. config.handler.loop_limit)", sweep_dir([R0]), names=["--metric config"])
+case("sweep-metric-indexed-container", ["sweep", "spec.json", "--out", "sw"], 2,
+     "is not a single value (name a field inside it, e.g. per_cpu.0.",
+     [TINY, js("spec.json", {"base": "tiny.json", "vary": {"mode": ["posted", "remappable"]},
+                             "metrics": ["per_cpu.0"]})], names=["metrics[0]: per_cpu.0"])
+case("reproduce-tables-unknown-metric-lists", ["reproduce", "t", "--tables", "t.json"], 2,
+     "; a table's metrics: ", [TINY, js("t.json", {"tables": [{
+         "name": "t", "title": "t", "set": "prediction", "metrics": ["msis_per_irq"],
+         "rows": [{"key": {"a": 1}, "config": "tiny.json"}]}]})],
+     names=["t.json", "tables[0].metrics[0]"])
+case("run-trace-event-at-end", ["run", "tiny.json", "-q", "--set", "run.duration_ns=900"], 2,
+     "at 900 ns, at the end of the run", [TINY], names=["workloads[0].events[3]"])
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
