@@ -151,7 +151,6 @@ int cmd_bench(int argc, char** argv) {
     char duration[64];
     std::snprintf(duration, sizeof duration, "run.duration_ns=%.17g", duration_ns);
     try {
-        if (const std::string twice = set_given_twice(sets); !twice.empty()) throw BadInput(twice);
         for (const std::string& s : sets) {
             if (set_reaches(s, {"run", "duration_ns"}))
                 throw BadInput("--set " + s + ": bench runs every config for --duration-ns, "
@@ -159,6 +158,7 @@ int cmd_bench(int argc, char** argv) {
             if (const std::string why = set_changes_no_run(s); !why.empty())
                 throw BadInput("--set " + s + ": " + why);
         }
+        if (const std::string twice = set_given_twice(sets); !twice.empty()) throw BadInput(twice);
         for (const std::string& c : configs) {
             // Bad input fails here, not in a child: the config, --set, the duration.
             const nlohmann::json own_length = read_config_file(c);

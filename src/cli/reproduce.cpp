@@ -76,7 +76,7 @@ std::string default_systems_tables() { return data_file("configs/vm/tables.json"
 // (its config or its set[i]), never as a command-line --set, which the
 // user did not give. `file`: the config as read, which every run of the row
 // must have used.
-RunParams config_run(const Table& table, const TableRow& row, json& file) {
+SimConfig row_config(const Table& table, const TableRow& row, json& file) {
     const std::string label = " (table " + table.name + ", row " + key_text(row.key) + "): ";
     const auto set_error = [&](size_t i, const std::string& what) {
         const bool option = what.rfind("--set ", 0) == 0;
@@ -99,7 +99,7 @@ RunParams config_run(const Table& table, const TableRow& row, json& file) {
         }
     }
     try {
-        return load_config(j, row.config).run;
+        return load_config(j, row.config);
     } catch (const ConfigError& e) {
         // The last set that gave the key, as `run` names the last --set.
         try {
@@ -355,6 +355,7 @@ int cmd_reproduce(int argc, char** argv) {
     std::vector<Pending> initial;
     // Each row's config's own run.duration_ns.
     std::vector<std::vector<double>> row_length_ns(chosen.size());
+    std::vector<std::vector<bool>> replays_trace(chosen.size());
     // Each row's config as checked here: a run reads the file again, which
     // may have been edited since (a whole reproduce takes hours).
     std::vector<std::vector<json>> row_file(chosen.size());
@@ -375,15 +376,23 @@ int cmd_reproduce(int argc, char** argv) {
         for (size_t t = 0; t < chosen.size(); ++t)
             for (size_t r = 0; r < chosen[t].rows.size(); ++r) {
                 json& file = row_file[t].emplace_back();
-                const RunParams run = config_run(chosen[t], chosen[t].rows[r], file);
+                const SimConfig config = row_config(chosen[t], chosen[t].rows[r], file);
+                const RunParams& run = config.run;
+                // A trace's events are fixed in time: a run of another length
+                // replays another workload (its rates move), so the row keeps
+                // its length, unjudged, and so do its sensitivity runs.
+                const bool trace = std::any_of(config.workloads.begin(), config.workloads.end(),
+                                               [](const auto& w) { return w.type == "trace"; });
+                replays_trace[t].push_back(trace);
                 // A row of one window cannot be judged, so it is not shortened
                 // either: nothing would tell that its shorter run says nothing.
-                const double duration_ns = ns_of(run.duration) * (run.batches > 1 ? shorter : 1.0);
+                const double duration_ns =
+                    ns_of(run.duration) * (run.batches > 1 && !trace ? shorter : 1.0);
                 if (duration_ns < ns_of(run.duration))
                     check_shortened_row(chosen[t], chosen[t].rows[r], file, duration_ns,
                                         precision_option);
                 // Its sensitivity runs are shorter still (and a row only grows).
-                if (sensitivity && variant_length < 1)
+                if (sensitivity && variant_length < 1 && !trace)
                     check_shortened_row(chosen[t], chosen[t].rows[r], file,
                                         duration_ns * variant_length,
                                         "--sensitivity-length " +
@@ -585,7 +594,9 @@ int cmd_reproduce(int argc, char** argv) {
         const auto& sets = variant_sets[p.table][p.row];
         for (size_t v = 0; v < sets.size(); ++v) {
             if (sets[v].empty()) continue;
-            const Pending q{p.table, p.row, p.duration_ns * variant_length, p.windows, 0, "", int(v), sets[v]};
+            const double length = replays_trace[p.table][p.row] ? 1.0 : variant_length;
+            const Pending q{p.table, p.row, p.duration_ns * length, p.windows, 0, "", int(v),
+                            sets[v]};
             current = chosen[p.table].name + " " + key_text(chosen[p.table].rows[p.row].key) +
                       " (sensitivity)";
             submit(q);
@@ -652,7 +663,10 @@ int cmd_reproduce(int argc, char** argv) {
                 if (const std::string why = metric_missing(m, results[p.table][p.row]);
                     !why.empty())
                     return row_failed(m + " is not measured by this row: " + why);
-            v = judge(t, p.row, results[p.table][p.row], precision);
+            if (replays_trace[p.table][p.row])
+                v.unjudged = "every figure";
+            else
+                v = judge(t, p.row, results[p.table][p.row], precision);
         } catch (const json::exception&) {  // a result with the keys, not their values
             return row_failed(changed_text(p.out));
         }
@@ -683,8 +697,12 @@ int cmd_reproduce(int argc, char** argv) {
         if (!v.unjudged.empty() && (v.precise || p.round >= max_reruns))
             std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " ("
                       << key_text(t.rows[p.row].key) << "): " << v.unjudged
-                      << " from one window (run.batches 1): --precision not judged, no ci95 "
-                         "(give the row run.batches, 10 or more, to have it judged)\n";
+                      << (replays_trace[p.table][p.row]
+                              ? " of a replayed trace, whose events are fixed in time: the run "
+                                "keeps its config's length, --precision not judged\n"
+                              : " from one window (run.batches 1): --precision not judged, no "
+                                "ci95 (give the row run.batches, 10 or more, to have it "
+                                "judged)\n");
         if (v.precise) {
             ++rows_done;
             submit_variants(p);

@@ -102,12 +102,9 @@ int cmd_run(int argc, char** argv) {
                            "empty string");
         // --stepwise sets run.run_ahead, --seed run.seed: a --set stating it
         // (itself, or a run section holding it) would be overridden.
-        if (vm.count("set"))
-            if (const std::string twice = set_given_twice(vm["set"].as<std::vector<std::string>>());
-                !twice.empty())
-                throw BadInput(twice);
-        if (vm.count("set"))
-            for (const std::string& s : vm["set"].as<std::vector<std::string>>()) {
+        if (vm.count("set")) {
+            const auto& sets = vm["set"].as<std::vector<std::string>>();
+            for (const std::string& s : sets) {
                 if (const std::string why = set_changes_no_run(s); !why.empty())
                     throw BadInput("--set " + s + ": " + why);
                 if (vm.count("stepwise") && set_states(s, {"run", "run_ahead"}))
@@ -117,6 +114,9 @@ int cmd_run(int argc, char** argv) {
                     throw BadInput("--set " + s + ": --seed sets run.seed after every --set; "
                                    "give run.seed in one of them");
             }
+            if (const std::string twice = set_given_twice(sets); !twice.empty())
+                throw BadInput(twice);
+        }
     } catch (const BadInput& e) {
         std::cerr << "cidsim run: " << e.what() << "\n";
         return kExitBadInput;

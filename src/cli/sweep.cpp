@@ -136,11 +136,14 @@ int cmd_sweep(int argc, char** argv) {
         return kExitBadInput;
     }
 
-    if (SweepLock::held(out_dir)) {
-        std::cerr << "cidsim sweep: " << out_dir
-                  << ": another cidsim sweep is running in this directory\n";
-        return kExitFailure;
-    }
+    // Said before what DIR holds is judged (a running sweep is changing it),
+    // and again if it started meanwhile.
+    const auto busy = [&] {
+        if (!SweepLock::held(out_dir)) return false;
+        std::cerr << "cidsim sweep: " << out_dir << ": " << SweepLock::kHeldText << "\n";
+        return true;
+    };
+    if (busy()) return kExitFailure;
     // The spec and its base have been read: no output may be one of them,
     // nor the Slurm script one of the sweep's own files.
     std::unique_ptr<SweepDir> dir_owner;
@@ -161,6 +164,7 @@ int cmd_sweep(int argc, char** argv) {
             }
         });
     } catch (const BadInput& e) {
+        if (busy()) return kExitFailure;
         std::cerr << "cidsim sweep: " << e.what() << "\n";
         return kExitBadInput;
     } catch (const std::exception& e) {

@@ -391,7 +391,9 @@ json parse_config_text(const std::string& text, const std::string& source,
     // Byte order marks, or ASCII text with a zero byte before or after each
     // character (not a file of zeros).
     const bool wide = text.rfind("\xFF\xFE", 0) == 0 || text.rfind("\xFE\xFF", 0) == 0 ||
-                      (text.size() > 1 && (text[0] == '\0') != (text[1] == '\0'));
+                      (text.size() > 1 && (text[0] == '\0') != (text[1] == '\0')) ||
+                      (text.size() > 3 && text.compare(0, 3, std::string(3, '\0')) == 0 &&
+                       text[3] != '\0');
     const std::string hint = wide ? " (UTF-16 or UTF-32? cidsim reads UTF-8)" : "";
     // The parser takes a NUL byte for the end of the text: what follows one
     // (the zeros of a file cut short by a crash, say) would go unread.
@@ -596,9 +598,13 @@ bool holds_key(const json& section, const std::vector<std::string>& key) {
 }
 
 std::string first_single_value_path(const nlohmann::json& v, const std::string& path) {
-    if (!v.is_structured() || v.empty()) return path;
-    return v.is_object() ? first_single_value_path(v.begin().value(), path + "." + v.begin().key())
-                         : first_single_value_path(v.front(), path + ".0");
+    if (!v.is_structured()) return path;
+    for (auto it = v.begin(); it != v.end(); ++it) {
+        const std::string below = first_single_value_path(
+            *it, path + "." + (v.is_object() ? it.key() : std::to_string(it - v.begin())));
+        if (!below.empty()) return below;
+    }
+    return "";
 }
 
 bool same_key_path(const std::string& a, const std::string& b) {
@@ -611,18 +617,41 @@ bool same_key_path(const std::string& a, const std::string& b) {
 }
 
 std::optional<std::pair<size_t, size_t>> key_given_twice(const std::vector<std::string>& sets) {
-    const auto key = [](const std::string& set) { return set.substr(0, set.find('=')); };
+    // Each set's key segments; none for one that is no key=value (its own
+    // check says what is wrong with it).
+    std::vector<std::optional<std::vector<std::string>>> keys;
+    for (const std::string& set : sets) {
+        const size_t eq = set.find('=');
+        try {
+            keys.push_back(eq == std::string::npos || eq == 0
+                               ? std::nullopt
+                               : std::make_optional(key_segments(set.substr(0, eq))));
+        } catch (const ConfigError&) {
+            keys.push_back(std::nullopt);
+        }
+    }
+    // A later set of the key or of a section above it ("a" after "a.b", "w.*.x"
+    // after "w.0.x") replaces the earlier value; one below it ("a.b" after "a") layers.
+    const auto replaces = [](const std::vector<std::string>& later,
+                             const std::vector<std::string>& earlier) {
+        if (later.size() > earlier.size()) return false;
+        for (size_t s = 0; s < later.size(); ++s)
+            if (later[s] != earlier[s] && !(later[s] == "*" && !earlier[s].empty() &&
+                                            std::isdigit(static_cast<unsigned char>(earlier[s][0]))))
+                return false;
+        return true;
+    };
     for (size_t i = 0; i < sets.size(); ++i)
         for (size_t k = 0; k < i; ++k)
-            if (same_key_path(key(sets[i]), key(sets[k]))) return std::make_pair(i, k);
+            if (keys[i] && keys[k] && replaces(*keys[i], *keys[k])) return std::make_pair(i, k);
     return std::nullopt;
 }
 
 std::string set_given_twice(const std::vector<std::string>& sets) {
     const auto twice = key_given_twice(sets);
     if (!twice) return "";
-    return "--set " + sets[twice->first] + ": its key is given by --set " +
-           sets[twice->second] + " too, whose value would be lost; keep one";
+    return "--set " + sets[twice->first] + ": replaces what --set " + sets[twice->second] +
+           " gave, whose value would be lost; keep one";
 }
 
 namespace {

@@ -67,15 +67,15 @@ std::string read_by_no_run(const std::vector<std::string>& segments);
 bool set_states(const std::string& assignment, const std::vector<std::string>& key);
 // Whether a section's value holds the key path `key` below it.
 bool holds_key(const nlohmann::json& section, const std::vector<std::string>& key);
-// The path of the first single value inside `v` (at `path`), going into each
-// object's first key and each array's first element; `path` itself when `v`
-// is one (or an empty object or array).
+// The path of the first single value inside `v` (at `path`), in order of
+// keys and elements; `path` itself when `v` is one, "" when it holds none.
 std::string first_single_value_path(const nlohmann::json& v, const std::string& path);
 // Whether two key paths name one value ("per_cpu[1].x" and "per_cpu.1.x").
 bool same_key_path(const std::string& a, const std::string& b);
 // Of "key.path=value" assignments applied in order, the first (later,
-// earlier) pair naming one key path: the earlier value would be lost
-// without a word. Layers stay apart: "run={...}" then "run.batches=1".
+// earlier) pair where the later sets the earlier's key or a section above it
+// ("run" after "run.batches"): the earlier value would be lost without a
+// word. Layers stay apart: "run={...}" then "run.batches=1".
 std::optional<std::pair<size_t, size_t>> key_given_twice(const std::vector<std::string>& sets);
 // Its message for --set options, or "" when none is given twice.
 std::string set_given_twice(const std::vector<std::string>& sets);

@@ -46,7 +46,7 @@ bool is_file(const std::string& p) {
 // files' places (io/data_files.h).
 std::vector<std::string> scenario_dirs() {
     std::vector<std::string> dirs;
-    if (const char* env = std::getenv("CIDSIM_EXPLAIN_DIR")) dirs.push_back(env);
+    if (const char* env = std::getenv("CIDSIM_EXPLAIN_DIR"); env && *env) dirs.push_back(env);
     for (const std::string& d : data_candidates("configs/explain")) dirs.push_back(d);
     return dirs;
 }
@@ -87,15 +87,15 @@ std::string pad(const std::string& s, size_t n) {
 std::string find_scenario(const std::string& name) {
     struct stat st;
     if (name.empty()) throw ConfigError("an empty scenario name (cidsim explain --list)");
-    // A path that exists but is no regular file (a directory, a FIFO), or a
-    // name that can only be a file, is left to read_json_file, whose
-    // message says what it is.
     // A bare name is a built-in scenario's first: a file of that name in the
     // folder run in never replaces it (./NAME reads the file).
     const bool json_name = name.size() > 5 && name.substr(name.size() - 5) == ".json";
     if (!json_name && name.find('/') == std::string::npos)
         for (const std::string& d : scenario_dirs())
             if (is_file(d + "/" + name + ".json")) return d + "/" + name + ".json";
+    // A path that exists but is no regular file (a directory, a FIFO), or a
+    // name that can only be a file, is left to read_json_file, whose
+    // message says what it is.
     if (is_file(name) || ::lstat(name.c_str(), &st) == 0 || json_name ||
         name.find('/') != std::string::npos)
         return name;
@@ -112,8 +112,9 @@ std::vector<std::pair<std::string, std::string>> list_scenarios() {
         std::unique_ptr<DIR, int (*)(DIR*)> closer(dir, ::closedir);
         while (dirent* e = ::readdir(dir)) {
             const std::string f = e->d_name;
-            if (f.size() < 6 || f.substr(f.size() - 5) != ".json" ||
-                !seen.insert(f.substr(0, f.size() - 5)).second)
+            // As find_scenario takes them: a file, named as it can be printed.
+            if (f.size() < 6 || f.substr(f.size() - 5) != ".json" || !is_file(d + "/" + f) ||
+                has_control_character(f) || !seen.insert(f.substr(0, f.size() - 5)).second)
                 continue;
             std::string title;
             try {
@@ -195,10 +196,14 @@ void parse_scenario(ExplainScenario& s) {
     };
     s.title = text(ex, "title", "explain.", s.name);
     s.comment = text(s.document, "comment", "", "");
-    // Each is printed as it is, on its own line.
+    // Each is printed as it is: the name and title on one line, the
+    // comment as the lines and tabs it holds.
+    std::string comment_text = s.comment;
+    for (char& c : comment_text)
+        if (c == '\n' || c == '\t') c = ' ';
     for (const auto& [what, value] : {std::make_pair("the scenario's file name", &s.name),
                                       std::make_pair("explain.title", &s.title),
-                                      std::make_pair("comment", &s.comment)})
+                                      std::make_pair("comment", &comment_text)})
         if (has_control_character(*value))
             throw ConfigError(std::string(what) + ": " + show_json(json(*value)) +
                               ": a control character in text explain prints; expected "

@@ -391,13 +391,13 @@ TableRow load_row(const json& r, const std::string& dir, const std::string& at,
     if (cfg.empty()) throw ConfigError(at + ".config: empty");
     row.config = cfg[0] == '/' ? cfg : dir + "/" + cfg;
     if (r.contains("set")) row.overrides = texts(r["set"], at + ".set");
-    // A key given twice in one row is one value lost (the later wins), as in an explain variant.
+    // A key set twice in one row is one value lost (the later wins), as in an explain variant.
     if (const auto twice = key_given_twice(row.overrides))
         throw ConfigError(at + ".set[" + std::to_string(twice->first) + "]: " +
                           row.overrides[twice->first].substr(
                               0, row.overrides[twice->first].find('=')) +
-                          " is given twice (first at [" + std::to_string(twice->second) +
-                          "]); keep one");
+                          " replaces what [" + std::to_string(twice->second) +
+                          "] gave, whose value would be lost; keep one");
     if (r.contains("published")) {
         row.published = object_of(r["published"], at + ".published");
         for (const auto& [metric, value] : row.published.items())

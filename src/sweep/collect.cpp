@@ -396,14 +396,16 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
                 continue;
             }
             if (!v) throw ConfigError(metric_label(m) + ": not found in " + path);
-            if (v->is_structured() && v->empty())
-                throw ConfigError(metric_label(m) + " is an empty " +
-                                  (v->is_object() ? "object" : "array") + " in " + path +
-                                  ", not a single value (it holds no field to name)");
-            if (v->is_object() || v->is_array())
+            if (v->is_structured()) {
+                const std::string leaf = first_single_value_path(*v, metrics[m]);
+                if (leaf.empty())
+                    throw ConfigError(metric_label(m) + " is " +
+                                      (v->empty() ? "an empty " : "an ") +
+                                      (v->is_object() ? "object" : "array") + " in " + path +
+                                      ", not a single value (it holds no field to name)");
                 throw ConfigError(metric_label(m) + " is not a single value in " + path +
-                                  " (name a field inside it, e.g. " +
-                                  first_single_value_path(*v, metrics[m]) + ")");
+                                  " (name a field inside it, e.g. " + leaf + ")");
+            }
             // null: the run could not define it (a ratio of nothing, a
             // histogram without samples); a seed's mean leaves it out.
             if (aggregate_seeds && !v->is_number() && !v->is_null())
@@ -417,9 +419,9 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
     if (versions.size() + (unversioned > 0) > 1) {
         std::string which;
         for (const auto& [version, n] : versions)
-            which += (which.empty() ? "" : ", ") + show_json(json(version)) + " " +
+            which += (which.empty() ? "" : ", ") + show_json(json(version)) + ": " +
                      std::to_string(n);
-        if (unversioned) which += ", none named " + std::to_string(unversioned);
+        if (unversioned) which += ", no version: " + std::to_string(unversioned);
         t.notes.push_back("the results were made by " +
                           std::to_string(versions.size() + (unversioned > 0)) +
                           " cidsim versions (" + which + " point(s)): to have them all from "

@@ -156,9 +156,13 @@ void check_metric_paths(const SweepSpec& spec, const std::vector<SweepPoint>& po
                               (known.empty() ? "" : "; keys there: " + known));
         }
         const json* whole = indexed ? json_at_path(result, path) : v;
-        if (whole && whole->is_structured())
-            throw ConfigError(at + ": is not a single value (name a field inside it, e.g. " +
-                              first_single_value_path(*whole, path) + ")");
+        if (whole && whole->is_structured()) {
+            const std::string leaf = first_single_value_path(*whole, path);
+            throw ConfigError(at + ": is not a single value (" +
+                              (leaf.empty() ? std::string("it holds no field to name")
+                                            : "name a field inside it, e.g. " + leaf) +
+                              ")");
+        }
         if (indexed && std::none_of(results.begin(), results.end(), [&](const json& r) {
                 const json* leaf = json_at_path(r, path);
                 return leaf && !leaf->is_object() && !leaf->is_array();

@@ -139,10 +139,14 @@ void SweepDir::refuse_foreign_files(const std::vector<SweepPoint>& points, const
         throw BadInput("--out " + shown + ": sweep.json is not a manifest written by cidsim "
                        "sweep, and this sweep would replace it: move it away, or name another "
                        "directory");
-    if (writes_base && !manifest && fs::exists(m_dir + "/base.json", ec))
+    // A sweep's lock marks base.json as a sweep's too (its manifest may have
+    // been removed, as the messages below advise).
+    const std::string base = m_dir + "/base.json";
+    if (writes_base && !manifest && fs::exists(base, ec) &&
+        !fs::exists(m_dir + "/.sweep.lock", ec))
         throw BadInput("--out " + shown + ": base.json is not of a sweep (there is no "
-                       "sweep.json), and a sweep of an inline base would replace it: move it "
-                       "away, or name another directory");
+                       "sweep.json nor .sweep.lock), and a sweep of an inline base would replace "
+                       "it: move it away, or name another directory");
     for (const SweepPoint& p : points)
         for (const std::string& name :
              {"points/" + p.name + ".json", "logs/" + p.name + ".stderr"}) {
@@ -175,8 +179,8 @@ void SweepDir::refuse_other_sweep(const std::vector<SweepPoint>& points,
                        "CIDSIM_DATA_DIR), and this sweep would replace them; "
                        "name another directory, or remove " + shown + "/sweep.json to replace "
                        "them");
-    // Read as the sweep's own file, not an input (which it would refuse to
-    // write); one collect could not read loses nothing by being replaced.
+    // Read as the sweep's own file (refuse_foreign_files refused any other),
+    // not an input, which it would refuse to write.
     std::ifstream in(manifest_path());
     const nlohmann::json manifest = nlohmann::json::parse(in, nullptr, false);
     if (!manifest.is_object() || !manifest.contains("points") || !manifest["points"].is_array())
@@ -252,13 +256,14 @@ SweepLock::SweepLock(const std::string& dir) {
     if (m_fd < 0) throw std::runtime_error(path + ": " + std::strerror(errno));
     if (::flock(m_fd, LOCK_EX | LOCK_NB) != 0) {
         ::close(m_fd);
-        throw std::runtime_error(dir + ": another cidsim sweep is running in this directory");
+        throw std::runtime_error(dir + ": " + kHeldText);
     }
 }
 
 bool SweepLock::held(const std::string& dir) {
     const std::string path = dir + "/.sweep.lock";
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    const int fd =
+        ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) return false;  // none yet, or no file to lock: the lock itself will say
     const bool busy = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
     ::close(fd);

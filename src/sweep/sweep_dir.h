@@ -85,6 +85,7 @@ public:
     // Is a sweep running in `dir` now? Asked before the checks of what DIR
     // holds, which a running sweep is changing (their advice would be wrong).
     static bool held(const std::string& dir);
+    static constexpr const char* kHeldText = "another cidsim sweep is running in this directory";
     SweepLock(const SweepLock&) = delete;
     SweepLock& operator=(const SweepLock&) = delete;
 

@@ -1335,10 +1335,13 @@ for m, why in [("mint_per_s", "no ipistorm"), ("eois_per_s", "no Xen domain"),
 case("reproduce-all-zero-metric-not-met", ["reproduce", "x", "--tables", "t.json"], 0,
      "x row 0 (a=1): pid_misses_per_notification 0 or undefined in every window: --precision "
      "not met",
-     [TINY, js("t.json", {"tables": [{"name": "x", "title": "t", "set": "prediction",
-                                      "metrics": ["irq_rate_M", "pid_misses_per_notification"],
-                                      "rows": [{"key": {"a": 1}, "config": "tiny.json",
-                                                "set": ["mode=remappable"]}]}]})])
+     [js("per.json", {"platform": "generic", "run": {"duration_ns": 20000},
+                      "topology": {"cpus": 1}, "devices": [{"name": "dev0", "irq_cpus": [0]}],
+                      "workloads": [{"type": "periodic", "device": "dev0", "period_ns": 1000}]}),
+      js("t.json", {"tables": [{"name": "x", "title": "t", "set": "prediction",
+                                "metrics": ["irq_rate_M", "pid_misses_per_notification"],
+                                "rows": [{"key": {"a": 1}, "config": "per.json",
+                                          "set": ["mode=remappable"]}]}]})])
 
 # --- a POWER partition's idle x86 host: its costs are never spent ---------------------
 POWER = shipped("configs/explain/ipi-storm.json")
@@ -1658,20 +1661,32 @@ for tag, second, msg in [
                               "metrics": ["metrics.msi_rate_mps"], "points": [P0, second]})],
          names=["m/sweep.json: points[1].group"])
 
-# --precision that shortens a row below its own trace: refused before any run (6).
-# A row of one window is never shortened (nothing would judge it): these rows have ten.
+# --precision that shortens a row past its first periodic completion: refused before any
+# run (6). A row of one window is never shortened (nothing would judge it): these rows have
+# ten. A trace row keeps its length (its events are fixed in time).
+PERIODIC = js("per.json", {"platform": "generic", "run": {"duration_ns": 20000},
+                           "topology": {"cpus": 1},
+                           "devices": [{"name": "dev0", "irq_cpus": [0]}],
+                           "workloads": [{"type": "periodic", "device": "dev0",
+                                          "period_ns": 1000, "phase_ns": 15000}]})
 TABLES_10 = js("tables.json", {"tables": [{
     "name": "tiny", "title": "one short row", "set": "prediction", "metrics": ["irq_rate_M"],
-    "rows": [{"key": {"mode": "posted"}, "config": "tiny.json",
+    "rows": [{"key": {"mode": "posted"}, "config": "per.json",
               "set": ["mode=posted", "run.batches=10"]}]}]})
 for tag, extra, named in [("precision-1", ["--precision", "1"], "--precision 1"),
                           ("precision-0.5-sensitivity", ["--precision", "0.5", "--sensitivity"],
                            "--precision 0.5")]:
-    case(f"reproduce-{tag}-shortens-row-below-trace",
+    case(f"reproduce-{tag}-shortens-row-below-its-phase",
          ["reproduce", "tiny", "--tables", "tables.json"] + extra, 2,
-         "there its run is shortened to", [TINY, TABLES_10],
+         "there its run is shortened to", [PERIODIC, TABLES_10],
          names=[named, "tables.json: tables[0].rows[0] (table tiny, row mode=posted)",
                 "beyond the end of the run"])
+    case(f"reproduce-{tag}-trace-row-keeps-length",
+         ["reproduce", "tiny", "--tables", "tables.json"] + extra, 0,
+         "of a replayed trace, whose events are fixed in time",
+         [TINY, js("tables.json", dict(TABLES_10["json"], tables=[dict(
+             TABLES_10["json"]["tables"][0], rows=[dict(TABLES_10["json"]["tables"][0]["rows"][0],
+                                                         config="tiny.json")])]))])
 
 # A sweep varying what changes no run: the explain section, provenance (8).
 for tag, spec, key in [
@@ -1802,10 +1817,12 @@ for tag, spec in [("irq-cpus", {"base": "tiny.json", "vary": {"devices.0.irq_cpu
                       [], [{"cpus": "0", "cpu": {"eoi_ns": 1}}]]}})]:
     case(f"sweep-array-shapes-{tag}", ["sweep", "s.json", "--out", "sw", "--emit-commands"], 0, None,
          [TINY, js("s.json", spec)], creates=["sw/sweep.json"], stdout_lacks=["E529"])
-# Sensitivity runs shorter than a row's trace: refused before any run.
-case("reproduce-sensitivity-length-shortens-row-below-trace",
+# Sensitivity runs shorter than a row's first periodic completion: refused before any run.
+case("reproduce-sensitivity-length-shortens-row-below-its-phase",
      ["reproduce", "tiny", "--tables", "tables.json", "--sensitivity", "--precision", "0.01",
-      "--sensitivity-length", "0.01"], 2, "there its run is shortened to", [TINY, TABLES],
+      "--sensitivity-length", "0.01"], 2, "there its run is shortened to",
+     [PERIODIC, js("tables.json", {"tables": [dict(TABLES_10["json"]["tables"][0], rows=[{
+         "key": {"mode": "posted"}, "config": "per.json", "set": ["mode=posted"]}])]})],
      names=["--sensitivity-length 0.01", "tables.json: tables[0].rows[0]"])
 
 # No value --sensitivity varies reaches a POWER row (no x86 platform): refused.
@@ -2420,7 +2437,7 @@ for tag, args in [("run", ["run", "tiny.json", "-q"]),
          names=["--set provenance.x=1"])
 # A key twice in one row's set: the earlier value would be lost.
 case("reproduce-row-set-key-twice", ["reproduce", "t", "--tables", "t.json"], 2,
-     "is given twice (first at [0])", [TINY, tiny_row_tables(set=["run.seed=2", "run.seed=3"])],
+     "replaces what [0] gave", [TINY, tiny_row_tables(set=["run.seed=2", "run.seed=3"])],
      names=["t.json: tables[0].rows[0].set[1]", "run.seed"])
 # A trace's queue is an integer by the loader's rule (1.0 is 1), its time at least 1 ps.
 case("run-trace-queue-whole-float", ["run", "tiny.json", "-q", "--set",
@@ -2577,7 +2594,7 @@ case("sweep-emit-data-dir-newline", ["sweep", "spec.json", "--out", "sw", "--emi
 # Text explain prints on a line of its own is printable.
 SCEN_TEXT = json.load(open(__file__.replace("gen_cases.py", "fixtures/scenario.json")))
 for tag, key, value in [("title", "title", "ti\u001b[31mRED"),
-                        ("comment", "comment", "line1\nFAKE: all good")]:
+                        ("comment", "comment", "line1\u001b[2J cleared")]:
     sc = json.loads(json.dumps(SCEN_TEXT))
     if key == "title":
         sc["explain"]["title"] = value
@@ -2626,6 +2643,31 @@ case("reproduce-tables-unknown-metric-lists", ["reproduce", "t", "--tables", "t.
      names=["t.json", "tables[0].metrics[0]"])
 case("run-trace-event-at-end", ["run", "tiny.json", "-q", "--set", "run.duration_ns=900"], 2,
      "at 900 ns, at the end of the run", [TINY], names=["workloads[0].events[3]"])
+# A trace's events are fixed in time: its row and its sensitivity runs keep their length,
+# so the assumption interval holds the row's own figure.
+case("reproduce-sensitivity-trace-row-keeps-length",
+     ["reproduce", "tiny", "--tables", "tables.json", "--sensitivity"], 0,
+     "of a replayed trace, whose events are fixed in time", [TINY, TABLES],
+     stdout_holds=["irq_rate_M: 0.2 +-n/a (ci95), assumption interval [0.2, 0.2]"])
+# A comment of paragraphs is printed as they are.
+case("explain-comment-paragraphs", ["explain", "e.json"], 0, None,
+     [js("e.json", dict(SCEN_TEXT, comment="First paragraph.\n\nSecond,\tafter a tab."))],
+     stdout_holds=["First paragraph.\n\nSecond,"])
+# A later --set of a section above an earlier one's key replaces it (and "*" every element).
+for tag, first, later in [("section-after-key", "run.seed=7", 'run={"duration_ns": 20000}'),
+                          ("star-after-index", "devices[0].vectors=2", "devices.*.vectors=1")]:
+    case(f"run-set-{tag}", ["run", "tiny.json", "-q", "--set", first, "--set", later], 2,
+         "whose value would be lost", [TINY], names=[f"--set {later}", f"--set {first}"])
+# What is no key=value is said as such, not as given twice.
+case("run-set-no-equals-twice", ["run", "tiny.json", "-q", "--set", "foo", "--set", "foo"], 2,
+     "expected key.path=value", [TINY], names=["--set foo"])
+# A sweep's directory whose manifest was removed, as advised: its base.json is its own.
+case("sweep-inline-base-manifest-removed", ["sweep", "s.json", "--out", "sw", "--emit-commands"],
+     0, None,
+     [js("s.json", {"base": json.load(open(__file__.replace("gen_cases.py", "fixtures/tiny.json"))),
+                    "vary": {"mode": ["posted", "remappable"]}}),
+      text("sw/base.json", "{}\n"), text("sw/.sweep.lock", "")], creates=["sw/sweep.json"],
+     changes=["sw/base.json"])
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
