@@ -458,10 +458,10 @@ TEST_CASE("reproduce shows rows done and the current row on a terminal only", "[
     const Run plain = run_cidsim(s, args);
     REQUIRE(plain.status == 0);
     // No progress off a terminal: stderr holds only the note that the
-    // fixture's one window gives no precision to judge.
+    // fixture's replayed trace gives no precision to judge.
     CHECK(plain.err.find("rows done") == std::string::npos);
     CHECK(plain.err.find('\r') == std::string::npos);
-    CHECK(plain.err.find("from one window (run.batches 1)") != std::string::npos);
+    CHECK(plain.err.find("of a replayed trace") != std::string::npos);
     // The fixture names no platform: the table says it ran on the default.
     CHECK(plain.out.find("  platform: spr") != std::string::npos);
     const std::string cmd = "script -qec \"'" CIDSIM_BINARY "' " + args + "\" /dev/null >" +
