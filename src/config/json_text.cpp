@@ -632,12 +632,14 @@ std::optional<std::pair<size_t, size_t>> key_given_twice(const std::vector<std::
     }
     // A later set of the key or of a section above it ("a" after "a.b", "w.*.x"
     // after "w.0.x") replaces the earlier value; one below it ("a.b" after "a") layers.
-    const auto replaces = [](const std::vector<std::string>& later,
-                             const std::vector<std::string>& earlier) {
+    const auto is_index = [](const std::string& k) {
+        return !k.empty() && std::isdigit(static_cast<unsigned char>(k[0]));
+    };
+    const auto replaces = [&](const std::vector<std::string>& later,
+                              const std::vector<std::string>& earlier) {
         if (later.size() > earlier.size()) return false;
         for (size_t s = 0; s < later.size(); ++s)
-            if (later[s] != earlier[s] && !(later[s] == "*" && !earlier[s].empty() &&
-                                            std::isdigit(static_cast<unsigned char>(earlier[s][0]))))
+            if (later[s] != earlier[s] && !(later[s] == "*" && is_index(earlier[s])))
                 return false;
         return true;
     };
