@@ -20,6 +20,11 @@ namespace {
 // timer's too.
 constexpr double kMinTimerPeriodNs = 1000;
 
+// How a time not before the run's end stands to it, for the messages.
+const char* at_or_beyond_end(const SimConfig& c, const sc_core::sc_time& t) {
+    return t > c.run.warmup + c.run.duration ? "beyond" : "at";
+}
+
 // Trace events: [t_ns, "device", queue], inside the run, on existing queues.
 void check_trace(const SimConfig& c, const WorkloadConfig& w, const std::string& at) {
     const json& events = w.events;
@@ -50,7 +55,7 @@ void check_trace(const SimConfig& c, const WorkloadConfig& w, const std::string&
         // As replayed: rounded to the kernel's picosecond (19999.9996 is 20000).
         if (t >= end_ns || ns(t) >= c.run.warmup + c.run.duration)
             throw ConfigError(ev + ": at " + format_number(t) + " ns, " +
-                              (ns(t) > c.run.warmup + c.run.duration ? "beyond" : "at") +
+                              at_or_beyond_end(c, ns(t)) +
                               " the end of the run (run.warmup_ns + run.duration_ns = " +
                               format_number(end_ns) + " ns); it would never be replayed");
         const std::string name = e[1].get<std::string>();
@@ -201,8 +206,7 @@ void check_references(const SimConfig& c) {
         if (w.type == "periodic" && w.periodic.phase >= c.run.warmup + c.run.duration)
             throw ConfigError(at + "phase_ns: the first completion at " +
                               format_number(ns_of(w.periodic.phase)) + " ns, " +
-                              (w.periodic.phase > c.run.warmup + c.run.duration ? "beyond"
-                                                                                : "at") +
+                              at_or_beyond_end(c, w.periodic.phase) +
                               " the end of the run (run.warmup_ns + run.duration_ns = " +
                               format_number(ns_of(c.run.warmup + c.run.duration)) +
                               " ns); it would never fire");

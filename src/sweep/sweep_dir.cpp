@@ -100,7 +100,9 @@ void remove_created(const std::string& created) {
 
 namespace {
 
-// Written by cidsim sweep: an object with its parameters and points.
+// Written by cidsim sweep: an object with its parameters and points. Read
+// as the sweep's own file, not through read_input_file, which would make it
+// an input this sweep then refuses to replace.
 bool holds_sweep_manifest(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

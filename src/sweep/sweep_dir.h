@@ -42,7 +42,7 @@ public:
     // DIR/points or DIR/logs that is a symbolic link, a point's result or
     // log that is a link (symbolic or hard) or no regular file, a sweep.json
     // that is no sweep manifest, or (`writes_base`, an inline base) a
-    // base.json beside no sweep.json: BadInput naming it (under --out
+    // base.json beside no sweep.json nor lock: BadInput naming it (under --out
     // `shown`). A sweep writes only through names it made.
     void refuse_foreign_files(const std::vector<SweepPoint>& points, const std::string& shown,
                               bool writes_base) const;
