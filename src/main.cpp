@@ -2,19 +2,20 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include "io/data_files.h"
-#include "version.h"
 #include <cstring>
-#include <filesystem>
 #include <fcntl.h>
-#include <unistd.h>
+#include <filesystem>
 #include <iostream>
+#include <unistd.h>
 
 #include <systemc>
 
 #include "cli/commands.h"
 #include "io/bad_input.h"
 #include "io/cleanup.h"
+#include "io/data_files.h"
+#include "io/printable_stream.h"
+#include "version.h"
 
 using namespace cidsim;
 
@@ -82,6 +83,7 @@ void hold_closed_standard_streams() {
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
+    cidsim::filter_standard_error();
     const bool help = argc >= 2 && (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h"));
     if (argc < 2 || (help && argc == 2)) {
         usage(argc < 2 ? std::cerr : std::cout);

@@ -207,6 +207,7 @@ struct Verdict {
     std::string misses;        // the figures that miss, for stderr
     std::string zeros;         // the figures 0 or undefined in every window: nothing to judge
     std::string unjudged;      // the figures of a run with one window: no spread to judge by
+    bool rare = false;         // a figure defined in one window of several: too few events
 };
 
 Verdict judge(const Table& t, size_t row, const json& result, double precision) {
@@ -222,8 +223,19 @@ Verdict judge(const Table& t, size_t row, const json& result, double precision) 
             v.zeros += (v.zeros.empty() ? "" : ", ") + m;
             continue;
         }
-        if (f.batches < 2 && !thin) {
+        if (f.batches < 2 && !thin && f.windows < 2) {
             v.unjudged += (v.unjudged.empty() ? "" : ", ") + m;
+            continue;
+        }
+        // Defined in one window of several (a lock wait that happened once):
+        // no spread to judge by, and longer windows hold more of its events.
+        if (f.batches < 2 && !thin) {
+            v.precise = false;
+            v.rare = true;
+            v.more_windows = false;
+            v.growth = kMaxGrowth;
+            v.misses += (v.misses.empty() ? "" : "; ") + m + " defined in one of " +
+                        std::to_string(f.windows) + " windows (too few events in a window)";
             continue;
         }
         if (f.ci95 <= target && !thin) continue;
@@ -671,14 +683,15 @@ int cmd_reproduce(int argc, char** argv) {
             return row_failed(changed_text(p.out));
         }
         // A figure 0 in every window of a run shortened for a looser
-        // --precision may just be too rare for so short a run: the row is
-        // rerun at its config's own length before it is taken as 0, whatever
-        // --max-reruns allows (it bounds the reruns for precision).
+        // --precision, or defined in one, may just be too rare for so short a
+        // run: the row is rerun at its config's own length before it is taken
+        // as 0, whatever --max-reruns allows (it bounds the reruns for precision).
         const double full_ns = row_length_ns[p.table][p.row];
-        const bool rerun_unshortened = !v.zeros.empty() && p.duration_ns < full_ns;
+        const bool rerun_unshortened = (!v.zeros.empty() || v.rare) && p.duration_ns < full_ns;
         if (rerun_unshortened) {
-            v.misses += (v.misses.empty() ? "" : "; ") + v.zeros +
-                        " 0 or undefined in every window of a shortened run";
+            if (!v.zeros.empty())
+                v.misses += (v.misses.empty() ? "" : "; ") + v.zeros +
+                            " 0 or undefined in every window of a shortened run";
             v.zeros.clear();
             v.precise = false;
             v.growth = p.round < max_reruns ? std::max(v.growth, full_ns / p.duration_ns)

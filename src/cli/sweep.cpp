@@ -2,7 +2,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -15,6 +17,7 @@
 #include "config/printable.h"
 #include "cli/numeric_option.h"
 #include "io/input_file.h"
+#include "io/printable_stream.h"
 #include "config/config_loader.h"
 #include "report/results.h"
 #include "sweep/emit.h"
@@ -191,12 +194,23 @@ int cmd_sweep(int argc, char** argv) {
             remove_created(created);
             throw;
         }
-        if (vm.count("emit-commands")) std::cout << point_commands(dir, spec, points) << std::flush;
+        if (vm.count("emit-commands")) {
+            errno = 0;
+            // Commands lost (a full disk, a closed pipe) leave a sweep no one
+            // will run: what this command made goes, as on any failed write.
+            if (!(std::cout << point_commands(dir, spec, points) << std::flush)) {
+                const std::string why = errno ? std::strerror(errno) : "an error";
+                remove_created(created);
+                std::cerr << "cidsim sweep: --emit-commands: writing to standard output failed: "
+                          << why << (created.empty() ? "" : "; removed " + created) << "\n";
+                return kExitFailure;
+            }
+        }
         if (vm.count("emit-commands") || vm.count("emit-slurm")) return kExitOk;
 
         SweepOptions o;
         o.jobs = jobs;
-        o.progress = ::isatty(STDERR_FILENO) ? &std::cerr : nullptr;
+        o.progress = ::isatty(STDERR_FILENO) ? &unfiltered_standard_error() : nullptr;
         o.report = &std::cerr;
         const SweepSummary s = run_sweep(dir, spec, points, o);
         std::cout << summary_line(dir, s) << platforms_line(points);

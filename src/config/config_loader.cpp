@@ -188,6 +188,15 @@ SimConfig load_unprefixed(const json& config) {
         }
     }
     check_references(c);
+    // The host's posted MSI reaches the host's own devices only: with every
+    // device the guest's, a stated "posted" would be printed but never taken.
+    if (c.has_vm() && config.contains("mode") && config["mode"] == "posted" &&
+        std::all_of(c.devices.begin(), c.devices.end(),
+                    [&](const DeviceConfig& d) { return c.is_assigned(d); }))
+        throw ConfigError("mode: \"posted\" is Linux's posted MSI on the host, and every device "
+                          "is the KVM guest's (devices[].assigned_to), remapped by VT-d "
+                          "(vm.irq_posting posts them into the vCPUs): drop mode, set it to "
+                          "\"remappable\" or give the host a device");
     check_consistency(c);
     return c;
 }

@@ -399,6 +399,11 @@ json parse_config_text(const std::string& text, const std::string& source,
     // (the zeros of a file cut short by a crash, say) would go unread.
     if (const size_t nul = text.find('\0'); nul != std::string::npos)
         throw ConfigError(at + line_column(text, nul) + ": not valid JSON: a NUL byte" + hint);
+    // The parser reads past one byte order mark; a second one (an editor
+    // adding its own) would be an invisible "invalid literal".
+    if (text.rfind("\xEF\xBB\xBF\xEF\xBB\xBF", 0) == 0)
+        throw ConfigError(at + line_column(text, 3) + ": not valid JSON: a second byte order "
+                          "mark (<U+FEFF>) after the first; remove it");
     try {
         return json::parse(text, callback);
     } catch (const json::parse_error& e) {

@@ -101,6 +101,12 @@ void claim_output(const std::string& role, const std::string& path) {
     const FileId id = identify(path);
     if (const std::string p = type_problem(id.resolved); !p.empty())
         throw BadInput(role + " " + path + ": " + p);
+    // Found only at the rename, after all the work: the probe below, its
+    // name cut to fit, would not find it.
+    if (const std::string name = std::filesystem::path(id.resolved).filename().string();
+        name.size() > NAME_MAX)
+        throw BadInput(role + " " + path + ": cannot write here: " + std::strerror(ENAMETOOLONG) +
+                       " (a file name has at most " + std::to_string(NAME_MAX) + " bytes)");
     refuse_inputs(role, path, id);
     if (const FileId self = identify("/proc/self/exe"); self.exists && same_file(self, id))
         throw BadInput(role + " " + path + ": is the cidsim binary itself");
@@ -178,16 +184,25 @@ StagedFile::StagedFile(const std::string& path, const std::string& text) : m_pat
     if (const std::string p = type_problem(m_target); !p.empty()) throw BadInput(path + ": " + p);
     refuse_inputs("the output", path, id);
 
-    m_tmp = beside(m_target, ".tmp." + std::to_string(::getpid()));
     const auto fail = [&](const std::string& what) -> std::runtime_error {
         const std::string why = std::strerror(errno);
         ::unlink(m_tmp.c_str());
         return std::runtime_error(path + ": " + what + ": " + why);
     };
-    m_guard = std::make_unique<CleanupGuard>(m_tmp, false);
-    ::unlink(m_tmp.c_str());  // left by an earlier process with this pid
-    const int fd = ::open(m_tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0) throw fail("cannot write");
+    // A name no other file has: two outputs whose long names are cut to the
+    // same temporary name, or a file an earlier process left, are not this one.
+    int fd = -1;
+    for (int attempt = 0; fd < 0; ++attempt) {
+        m_tmp = beside(m_target, ".tmp." + std::to_string(::getpid()) +
+                                     (attempt ? "." + std::to_string(attempt) : ""));
+        m_guard = std::make_unique<CleanupGuard>(m_tmp, false);
+        fd = ::open(m_tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && (errno != EEXIST || attempt == 100)) {
+            const std::string why = std::strerror(errno);
+            m_guard.reset();
+            throw std::runtime_error(path + ": cannot write: " + why);
+        }
+    }
     // A file written over keeps its permissions, as an in-place write would.
     struct stat st;
     if (id.exists && ::stat(m_target.c_str(), &st) == 0) (void)::fchmod(fd, st.st_mode & 07777);

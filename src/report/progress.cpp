@@ -4,9 +4,11 @@
 #include <iostream>
 #include <unistd.h>
 
+#include "io/printable_stream.h"
+
 namespace cidsim {
 
-ProgressLine::ProgressLine() : m_out(::isatty(STDERR_FILENO) ? &std::cerr : nullptr) {}
+ProgressLine::ProgressLine() : m_out(::isatty(STDERR_FILENO) ? &unfiltered_standard_error() : nullptr) {}
 
 ProgressLine::ProgressLine(std::ostream* out) : m_out(out) {}
 

@@ -170,10 +170,10 @@ std::string sensitivity_text(const json& s, size_t top) {
         std::string interval = "-";
         if (!r["interval"].is_null())
             interval = "[" + fmt("%.4g", r["interval"][0]) + ", " + fmt("%.4g", r["interval"][1]) + "]";
-        std::snprintf(line, sizeof line, "  %s %s: %.4g +-%s (ci95), assumption interval %s\n",
-                      key_text(r["key"]).c_str(), r["metric"].get<std::string>().c_str(), sim,
-                      number_text(r["ci95"], "%.2g").c_str(), interval.c_str());
-        os << line;
+        // The key and metric in full: a row's key has no length limit.
+        os << "  " << key_text(r["key"]) << " " << r["metric"].get<std::string>() << ": "
+           << fmt("%.4g", sim) << " +-" << number_text(r["ci95"], "%.2g")
+           << " (ci95), assumption interval " << interval << "\n";
         size_t shown = 0;
         for (const json& d : r["tornado"]) {
             if (shown++ == top) break;

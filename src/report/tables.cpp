@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "config/config_loader.h"
+#include "config/printable.h"
 #include "report/confidence.h"
 
 namespace cidsim {
@@ -265,6 +266,8 @@ Figure measure(const std::string& metric, const json& result) {
     };
     // A window where the figure is undefined (no sample, nothing to divide
     // by) is no batch: its 0 would narrow the interval it says nothing of.
+    if (result.contains("batches") && !result["batches"].empty())
+        f.windows = result["batches"].size();
     if (result.contains("batches"))
         for (const json& b : result["batches"]) {
             const auto [n, d] = metric_parts(metric, b);
@@ -314,10 +317,9 @@ const json& member(const json& obj, const char* key, const std::string& at) {
 std::string text(const json& j, const std::string& at) {
     if (!j.is_string()) throw ConfigError(at + ": expected a string, got " + json_type_name(j));
     const std::string t = j.get<std::string>();
-    for (const unsigned char c : t)
-        if (c < 0x20 || c == 0x7f)
-            throw ConfigError(at + ": a control character (byte " + std::to_string(unsigned(c)) +
-                              ") in a string that is printed");
+    if (has_control_character(t))
+        throw ConfigError(at + ": " + show_json(j) + ": a control character in a string that is "
+                          "printed; expected printable characters only");
     return t;
 }
 
@@ -450,6 +452,10 @@ std::vector<Table> load_tables(const std::string& path) {
             table.name.find_first_of(" /") != std::string::npos)
             throw ConfigError(at + ".name: '" + table.name + "' cannot name a table (empty, "
                               "all, systems or with a space or slash)");
+        // It names the rows' files (NAME-ROW.json), whose names have a limit.
+        if (table.name.size() > kMaxNameLength)
+            throw ConfigError(at + ".name: expected at most " + std::to_string(kMaxNameLength) +
+                              " bytes, found " + std::to_string(table.name.size()));
         for (const Table& before : out)
             if (before.name == table.name)
                 throw ConfigError(at + ".name: '" + table.name + "' names an earlier table too");
@@ -503,13 +509,29 @@ json table_json(const Table& t, const std::vector<json>& results) {
     return {{"table", t.name}, {"rows", rows}};
 }
 
+namespace {
+
+// `text` in `width` columns, on the left (or the right); a longer text keeps
+// all of it, pushing the rest of its line along.
+std::string left(const std::string& text, size_t width) {
+    return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
+}
+std::string right(const std::string& text, size_t width) {
+    return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
+}
+
+std::string row_line(const std::string& key, const std::string& metric, const std::string& sim,
+                     const std::string& ci95, const std::string& pub, const std::string& err) {
+    return "  " + left(key, 32) + " " + left(metric, 28) + " " + right(sim, 14) + " " +
+           right(ci95, 10) + " " + right(pub, 10) + " " + right(err, 8) + "\n";
+}
+
+}  // namespace
+
 std::string table_text(const Table& t, const json& table) {
     std::ostringstream os;
     os << t.name << ": " << t.title << " [" << t.set << " set]\n";
-    char line[512];
-    std::snprintf(line, sizeof line, "  %-32s %-28s %14s %10s %10s %8s\n", "key", "metric",
-                  "simulated", "+-ci95", "published", "error");
-    os << line;
+    os << row_line("key", "metric", "simulated", "+-ci95", "published", "error");
     for (const json& r : table["rows"]) {
         const double sim = number(r["simulated"]);
         std::string pub = "", err = "";
@@ -522,11 +544,9 @@ std::string table_text(const Table& t, const json& table) {
             std::snprintf(b, sizeof b, "%+.1f%%", e);
             err = std::isfinite(e) ? b : "n/a";
         }
-        std::snprintf(line, sizeof line, "  %-32s %-28s %14s %10s %10s %8s\n",
-                      key_text(r["key"]).c_str(), r["metric"].get<std::string>().c_str(),
-                      number_text(r["simulated"], "%.3f").c_str(),
-                      number_text(r["ci95"], "%.3f").c_str(), pub.c_str(), err.c_str());
-        os << line;
+        os << row_line(key_text(r["key"]), r["metric"].get<std::string>(),
+                       number_text(r["simulated"], "%.3f"), number_text(r["ci95"], "%.3f"), pub,
+                       err);
     }
     if (!t.note.empty()) os << "  note: " << t.note << "\n";
     return os.str();
