@@ -24,5 +24,10 @@ constexpr size_t kMaxListLength = 2048;        // any integer list (irq_cpus)
 constexpr size_t kMaxNameLength = 64;          // any string value (names)
 constexpr size_t kMaxIncludedFiles = 64;       // files included by one config, counted each time
 constexpr uint64_t kMaxOutstandingIos = 1u << 22;  // NVMe jobs x iodepth plus DSA wq_depth, summed
+// The records of run.batches' windows (config/checks.cpp, check_window_memory).
+constexpr double kMaxWindowBytes = 400e6;
+constexpr double kWindowBytesPerCpu = 5e3;
+constexpr double kWindowBytesPerVector = 2e3;
+constexpr double kWindowBytesPerNvmeJob = 16e3;
 
 }  // namespace cidsim

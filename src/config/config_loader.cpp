@@ -189,14 +189,20 @@ SimConfig load_unprefixed(const json& config) {
     }
     check_references(c);
     // The host's posted MSI reaches the host's own devices only: with every
-    // device the guest's, a stated "posted" would be printed but never taken.
-    if (c.has_vm() && config.contains("mode") && config["mode"] == "posted" &&
-        std::all_of(c.devices.begin(), c.devices.end(),
-                    [&](const DeviceConfig& d) { return c.is_assigned(d); }))
-        throw ConfigError("mode: \"posted\" is Linux's posted MSI on the host, and every device "
-                          "is the KVM guest's (devices[].assigned_to), remapped by VT-d "
-                          "(vm.irq_posting posts them into the vCPUs): drop mode, set it to "
-                          "\"remappable\" or give the host a device");
+    // device the guest's, a stated "posted" or handler would be printed but
+    // never taken, and an unstated mode is remapping (as VT-d does for them).
+    if (c.kvm_guest_owns_every_device()) {
+        if (config.contains("mode") && config["mode"] == "posted")
+            throw ConfigError("mode: \"posted\" is Linux's posted MSI on the host, and every "
+                              "device is the KVM guest's (devices[].assigned_to), remapped by "
+                              "VT-d (vm.irq_posting posts them into the vCPUs): drop mode, set "
+                              "it to \"remappable\" or give the host a device");
+        if (config.contains("handler"))
+            throw ConfigError("handler: Linux's posted-MSI notification handler on the host; "
+                              "every device is the KVM guest's (devices[].assigned_to), none "
+                              "posted to the host, so it never runs: drop it");
+        c.mode = RemapMode::Remappable;
+    }
     check_consistency(c);
     return c;
 }
@@ -292,6 +298,17 @@ json with_profiles(json config) {
                               default_devices_file() + ": " + join_keys(names) + ")");
         const std::string profile_name = name.get<std::string>();
         const json& profile = profiles[profile_name];
+        // The profiles file is data a user may edit (CIDSIM_DATA_DIR): a
+        // part that is no object of values would be dropped without a word.
+        const std::string in = at + ": " + default_devices_file() + ": " + profile_name + ".";
+        for (const char* part : {"device", "workload"})
+            if (!profile.contains(part) || !profile[part].is_object())
+                throw ConfigError(in + part + ": expected an object of the profile's " + part +
+                                  " values, found " +
+                                  (profile.contains(part) ? show_json(profile[part]) : "none"));
+        if (profile_workload_type(profile["workload"]).empty())
+            throw ConfigError(in + "workload: " + show_json(profile["workload"]) +
+                              ": not the keys of an nvme or a dsa workload");
         json device = profile["device"];
         d.erase("profile");
         overlay(device, d);
@@ -347,7 +364,8 @@ const json* value_at(const json& doc, const std::vector<std::string>& keys) {
 // or none does (the value came from a --set).
 std::optional<std::string> included_origin(const std::string& path,
                                            const std::vector<std::string>& keys,
-                                           const json& value, int depth = 0) {
+                                           const json& value, int depth = 0,
+                                           std::string* included = nullptr) {
     if (depth > 8) return std::nullopt;
     json doc;
     try {
@@ -367,6 +385,7 @@ std::optional<std::string> included_origin(const std::string& path,
         const std::string name = f->get<std::string>();
         const std::string file = name[0] == '/' ? name : dir + "/" + name;
         const std::string here = "include \"" + name + "\": " + file;
+        if (included) *included = file;
         if (const auto deeper = included_origin(file, keys, value, depth + 1))
             return here + ": " + *deeper;
         json included;
@@ -430,49 +449,62 @@ SimConfig load_config(const json& config, const std::string& source) {
         }
     } catch (const ConfigError& e) {
         if (source.empty()) throw;
-        // A key an included file states is that file's error.
+        // A key an included file states is that file's error, when the file
+        // has it alone; else what this file adds clashes with it.
         const std::string what = e.what();
         const std::vector<std::string> keys = error_key_segments(what);
+        std::string included;
         if (const json* value = value_at(config, keys); value && !keys.empty())
-            if (const auto origin = included_origin(source, keys, *value))
-                throw ConfigError(source + ": " + *origin + ": " + what);
+            if (const auto origin = included_origin(source, keys, *value, 0, &included)) {
+                std::string alone;
+                try {
+                    (void)load_config(read_config_file(included), included);
+                } catch (const ConfigError& f) {
+                    alone = f.what();
+                }
+                if (alone.find(what) != std::string::npos)
+                    throw ConfigError(source + ": " + *origin + ": " + what);
+                throw ConfigError(source + ": " + what + " (with what this file adds to " +
+                                  *origin + (alone.empty() ? ", which loads alone)" : ")"));
+            }
         throw ConfigError(source + ": " + what);
     }
 }
 
 void rethrow_against_sets(const ConfigError& e, const json& file, const std::string& source,
                           const std::vector<std::string>& sets) {
-    const auto fails = [&](const json& config) -> std::optional<std::string> {
+    const auto loads = [&](const json& config) {
         try {
             load_config(config, source);
-            return std::nullopt;
-        } catch (const ConfigError& f) {
-            return std::string(f.what());
+            return true;
+        } catch (const ConfigError&) {
+            return false;
         }
     };
-    json partial = file;
-    if (fails(partial)) {
+    if (!loads(file)) {
         // The file fails alone: a --set that gave the key the error names owns it.
         const std::string told = against_sets(e.what(), source, sets);
         if (told != e.what()) throw ConfigError(told);
         throw e;
     }
-    // The sets are tried one by one: the error is the first's after which the
-    // config no longer loads (one that broke the check of another key, as
-    // xen.vcpus that of xen.sockets, too), with that load's message. A later
-    // --set naming the key may have only moved the value, not broken it.
-    std::optional<std::string> first;
+    // The error is the final config's (one a later --set fixed is no error),
+    // told against the --set after which the config never loaded again: the
+    // one after the longest run of sets that still loads (one that broke the
+    // check of another key, as xen.vcpus that of xen.sockets, too). Sought
+    // from the end, where it mostly is: a refusal costs few loads.
+    if (sets.empty()) throw e;
     size_t from = 0;
-    for (size_t i = 0; i < sets.size(); ++i) {
-        apply_override(partial, sets[i]);
-        const std::optional<std::string> what = fails(partial);
-        if (!what) first.reset();
-        else if (!first) first = what, from = i;
+    for (size_t k = sets.size(); k-- > 1;) {
+        json prefix = file;
+        for (size_t i = 0; i < k; ++i) apply_override(prefix, sets[i]);
+        if (loads(prefix)) {
+            from = k;
+            break;
+        }
     }
-    if (!first) throw e;
-    const std::string prefix = source + ": ";
+    const std::string what = e.what(), prefix = source + ": ";
     throw ConfigError("--set " + sets[from] + ": " +
-                      (first->rfind(prefix, 0) == 0 ? first->substr(prefix.size()) : *first));
+                      (what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what));
 }
 
 json effective_config(json file, const std::vector<std::string>& sets, const std::string& source) {
@@ -523,6 +555,7 @@ json effective_config(const SimConfig& config) {
     // costs are the platform's, which the config names (with_platform).
     if (c.xen_guest)
         for (const char* section : {"handler", "cpu"}) out.erase(section);
+    if (c.kvm_guest_owns_every_device()) out.erase("handler");
     if (!c.overrides.empty()) {
         out["overrides"] = json::array();
         for (const Override& o : c.overrides) {
@@ -640,6 +673,16 @@ json describe_parameters() {
             }
         out[std::string("workloads[] (type ") + type + ")"] = list;
     }
+    // A trace's events are a list of the document, no Params field.
+    out["workloads[] (type trace)"] = json::array(
+        {{{"key", "type"}, {"type", "choice"}, {"unit", ""}, {"default", nullptr},
+          {"min", nullptr}, {"max", nullptr}, {"required", true},
+          {"description", "trace: replays the MSIs listed in events"}},
+         {{"key", "events"}, {"type", "events"}, {"unit", ""}, {"default", nullptr},
+          {"min", nullptr}, {"max", nullptr}, {"required", true},
+          {"description", "[[t_ns, \"device\", queue], ...]: an MSI of the named device's queue "
+                          "at t_ns from the run's start (run.warmup_ns included), before its "
+                          "end; (limits) says how many"}}});
     json limits = json::array();
     auto limit = [&limits](const char* key, size_t max, const char* desc) {
         limits.push_back({{"key", key}, {"type", "count"}, {"unit", ""}, {"default", nullptr},
@@ -657,6 +700,9 @@ json describe_parameters() {
           "files one config includes, directly or not, each time counted");
     limit("outstanding I/Os", kMaxOutstandingIos,
           "I/Os the workloads keep outstanding: NVMe jobs x iodepth plus DSA wq_depth, summed");
+    limit("window records", size_t(kMaxWindowBytes / 1e6),
+          "MB the windows of run.batches (2 or more) keep until the run ends: each about 5 kB a "
+          "CPU, 2 kB a vector and 16 kB an NVMe job");
     out["(limits)"] = limits;
     return out;
 }

@@ -1,5 +1,7 @@
 #include "config/sim_config.h"
 
+#include <algorithm>
+
 namespace cidsim {
 
 const char* const kRemapModeNames[2] = {"remappable", "posted"};
@@ -20,6 +22,18 @@ int SimConfig::assigned_vcpu(const DeviceConfig& d) const {
         return -1;
     const unsigned i = unsigned(std::stoul(n));
     return i < guest_vcpus() ? int(i) : -1;
+}
+
+bool SimConfig::kvm_guest_owns_every_device() const {
+    return has_vm() && std::all_of(devices.begin(), devices.end(),
+                                   [&](const DeviceConfig& d) { return is_assigned(d); });
+}
+
+uint64_t SimConfig::simulated_cpus() const {
+    uint64_t cpus = topology.cpus + guest_vcpus();
+    if (power_machine)
+        for (uint64_t cores : power.cores_per_chip) cpus += cores * power.threads_per_core;
+    return cpus;
 }
 
 void RunParams::describe(ParamVisitor& v) {

@@ -168,6 +168,12 @@ struct SimConfig {
     bool is_assigned(const DeviceConfig& d) const {
         return assigned_vcpu(d) >= 0 || spread_over_vcpus(d);
     }
+    // A KVM guest owning every device: the host's interrupt mode and its
+    // posted-MSI handler act on none.
+    bool kvm_guest_owns_every_device() const;
+    // Every CPU the run simulates: the host's, the vCPUs' pCPUs and a POWER
+    // partition's.
+    uint64_t simulated_cpus() const;
 };
 
 }  // namespace cidsim

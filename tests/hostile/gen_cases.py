@@ -2070,10 +2070,11 @@ case("sweep-out-deep-disk-full", ["sweep", "spec.json", "--out", "full/new/deep"
      ["full/new/deep/sweep.json", "No space left on device"],
      [TINY, SPEC, {"path": "full", "tmpfs": "full"}])
 # Of several --sets, the first after which the config no longer loads is blamed, not a later
-# one that only moved the key the message names (32 vCPUs + 994 CPUs, then 31 + 994 > 1024).
+# one that only moved the key the message names (32 vCPUs + 994 CPUs, then 31 + 994 > 1024);
+# the message is the final config's.
 case("run-set-blame-first-that-breaks",
      ["run", "x.json", "-q", "--set", "topology.cpus=994", "--set", "xen.vcpus=31"], 2,
-     "32 vCPUs", [js("x.json", FAMILIES["xen"])], names=["--set topology.cpus=994: xen.vcpus"],
+     "31 vCPUs", [js("x.json", FAMILIES["xen"])], names=["--set topology.cpus=994: xen.vcpus"],
      stderr_lacks=["--set xen.vcpus=31"])
 # explain's limit names the run's exact length, not one rounded to the limit.
 case("explain-run-just-past-limit",
@@ -2722,6 +2723,85 @@ case("reproduce-rare-figure-rerun", ["reproduce", "x", "--tables", "t.json", "--
           "rows": [{"key": {"variant": "full"}, "config": "x.json",
                     "set": ["xen.variant=full"]}]}]})],
      stderr_lacks=["run.batches 1"], stdout_holds=["variant=full "])
+# With several --sets the error is the final config's: one a later --set fixed is none.
+case("run-set-later-fixes-earlier", ["run", "p.json", "-q", "--set", "power.cores_per_chip=[1]",
+                                     "--set", "ipistorm.cpulist=0-1"], 2, "would call itself",
+     [{"path": "p.json", "repo": "configs/explain/ipi-storm.json"}],
+     names=["--set power.cores_per_chip=[1]", "ipistorm.offset"], stderr_lacks=["CPU 7"])
+case("run-set-later-fixes-mode", ["run", "tiny.json", "-q", "--set", 'xen={"vcpus":2,"sockets":1}',
+                                  "--set", "mode=remappable", "--set",
+                                  "devices.0.assigned_to=guest"], 2, "a host device's setting",
+     [TINY], names=['--set xen={"vcpus":2,"sockets":1}', "devices[0].irq_cpus"],
+     stderr_lacks=["drop mode"])
+# An assigned device's vector lands on its vCPU's pCPU, whose LAPIC is the base section's.
+case("run-vm-tpr-base-masks-assigned", ["run", "vm.json", "-q", "--set", "lapic.tpr=32", "--set",
+                                        'overrides=[{"cpus": "0", "lapic": {"tpr": 0}}]'], 2,
+     "would never reach the guest", [copy("vm.json")], names=["--set lapic.tpr=32", "lapic.tpr"])
+case("run-vm-tpr-host-override-ok", ["run", "vm.json", "-q", "--set",
+                                     'overrides=[{"cpus": "0", "lapic": {"tpr": 32}}]'], 0, None,
+     [copy("vm.json")])
+# The host's posted-MSI handler never runs when the guest owns every device.
+case("run-kvm-handler-all-assigned", ["run", "vm.json", "-q", "--set", "handler.loop_limit=1"], 2,
+     "so it never runs: drop it", [copy("vm.json")], names=["--set handler.loop_limit=1", "handler"])
+case("run-kvm-all-assigned-effective-reads-back", ["run", "e.json", "-q"], 0, None,
+     [js("e.json", {k: v for k, v in json.load(open(__file__.replace(
+         "gen_cases.py", "fixtures/vm.json"))).items() if k != "mode"})])
+# A POWER partition's lines are the CPUs': no device writes them.
+case("run-power-line-device-rmw", ["run", "p9.json", "-q", "--set",
+                                   "power_line.device_rmw_ns=1000"], 2, "drop it", [P9],
+     names=["--set power_line.device_rmw_ns=1000", "power_line.device_rmw_ns"])
+# Two overrides that clash on one CPU's timer are both named.
+case("run-overrides-timer-clash-both-named",
+     ["run", "tiny.json", "-q", "--set", "topology.cpus=2", "--set",
+      'overrides=[{"cpus": "0-1", "lapic": {"timer_period_ns": 1000000}}, '
+      '{"cpus": "1", "cpu": {"timer_handler_ns": 2000000}}]'], 2,
+     "not longer than one timer interrupt", [TINY],
+     names=["overrides[0].lapic.timer_period_ns", "with overrides[1].cpu.timer_handler_ns"])
+# A profile the profiles file holds without a workload part is named, not a crash.
+PROFILES = json.load(open(__file__.replace("tests/hostile/gen_cases.py", "configs/rfc/devices.json")))
+for tag, change in [("no-workload", lambda p: p.pop("workload")),
+                    ("device-number", lambda p: p.__setitem__("device", 5))]:
+    data = json.loads(json.dumps(PROFILES))
+    change(data["nvme_pm174x"])
+    case(f"run-profile-{tag}", ["run", "c.json", "-q"], 2, "expected an object of the profile's",
+         [js("data/configs/rfc/devices.json", data),
+          js("c.json", {"platform": "generic", "run": {"duration_ns": 20000},
+                        "devices": [{"name": "d0", "profile": "nvme_pm174x"}],
+                        "workloads": [{"type": "trace", "events": [[100, "d0", 0]]}]})],
+         names=["c.json", "devices[0].profile", "nvme_pm174x."], env={"CIDSIM_DATA_DIR": "{dir}/data"})
+# The windows of run.batches keep records that must fit the memory a run promises.
+BIG = {"platform": "generic", "run": {"duration_ns": 100, "batches": 2},
+       "topology": {"cpus": 1024, "sockets": 2}, "lapic": {"timer_period_ns": 0},
+       "iommu": {"irte_entries": 65536},
+       "devices": [{"name": f"d{i}", "vectors": 64, "irq_cpus": f"{64 * i % 1024}-{64 * i % 1024 + 63}"}
+                   for i in range(1024)],
+       "workloads": [{"type": "nvme", "device": f"d{i}", "jobs": 64, "iodepth": 64} for i in range(1024)]}
+case("run-batches-window-records-over-budget", ["run", "big.json", "-q"], 2,
+     "MB of window records, over the 400 MB allowed", [js("big.json", BIG)],
+     names=["big.json", "run.batches"])
+# What an including file adds that clashes with its include is not the include's error.
+case("run-include-clash-named-against-includer", ["run", "mine.json", "-q"], 2,
+     "which loads alone",
+     [js("base4.json", {"platform": "generic", "topology": {"cpus": 4},
+                        "devices": [{"name": "d", "irq_cpus": [3]}],
+                        "workloads": [{"type": "periodic", "device": "d", "period_ns": 1000}]}),
+      js("mine.json", {"include": "base4.json", "topology": {"cpus": 2}})],
+     names=["mine.json: devices[0].irq_cpus[0]", "with what this file adds"])
+# explain records every step of every CPU: the more CPUs, the shorter the run it takes.
+BIG_STORM = json.load(open(__file__.replace("tests/hostile/gen_cases.py",
+                                            "configs/explain/ipi-storm.json")))
+BIG_STORM["power"]["cores_per_chip"] = [32] * 16
+BIG_STORM["power"]["threads_per_core"] = 8
+BIG_STORM["ipistorm"]["cpulist"] = "0-4095"
+BIG_STORM["run"] = {"warmup_ns": 0, "duration_ns": 1000000}
+BIG_STORM["explain"]["window_ns"] = [0, 100000]
+BIG_STORM["explain"].pop("narration_window_ns", None)
+case("explain-many-cpus-run-too-long", ["explain", "big.json"], 2,
+     "at most 195264 ns on 4097 CPUs", [js("big.json", BIG_STORM)],
+     names=["big.json", "run.warmup_ns + run.duration_ns"])
+# A trace workload's keys are described as every other type's are.
+case("params-trace-workload-block", ["params", "workloads[] (type trace)"], 0, None, [],
+     stdout_holds=["events", "[[t_ns, \"device\", queue], ...]"])
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups

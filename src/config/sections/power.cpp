@@ -43,7 +43,6 @@ const char* power_line_source(const std::string& key) {
         {"home_occupancy_ns",
          "Source (power_line): guess, the coherence point's time per read it serves; range "
          "2-30 ns"},
-        {"device_rmw_ns", "Source (power_line): unused, no device writes these lines"},
     };
     const auto it = sources.find(key);
     return it == sources.end() ? nullptr : it->second;
@@ -151,6 +150,8 @@ std::vector<ConfigSection> power_sections() {
         };
     }
     s[2].source = power_line_source;
+    s[2].unread_keys = {{"device_rmw_ns", "no device writes the partition's lines (the "
+                                          "descriptor's and the IPI's are the CPUs')"}};
     // The kthreads' CPUs, in the partition.
     s[3].settle = [](const nlohmann::json& config, SimConfig& c) {
         if (!c.power_machine) return;
