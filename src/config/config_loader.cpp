@@ -459,7 +459,7 @@ SimConfig load_config(const json& config, const std::string& source) {
                 std::string alone;
                 try {
                     (void)load_config(read_config_file(included), included);
-                } catch (const ConfigError& f) {
+                } catch (const BadInput& f) {
                     alone = f.what();
                 }
                 if (alone.find(what) != std::string::npos)

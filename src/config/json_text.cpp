@@ -474,10 +474,11 @@ void set_at(json& node, const std::vector<std::string>& keys, size_t i, const js
                           json_type_name(node));
     } else if (node.is_null() && i > 0 && !k.empty() &&
                k.find_first_not_of("0123456789") == std::string::npos) {
-        // No config key is a number: this indexes an array the config lacks.
+        // No config key is a number: this indexes an array the config lacks
+        // (or a key that is no array: what it is, params knows, not the file).
         throw ConfigError("--set " + walked + ": no element " + k + ": " + walked_before +
-                          " is not in the config (set the whole array: --set '" + walked_before +
-                          "=[...]')");
+                          " is not in the config (if it is a list, set it whole: --set '" +
+                          walked_before + "=[...]'; cidsim params gives each key's type)");
     } else if (node.is_object() || node.is_null()) {
         set_at(node[k], keys, i + 1, value, walked);
     } else {
