@@ -804,3 +804,25 @@ TEST_CASE("a copy of the binary outside a bin folder reads no share/cidsim besid
     CHECK(version.out.find(s / "x/share") == std::string::npos);
     CHECK(run_cidsim(s, "params root_port", s / "x/notbin/cidsim").status == 0);
 }
+
+TEST_CASE("a file name that is not UTF-8 is refused before the work where it names an output's row",
+          "[cli][outputs]") {
+    // 0x9B: a control (CSI) to a terminal reading Latin-1; no JSON text holds it.
+    Scratch s;
+    const std::string name = s / "ti\x9b" "2Jny.json";
+    fs::copy_file(std::string(CIDSIM_SOURCE_DIR) + "/tests/hostile/fixtures/tiny.json", name);
+    fs::copy_file(std::string(CIDSIM_SOURCE_DIR) + "/tests/hostile/fixtures/scenario.json",
+                  s / "sc\x9b.json");
+    const Run bench = run_cidsim(s, "bench --reps 1 --no-floor --config " + q(name) + " --json " +
+                                        q(s / "b.json"));
+    CHECK(bench.status == 2);
+    CHECK(bench.err.find("not UTF-8") != std::string::npos);
+    CHECK(bench.err.find("ti<0x9B>2Jny.json") != std::string::npos);
+    const Run explain = run_cidsim(s, "explain " + q(s / "sc\x9b.json") + " --out " +
+                                          q(s / "e.json"));
+    CHECK(explain.status == 2);
+    CHECK(explain.err.find("not UTF-8") != std::string::npos);
+    CHECK(explain.err.find('\x9b') == std::string::npos);
+    CHECK_FALSE(fs::exists(s / "b.json"));
+    CHECK_FALSE(fs::exists(s / "e.json"));
+}

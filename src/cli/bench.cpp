@@ -50,9 +50,12 @@ struct Series {
 // files of one name, would be rows no one can tell apart. Names the second.
 void refuse_repeated_configs(const std::vector<std::string>& configs) {
     for (size_t i = 0; i < configs.size(); ++i) {
-        // The row's name is one cell of a printed table.
-        if (has_control_character(fs::path(configs[i]).stem().string()))
-            throw BadInput("--config " + show_json(json(configs[i])) + ": a control character "
+        // The row's name is one cell of a printed table and of --json's.
+        if (const std::string stem = fs::path(configs[i]).stem().string(); !valid_utf8(stem))
+            throw BadInput("--config " + configs[i] + ": a byte that is not UTF-8 in the file's "
+                           "name, which names its row: rename it");
+        else if (has_control_character(stem))
+            throw BadInput("--config " + configs[i] + ": a control character "
                            "in the file's name, which names its row: rename it");
         for (size_t j = 0; j < i; ++j) {
             const std::string again = "--config " + configs[i] + ": ";

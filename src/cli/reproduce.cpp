@@ -34,6 +34,7 @@
 #include "io/file_identity.h"
 #include "io/input_file.h"
 #include "io/output_file.h"
+#include "config/checks.h"
 #include "config/config_loader.h"
 #include "config/platforms.h"
 #include "config/provenance.h"
@@ -207,7 +208,7 @@ struct Verdict {
     std::string misses;        // the figures that miss, for stderr
     std::string zeros;         // the figures 0 or undefined in every window: nothing to judge
     std::string unjudged;      // the figures of a run with one window: no spread to judge by
-    bool rare = false;         // a figure defined in one window of several: too few events
+    std::string rare;          // the figures defined in one window of several: too few events
 };
 
 Verdict judge(const Table& t, size_t row, const json& result, double precision) {
@@ -228,14 +229,12 @@ Verdict judge(const Table& t, size_t row, const json& result, double precision) 
             continue;
         }
         // Defined in one window of several (a lock wait that happened once):
-        // no spread to judge by, and longer windows hold more of its events.
+        // no spread to judge by. Not rerun longer for precision, as a
+        // one-off stays in one window at any length.
         if (f.batches < 2 && !thin) {
-            v.precise = false;
-            v.rare = true;
-            v.more_windows = false;
-            v.growth = kMaxGrowth;
-            v.misses += (v.misses.empty() ? "" : "; ") + m + " defined in one of " +
-                        std::to_string(f.windows) + " windows (too few events in a window)";
+            v.rare += (v.rare.empty() ? "" : ", ") + m + " (defined in " +
+                      std::to_string(f.defined_windows) + " of " + std::to_string(f.windows) +
+                      " windows)";
             continue;
         }
         if (f.ci95 <= target && !thin) continue;
@@ -367,6 +366,7 @@ int cmd_reproduce(int argc, char** argv) {
     std::vector<Pending> initial;
     // Each row's config's own run.duration_ns.
     std::vector<std::vector<double>> row_length_ns(chosen.size());
+    std::vector<std::vector<uint64_t>> row_most_windows(chosen.size());
     std::vector<std::vector<bool>> replays_trace(chosen.size());
     // Each row's config as checked here: a run reads the file again, which
     // may have been edited since (a whole reproduce takes hours).
@@ -412,6 +412,7 @@ int cmd_reproduce(int argc, char** argv) {
                                             " (with " + precision_option + ")");
                 initial.push_back({t, r, duration_ns, run.batches, 0, "", -1, {}});
                 row_length_ns[t].push_back(ns_of(run.duration));
+                row_most_windows[t].push_back(std::min(kMaxWindows, most_batches(config)));
             }
         if (sensitivity) {
             json profiles;
@@ -687,12 +688,17 @@ int cmd_reproduce(int argc, char** argv) {
         // run: the row is rerun at its config's own length before it is taken
         // as 0, whatever --max-reruns allows (it bounds the reruns for precision).
         const double full_ns = row_length_ns[p.table][p.row];
-        const bool rerun_unshortened = (!v.zeros.empty() || v.rare) && p.duration_ns < full_ns;
+        const bool rerun_unshortened =
+            (!v.zeros.empty() || !v.rare.empty()) && p.duration_ns < full_ns;
         if (rerun_unshortened) {
-            if (!v.zeros.empty())
-                v.misses += (v.misses.empty() ? "" : "; ") + v.zeros +
-                            " 0 or undefined in every window of a shortened run";
+            for (const std::string* which : {&v.zeros, &v.rare})
+                if (!which->empty())
+                    v.misses += (v.misses.empty() ? "" : "; ") + *which +
+                                (which == &v.zeros ? " 0 or undefined in every window"
+                                                   : " too rare") +
+                                " in a shortened run";
             v.zeros.clear();
+            v.rare.clear();
             v.precise = false;
             v.growth = p.round < max_reruns ? std::max(v.growth, full_ns / p.duration_ns)
                                             : full_ns / p.duration_ns;
@@ -707,6 +713,11 @@ int cmd_reproduce(int argc, char** argv) {
                       << key_text(t.rows[p.row].key) << "): " << v.zeros
                       << " 0 or undefined in every window: --precision not met (nothing to judge "
                          "it by)\n";
+        if (!v.rare.empty() && (v.precise || p.round >= max_reruns))
+            std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " ("
+                      << key_text(t.rows[p.row].key) << "): " << v.rare
+                      << ": too few events in its windows to judge it, --precision not judged "
+                         "(a longer run.duration_ns gives it more)\n";
         if (!v.unjudged.empty() && (v.precise || p.round >= max_reruns))
             std::cerr << "cidsim reproduce: " << t.name << " row " << p.row << " ("
                       << key_text(t.rows[p.row].key) << "): " << v.unjudged
@@ -730,7 +741,8 @@ int cmd_reproduce(int argc, char** argv) {
                          -1, {}};
             if (v.more_windows)
                 next.windows = std::min<uint64_t>(
-                    kMaxWindows, uint64_t(std::llround(double(p.windows) * v.growth)));
+                    row_most_windows[p.table][p.row],
+                    uint64_t(std::llround(double(p.windows) * v.growth)));
             submit_row(next);
         } else {
             ++rows_done;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -195,11 +196,19 @@ int cmd_sweep(int argc, char** argv) {
             throw;
         }
         if (vm.count("emit-commands")) {
-            errno = 0;
             // Commands lost (a full disk, a closed pipe) leave a sweep no one
-            // will run: what this command made goes, as on any failed write.
-            if (!(std::cout << point_commands(dir, spec, points) << std::flush)) {
-                const std::string why = errno ? std::strerror(errno) : "an error";
+            // will run: what this command made goes, as on any failed write,
+            // so a reader gone is a failed write here, not death by SIGPIPE.
+            struct sigaction ignore {}, before {};
+            ignore.sa_handler = SIG_IGN;
+            ::sigaction(SIGPIPE, &ignore, &before);
+            errno = 0;
+            const bool written = bool(std::cout << point_commands(dir, spec, points) << std::flush);
+            const int error = errno;
+            // (Kept ignored after a failure: stdout is flushed again at exit.)
+            if (written) ::sigaction(SIGPIPE, &before, nullptr);
+            if (!written) {
+                const std::string why = error ? std::strerror(error) : "an error";
                 remove_created(created);
                 std::cerr << "cidsim sweep: --emit-commands: writing to standard output failed: "
                           << why << (created.empty() ? "" : "; removed " + created) << "\n";

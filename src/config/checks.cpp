@@ -279,29 +279,52 @@ void check_ipistorm_advances(const SimConfig& c) {
 
 }  // namespace
 
+namespace {
+
 // Each window of run.batches keeps its record of every CPU's, vector's and
 // NVMe job's figures until the run ends (report/results.cpp). Measured at
 // 1 024 CPUs (`/usr/bin/time -f %M cidsim run` at run.batches 1 and 5): about
 // 4.6 kB a CPU, 1.5 kB a vector and 15 kB an NVMe job per window; the budget
 // keeps a run at the documented maxima under its 2.5 GB.
-void check_window_memory(const SimConfig& c, uint64_t vectors) {
-    if (c.run.batches < 2) return;
-    const double cpus = double(c.simulated_cpus());
-    double jobs = 0;
-    for (const WorkloadConfig& w : c.workloads)
-        if (w.type == "nvme") jobs += double(w.nvme.jobs);
-    const double window = kWindowBytesPerCpu * cpus + kWindowBytesPerVector * double(vectors) +
-                          kWindowBytesPerNvmeJob * jobs;
-    const double most = std::max(1.0, std::floor(kMaxWindowBytes / window));
-    if (double(c.run.batches) > most)
-        throw ConfigError("run.batches: " + std::to_string(c.run.batches) + " windows of " +
-                          format_number(std::round(cpus)) + " CPUs, " + std::to_string(vectors) +
-                          " vectors and " + format_number(jobs) + " NVMe jobs would keep about " +
-                          format_number(std::round(double(c.run.batches) * window / 1e6)) +
-                          " MB of window records, over the " +
-                          format_number(kMaxWindowBytes / 1e6) + " MB allowed; expected " +
-                          (most > 1 ? "at most " + format_number(most)
-                                      : std::string("1 (one window keeps none)")));
+struct WindowRecord {
+    uint64_t cpus = 0, vectors = 0, jobs = 0;
+    double bytes() const {
+        return kWindowBytesPerCpu * double(cpus) + kWindowBytesPerVector * double(vectors) +
+               kWindowBytesPerNvmeJob * double(jobs);
+    }
+};
+
+WindowRecord window_record(const SimConfig& c) {
+    WindowRecord w;
+    w.cpus = c.power_machine ? 0 : c.simulated_cpus();  // a partition's windows keep its chips
+    for (const DeviceConfig& d : c.devices) w.vectors += d.params.vectors;
+    for (const WorkloadConfig& wl : c.workloads)
+        if (wl.type == "nvme") w.jobs += wl.nvme.jobs;
+    return w;
+}
+
+std::string counted(uint64_t n, const char* noun) {
+    return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
+void check_window_memory(const SimConfig& c) {
+    const uint64_t most = most_batches(c);
+    if (c.run.batches <= most) return;
+    const WindowRecord w = window_record(c);
+    throw ConfigError("run.batches: " + std::to_string(c.run.batches) + " windows of " +
+                      counted(w.cpus, "CPU") + ", " + counted(w.vectors, "vector") + " and " +
+                      counted(w.jobs, "NVMe job") + " would keep about " +
+                      format_number(std::round(double(c.run.batches) * w.bytes() / 1e6)) +
+                      " MB of window records, over the " + format_number(kMaxWindowBytes / 1e6) +
+                      " MB allowed; expected " +
+                      (most > 1 ? "at most " + std::to_string(most)
+                                : std::string("1 (one window keeps none)")));
+}
+
+}  // namespace
+
+uint64_t most_batches(const SimConfig& c) {
+    return std::max<uint64_t>(1, uint64_t(std::floor(kMaxWindowBytes / window_record(c).bytes())));
 }
 
 void check_consistency(const SimConfig& c) {
@@ -439,7 +462,7 @@ void check_consistency(const SimConfig& c) {
                                            : ""));
         }
     }
-    check_window_memory(c, vectors);
+    check_window_memory(c);
     if (vectors > c.iommu.irte_entries)
         throw ConfigError("iommu.irte_entries: " + std::to_string(c.iommu.irte_entries) +
                           " entries but the devices have " + std::to_string(vectors) +

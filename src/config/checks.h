@@ -13,5 +13,8 @@ void check_references(const SimConfig& c);
 // Settings that are each in range but cannot work together (a TPR masking
 // a vector, a timer no longer than its interrupt, more vectors than IRTEs).
 void check_consistency(const SimConfig& c);
+// The most windows (run.batches) whose records fit the memory a run promises
+// (config_error.h, kMaxWindowBytes): reproduce grows a row's windows up to it.
+uint64_t most_batches(const SimConfig& c);
 
 }  // namespace cidsim

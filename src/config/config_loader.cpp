@@ -306,7 +306,8 @@ json with_profiles(json config) {
                 throw ConfigError(in + part + ": expected an object of the profile's " + part +
                                   " values, found " +
                                   (profile.contains(part) ? show_json(profile[part]) : "none"));
-        if (profile_workload_type(profile["workload"]).empty())
+        const json type = profile_workload_type(profile["workload"]);
+        if (type == "")
             throw ConfigError(in + "workload: " + show_json(profile["workload"]) +
                               ": not the keys of an nvme or a dsa workload");
         json device = profile["device"];
@@ -319,7 +320,6 @@ json with_profiles(json config) {
         size_t same_name = 0;
         for (size_t k = 0; k < devices.size(); ++k) same_name += device_name(devices, k) == own_name;
         if (same_name > 1) continue;
-        const json type = profile_workload_type(profile["workload"]);
         for (size_t k = 0; k < config["workloads"].size(); ++k) {
             json& w = config["workloads"][k];
             if (!w.is_object() || w.value("device", json()) != own_name) continue;
@@ -365,7 +365,7 @@ const json* value_at(const json& doc, const std::vector<std::string>& keys) {
 std::optional<std::string> included_origin(const std::string& path,
                                            const std::vector<std::string>& keys,
                                            const json& value, int depth = 0,
-                                           std::string* included = nullptr) {
+                                           std::pair<std::string, std::string>* included = nullptr) {
     if (depth > 8) return std::nullopt;
     json doc;
     try {
@@ -385,7 +385,7 @@ std::optional<std::string> included_origin(const std::string& path,
         const std::string name = f->get<std::string>();
         const std::string file = name[0] == '/' ? name : dir + "/" + name;
         const std::string here = "include \"" + name + "\": " + file;
-        if (included) *included = file;
+        if (included) *included = {name, file};
         if (const auto deeper = included_origin(file, keys, value, depth + 1))
             return here + ": " + *deeper;
         json included;
@@ -449,23 +449,24 @@ SimConfig load_config(const json& config, const std::string& source) {
         }
     } catch (const ConfigError& e) {
         if (source.empty()) throw;
-        // A key an included file states is that file's error, when the file
-        // has it alone; else what this file adds clashes with it.
+        // A key an included file states is that file's error when the file
+        // has it alone (told as that file tells it, through its own
+        // includes); else what is added to it clashes with it.
         const std::string what = e.what();
         const std::vector<std::string> keys = error_key_segments(what);
-        std::string included;
+        std::pair<std::string, std::string> included;  // as named, as found
         if (const json* value = value_at(config, keys); value && !keys.empty())
             if (const auto origin = included_origin(source, keys, *value, 0, &included)) {
                 std::string alone;
                 try {
-                    (void)load_config(read_config_file(included), included);
+                    (void)load_config(read_config_file(included.second), included.second);
                 } catch (const BadInput& f) {
                     alone = f.what();
                 }
                 if (alone.find(what) != std::string::npos)
-                    throw ConfigError(source + ": " + *origin + ": " + what);
-                throw ConfigError(source + ": " + what + " (with what this file adds to " +
-                                  *origin + (alone.empty() ? ", which loads alone)" : ")"));
+                    throw ConfigError(source + ": include \"" + included.first + "\": " + alone);
+                throw ConfigError(source + ": " + what + " (with what is added to " + *origin +
+                                  (alone.empty() ? ", which loads alone)" : ")"));
             }
         throw ConfigError(source + ": " + what);
     }
@@ -473,14 +474,15 @@ SimConfig load_config(const json& config, const std::string& source) {
 
 void rethrow_against_sets(const ConfigError& e, const json& file, const std::string& source,
                           const std::vector<std::string>& sets) {
-    const auto loads = [&](const json& config) {
+    const auto error_of = [&](const json& config) -> std::optional<std::string> {
         try {
             load_config(config, source);
-            return true;
-        } catch (const ConfigError&) {
-            return false;
+            return std::nullopt;
+        } catch (const ConfigError& f) {
+            return std::string(f.what());
         }
     };
+    const auto loads = [&](const json& config) { return !error_of(config); };
     if (!loads(file)) {
         // The file fails alone: a --set that gave the key the error names owns it.
         const std::string told = against_sets(e.what(), source, sets);
@@ -493,18 +495,29 @@ void rethrow_against_sets(const ConfigError& e, const json& file, const std::str
     // check of another key, as xen.vcpus that of xen.sockets, too). Sought
     // from the end, where it mostly is: a refusal costs few loads.
     if (sets.empty()) throw e;
+    const auto with_sets = [&](size_t n) {
+        json config = file;
+        for (size_t i = 0; i < n; ++i) apply_override(config, sets[i]);
+        return config;
+    };
     size_t from = 0;
-    for (size_t k = sets.size(); k-- > 1;) {
-        json prefix = file;
-        for (size_t i = 0; i < k; ++i) apply_override(prefix, sets[i]);
-        if (loads(prefix)) {
+    for (size_t k = sets.size(); k-- > 1;)
+        if (loads(with_sets(k))) {
             from = k;
             break;
         }
-    }
     const std::string what = e.what(), prefix = source + ": ";
-    throw ConfigError("--set " + sets[from] + ": " +
-                      (what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what));
+    const auto unprefixed = [&](const std::string& m) {
+        return m.rfind(prefix, 0) == 0 ? m.substr(prefix.size()) : m;
+    };
+    // Blamed if it broke the key the final error names; else the error is
+    // another's (a later --set that gave its key).
+    if (const auto broke = error_of(with_sets(from + 1));
+        broke && error_key_segments(unprefixed(*broke)) != error_key_segments(unprefixed(what))) {
+        const std::string told = against_sets(what, source, sets);
+        if (told != what) throw ConfigError(told);
+    }
+    throw ConfigError("--set " + sets[from] + ": " + unprefixed(what));
 }
 
 json effective_config(json file, const std::vector<std::string>& sets, const std::string& source) {
@@ -700,9 +713,9 @@ json describe_parameters() {
           "files one config includes, directly or not, each time counted");
     limit("outstanding I/Os", kMaxOutstandingIos,
           "I/Os the workloads keep outstanding: NVMe jobs x iodepth plus DSA wq_depth, summed");
-    limit("window records", size_t(kMaxWindowBytes / 1e6),
-          "MB the windows of run.batches (2 or more) keep until the run ends: each about 5 kB a "
-          "CPU, 2 kB a vector and 16 kB an NVMe job");
+    limit("window records (MB)", size_t(kMaxWindowBytes / 1e6),
+          "memory the windows of run.batches (2 or more) keep until the run ends: each about "
+          "5 kB an x86 CPU or vCPU, 2 kB a vector and 16 kB an NVMe job");
     out["(limits)"] = limits;
     return out;
 }

@@ -26,4 +26,24 @@ inline bool has_control_character(const std::string& text) {
     return false;
 }
 
+// Whether `text` is UTF-8 (RFC 3629: no overlong form, surrogate or code
+// point past U+10FFFF). A file name from the command line need not be, and
+// a JSON output cannot hold it.
+inline bool valid_utf8(const std::string& text) {
+    for (size_t i = 0; i < text.size();) {
+        const unsigned char c = static_cast<unsigned char>(text[i]);
+        const size_t n = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : (c >> 4) == 0x0E ? 3
+                         : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+        if (n == 0 || i + n > text.size()) return false;
+        for (size_t k = 1; k < n; ++k)
+            if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return false;
+        const unsigned char d = static_cast<unsigned char>(text[i + 1 < text.size() ? i + 1 : i]);
+        if ((c == 0xE0 && d < 0xA0) || (c == 0xED && d > 0x9F) || (c == 0xF0 && d < 0x90) ||
+            (c == 0xF4 && d > 0x8F))
+            return false;
+        i += n;
+    }
+    return true;
+}
+
 }  // namespace cidsim

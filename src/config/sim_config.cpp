@@ -30,9 +30,9 @@ bool SimConfig::kvm_guest_owns_every_device() const {
 }
 
 uint64_t SimConfig::simulated_cpus() const {
-    uint64_t cpus = topology.cpus + guest_vcpus();
-    if (power_machine)
-        for (uint64_t cores : power.cores_per_chip) cpus += cores * power.threads_per_core;
+    if (!power_machine) return topology.cpus + guest_vcpus();
+    uint64_t cpus = 0;  // the idle x86 CPU beside the partition records nothing
+    for (uint64_t cores : power.cores_per_chip) cpus += cores * power.threads_per_core;
     return cpus;
 }
 

@@ -171,8 +171,8 @@ struct SimConfig {
     // A KVM guest owning every device: the host's interrupt mode and its
     // posted-MSI handler act on none.
     bool kvm_guest_owns_every_device() const;
-    // Every CPU the run simulates: the host's, the vCPUs' pCPUs and a POWER
-    // partition's.
+    // The CPUs whose steps a run records: the host's and the vCPUs' pCPUs,
+    // or a POWER partition's.
     uint64_t simulated_cpus() const;
 };
 

@@ -195,14 +195,11 @@ StagedFile::StagedFile(const std::string& path, const std::string& text) : m_pat
     for (int attempt = 0; fd < 0; ++attempt) {
         m_tmp = beside(m_target, ".tmp." + std::to_string(::getpid()) +
                                      (attempt ? "." + std::to_string(attempt) : ""));
-        m_guard = std::make_unique<CleanupGuard>(m_tmp, false);
         fd = ::open(m_tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd < 0 && (errno != EEXIST || attempt == 100)) {
-            const std::string why = std::strerror(errno);
-            m_guard.reset();
-            throw std::runtime_error(path + ": cannot write: " + why);
-        }
+        if (fd < 0 && (errno != EEXIST || attempt == 100))
+            throw std::runtime_error(path + ": cannot write: " + std::strerror(errno));
     }
+    m_guard = std::make_unique<CleanupGuard>(m_tmp, false);
     // A file written over keeps its permissions, as an in-place write would.
     struct stat st;
     if (id.exists && ::stat(m_target.c_str(), &st) == 0) (void)::fchmod(fd, st.st_mode & 07777);

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <sstream>
 
 #include "config/printable.h"
 
@@ -18,11 +19,21 @@ size_t utf8_length(unsigned char lead) {
     return 0;
 }
 
-void put_byte_value(std::streambuf* out, unsigned char byte) {
-    char shown[8];
-    std::snprintf(shown, sizeof shown, "<0x%02X>", byte);
-    out->sputn(shown, 6);
+// Whether `next` may follow `lead` as a character's second byte: RFC 3629's
+// table, which leaves out overlong forms, surrogates and what is past U+10FFFF.
+bool second_byte_fits(unsigned char lead, unsigned char next) {
+    if ((next & 0xC0) != 0x80) return false;
+    switch (lead) {
+        case 0xE0: return next >= 0xA0;
+        case 0xED: return next <= 0x9F;
+        case 0xF0: return next >= 0x90;
+        case 0xF4: return next <= 0x8F;
+        default: return true;
+    }
 }
+
+// Printable ASCII, line feed and tab: passed on as they are, many at once.
+bool plain(unsigned char byte) { return (byte >= 0x20 && byte < 0x7F) || byte == '\n' || byte == '\t'; }
 
 unsigned code_point(const std::string& s) {
     const auto b = [&](size_t i) { return static_cast<unsigned char>(s[i]) & 0x3Fu; };
@@ -37,16 +48,26 @@ unsigned code_point(const std::string& s) {
 
 }  // namespace
 
+void PrintableStreambuf::write(const char* text, size_t n) {
+    if (m_out->sputn(text, std::streamsize(n)) != std::streamsize(n)) m_failed = true;
+}
+
+void PrintableStreambuf::write_byte_value(unsigned char byte) {
+    char shown[8];
+    std::snprintf(shown, sizeof shown, "<0x%02X>", byte);
+    write(shown, 6);
+}
+
 void PrintableStreambuf::emit_pending() {
     const bool whole = m_pending.size() == m_expected;
-    if (whole && m_pending != "\n" && m_pending != "\t" && has_control_character(m_pending)) {
+    if (whole && has_control_character(m_pending)) {
         char shown[16];
         std::snprintf(shown, sizeof shown, "<U+%04X>", code_point(m_pending));
-        m_out->sputn(shown, static_cast<std::streamsize>(std::char_traits<char>::length(shown)));
+        write(shown, std::char_traits<char>::length(shown));
     } else if (whole) {
-        m_out->sputn(m_pending.data(), static_cast<std::streamsize>(m_pending.size()));
+        write(m_pending.data(), m_pending.size());
     } else {
-        for (const char c : m_pending) put_byte_value(m_out, static_cast<unsigned char>(c));
+        for (const char c : m_pending) write_byte_value(static_cast<unsigned char>(c));
     }
     m_pending.clear();
     m_expected = 0;
@@ -54,11 +75,19 @@ void PrintableStreambuf::emit_pending() {
 
 void PrintableStreambuf::put(char c) {
     const unsigned char byte = static_cast<unsigned char>(c);
-    if (!m_pending.empty() && (byte & 0xC0) != 0x80) emit_pending();  // a character cut short
+    // A character cut short, or one no UTF-8 text holds, is shown byte by byte.
+    if (m_pending.size() == 1 && !second_byte_fits(static_cast<unsigned char>(m_pending[0]), byte))
+        emit_pending();
+    else if (!m_pending.empty() && (byte & 0xC0) != 0x80)
+        emit_pending();
+    if (m_pending.empty() && plain(byte)) {
+        write(&c, 1);
+        return;
+    }
     if (m_pending.empty()) {
         m_expected = utf8_length(byte);
         if (m_expected == 0) {
-            put_byte_value(m_out, byte);
+            write_byte_value(byte);
             return;
         }
     }
@@ -72,17 +101,36 @@ PrintableStreambuf::~PrintableStreambuf() {
 
 int PrintableStreambuf::overflow(int c) {
     if (c != traits_type::eof()) put(static_cast<char>(c));
-    return traits_type::not_eof(c);
+    return m_failed ? traits_type::eof() : traits_type::not_eof(c);
 }
 
 std::streamsize PrintableStreambuf::xsputn(const char* s, std::streamsize n) {
-    for (std::streamsize i = 0; i < n; ++i) put(s[i]);
-    return n;
+    for (std::streamsize i = 0; i < n;) {
+        std::streamsize run = 0;
+        while (m_pending.empty() && i + run < n && plain(static_cast<unsigned char>(s[i + run])))
+            ++run;
+        if (run) {
+            write(s + i, size_t(run));
+            i += run;
+        } else {
+            put(s[i++]);
+        }
+    }
+    return m_failed ? 0 : n;
 }
 
-// A character split across two writes stays pending: it is shown whole once
-// its last byte arrives.
-int PrintableStreambuf::sync() { return m_out->pubsync(); }
+// A character split across two writes stays pending, not flushed: judged
+// whole once its last byte arrives (a message's line feed ends it at the latest).
+int PrintableStreambuf::sync() { return m_out->pubsync() == 0 && !m_failed ? 0 : -1; }
+
+std::string printable(const std::string& text) {
+    std::ostringstream shown;
+    {
+        PrintableStreambuf filter(shown.rdbuf());
+        std::ostream(&filter) << text;
+    }
+    return shown.str();
+}
 
 namespace {
 std::ostream* g_unfiltered = nullptr;

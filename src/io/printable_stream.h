@@ -6,7 +6,8 @@
 // text on with every control character but line feed and tab shown as
 // <U+001B>, the characters being those of has_control_character
 // (config/printable.h), and every byte that is not UTF-8 by its value,
-// <0x9B>: a terminal in a single-byte locale takes 0x80..0x9F for controls.
+// <0x9B> (an overlong form of a control among them). cidsim writes UTF-8: a
+// terminal set to another encoding is not catered for.
 #include <ostream>
 #include <streambuf>
 #include <string>
@@ -26,11 +27,18 @@ protected:
 private:
     void put(char c);
     void emit_pending();
+    void write(const char* text, size_t n);
+    void write_byte_value(unsigned char byte);
 
     std::streambuf* m_out;
+    bool m_failed = false;  // a write to m_out fell short: the stream goes bad
     std::string m_pending;  // the bytes of a UTF-8 character read so far
     size_t m_expected = 0;  // its length, from its first byte
 };
+
+// `text` as the filter passes it on: for text written to the unfiltered
+// stream (the progress line's).
+std::string printable(const std::string& text);
 
 // Puts the filter in front of std::cerr for the rest of the process.
 void filter_standard_error();

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <dirent.h>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -201,6 +202,10 @@ void parse_scenario(ExplainScenario& s) {
     std::string comment_text = s.comment;
     for (char& c : comment_text)
         if (c == '\n' || c == '\t') c = ' ';
+    // Written into --out's JSON, which holds UTF-8 only.
+    if (!valid_utf8(s.name))
+        throw ConfigError("the scenario's file name: a byte that is not UTF-8 in a name explain "
+                          "prints and writes; rename the file");
     for (const auto& [what, value] : {std::make_pair("the scenario's file name", &s.name),
                                       std::make_pair("explain.title", &s.title),
                                       std::make_pair("comment", &comment_text)})
@@ -276,19 +281,36 @@ void apply_sets(ExplainScenario& s, const std::vector<std::string>& sets) {
     try {
         parse_scenario(s);  // the explain section too: --set explain.variants=5 is bad input
     } catch (const ConfigError& e) {
-        // Named by the first --set after which the scenario no longer reads.
-        json document = read.document;
-        for (const std::string& set : sets) {
-            apply_override(document, set);
+        // As run names it (rethrow_against_sets): the final scenario's error,
+        // told against the --set after which it never read again, if that
+        // one broke the key the error names, else the --set that gave it.
+        const auto error_of = [&](size_t n) -> std::optional<std::string> {
             ExplainScenario attempt = read;
-            attempt.document = document;
+            for (size_t i = 0; i < n; ++i) apply_override(attempt.document, sets[i]);
             try {
                 parse_scenario(attempt);
+                return std::nullopt;
             } catch (const ConfigError& f) {
-                throw ConfigError(s.path + " with --set " + set + ": " + f.what());
+                return std::string(f.what());
             }
+        };
+        const std::string what = e.what();
+        if (sets.empty() || error_of(0)) throw;
+        size_t from = 0;
+        for (size_t k = sets.size(); k-- > 1;)
+            if (!error_of(k)) {
+                from = k;
+                break;
+            }
+        const auto unprefixed = [&](const std::string& m) {
+            return m.rfind(s.path + ": ", 0) == 0 ? m.substr(s.path.size() + 2) : m;
+        };
+        if (const auto broke = error_of(from + 1);
+            broke && error_key_segments(unprefixed(*broke)) != error_key_segments(unprefixed(what))) {
+            const std::string told = against_sets(s.path + ": " + unprefixed(what), s.path, sets);
+            if (told.rfind("--set ", 0) == 0) throw ConfigError(s.path + " with " + told);
         }
-        throw ConfigError(s.path + " with --set: " + e.what());
+        throw ConfigError(s.path + " with --set " + sets[from] + ": " + what);
     }
     // A value every variant sets over the scenario's is never run.
     for (const std::string& set : sets) {

@@ -20,7 +20,8 @@ void ProgressLine::show(const std::string& text, bool force) {
     if (!force && m_shown && now - m_last < std::chrono::milliseconds(200)) return;
     m_last = now;
     m_shown = true;
-    *m_out << "\r\033[K" << text << std::flush;
+    // Only the line's own control is sent as it is: the text quotes the user's.
+    *m_out << "\r\033[K" << printable(text) << std::flush;
 }
 
 void ProgressLine::clear() {

@@ -1,4 +1,5 @@
 #include "report/sensitivity.h"
+#include "report/columns.h"
 #include "report/csv.h"
 
 #include <algorithm>
@@ -164,7 +165,6 @@ std::string sensitivity_text(const json& s, size_t top) {
           "range, one at a time (the "
        << top << " largest swings per figure); the assumption interval is the range over "
        << s["lhs_points"].get<unsigned>() << " Latin-hypercube points moving all of them\n";
-    char line[512];
     for (const json& r : s["rows"]) {
         const double sim = r["simulated"];
         std::string interval = "-";
@@ -178,12 +178,11 @@ std::string sensitivity_text(const json& s, size_t top) {
         for (const json& d : r["tornado"]) {
             if (shown++ == top) break;
             const std::string range = "[" + fmt("%.4g", d["low"]) + ", " + fmt("%.4g", d["high"]) + "]";
-            std::snprintf(line, sizeof line, "      %-40s %-8s %-18s at low %-10.4g at high %-10.4g swing %+.1f%%\n",
-                          d["parameter"].get<std::string>().c_str(),
-                          d["kind"].get<std::string>().c_str(), range.c_str(),
-                          d["at_low"].get<double>(), d["at_high"].get<double>(),
-                          d["swing_pct"].get<double>());
-            os << line;
+            os << "      " << left_in(d["parameter"].get<std::string>(), 40) << " "
+               << left_in(d["kind"].get<std::string>(), 8) << " " << left_in(range, 18)
+               << " at low " << left_in(fmt("%.4g", d["at_low"].get<double>()), 10)
+               << " at high " << left_in(fmt("%.4g", d["at_high"].get<double>()), 10)
+               << " swing " << fmt("%+.1f", d["swing_pct"].get<double>()) << "%\n";
         }
     }
     return os.str();

@@ -10,6 +10,7 @@
 
 #include "config/config_loader.h"
 #include "config/printable.h"
+#include "report/columns.h"
 #include "report/confidence.h"
 
 namespace cidsim {
@@ -276,6 +277,7 @@ Figure measure(const std::string& metric, const json& result) {
             den.push_back(d);
             tail(b);
         }
+    f.defined_windows = num.size();
     if (num.empty()) {
         f.mean = table_metric(metric, result);
         f.batches = 1;
@@ -511,19 +513,10 @@ json table_json(const Table& t, const std::vector<json>& results) {
 
 namespace {
 
-// `text` in `width` columns, on the left (or the right); a longer text keeps
-// all of it, pushing the rest of its line along.
-std::string left(const std::string& text, size_t width) {
-    return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
-}
-std::string right(const std::string& text, size_t width) {
-    return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
-}
-
 std::string row_line(const std::string& key, const std::string& metric, const std::string& sim,
                      const std::string& ci95, const std::string& pub, const std::string& err) {
-    return "  " + left(key, 32) + " " + left(metric, 28) + " " + right(sim, 14) + " " +
-           right(ci95, 10) + " " + right(pub, 10) + " " + right(err, 8) + "\n";
+    return "  " + left_in(key, 32) + " " + left_in(metric, 28) + " " + right_in(sim, 14) + " " +
+           right_in(ci95, 10) + " " + right_in(pub, 10) + " " + right_in(err, 8) + "\n";
 }
 
 }  // namespace

@@ -54,7 +54,8 @@ struct Figure {
     double mean = 0;
     double ci95 = 0;
     size_t batches = 0;
-    size_t windows = 1;  // the result's windows, the figure defined in them or not
+    size_t windows = 1;          // the result's windows, the figure defined in them or not
+    size_t defined_windows = 0;  // those that define it
     bool independent = true;
     double tail_samples = std::numeric_limits<double>::infinity();
 };

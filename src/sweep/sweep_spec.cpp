@@ -197,12 +197,9 @@ std::string sanitise_name(const std::string& raw) {
         out.resize(kMaxLength);
         changed = true;
     }
-    if (changed) {
-        char hash[20];
-        std::snprintf(hash, sizeof hash, "~%08llx",
-                      static_cast<unsigned long long>(fnv1a(raw) & 0xffffffffull));
-        out += hash;
-    }
+    // All 64 bits: FNV's low bits depend on the low bits before them only,
+    // so a cut hash that collides for one point collides for its every seed.
+    if (changed) out += "~" + fnv1a_hex(raw);
     return out;
 }
 

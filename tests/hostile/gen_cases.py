@@ -2717,8 +2717,9 @@ case("run-kvm-posted-all-assigned", ["run", "vm/e3-vfio.json", "-q", "--set", "m
 case("explain-vm-delivery-posted", ["explain", "vm-delivery", "--set", "mode=posted"], 2,
      "every device is the KVM guest's", [], names=["--set mode=posted", "mode"])
 # A figure defined in one window of many is too rare for the run, not a run of one window.
-case("reproduce-rare-figure-rerun", ["reproduce", "x", "--tables", "t.json", "--precision", "1"],
-     0, None, [XEN, js("t.json", {"tables": [
+case("reproduce-rare-figure-rerun", ["reproduce", "x", "--tables", "t.json", "--precision", "1",
+                                    "--verbose"],
+     0, "(defined in 1 of 20 windows) too rare in a shortened run", [XEN, js("t.json", {"tables": [
          {"name": "x", "title": "X", "set": "prediction", "metrics": ["lock_wait_us_mean"],
           "rows": [{"key": {"variant": "full"}, "config": "x.json",
                     "set": ["xen.variant=full"]}]}]})],
@@ -2786,7 +2787,7 @@ case("run-include-clash-named-against-includer", ["run", "mine.json", "-q"], 2,
                         "devices": [{"name": "d", "irq_cpus": [3]}],
                         "workloads": [{"type": "periodic", "device": "d", "period_ns": 1000}]}),
       js("mine.json", {"include": "base4.json", "topology": {"cpus": 2}})],
-     names=["mine.json: devices[0].irq_cpus[0]", "with what this file adds"])
+     names=["mine.json: devices[0].irq_cpus[0]", "with what is added"])
 # explain records every step of every CPU: the more CPUs, the shorter the run it takes.
 BIG_STORM = json.load(open(__file__.replace("tests/hostile/gen_cases.py",
                                             "configs/explain/ipi-storm.json")))
@@ -2797,11 +2798,39 @@ BIG_STORM["run"] = {"warmup_ns": 0, "duration_ns": 1000000}
 BIG_STORM["explain"]["window_ns"] = [0, 100000]
 BIG_STORM["explain"].pop("narration_window_ns", None)
 case("explain-many-cpus-run-too-long", ["explain", "big.json"], 2,
-     "at most 195264 ns on 4097 CPUs", [js("big.json", BIG_STORM)],
+     "at most 195312 ns on 4096 CPUs", [js("big.json", BIG_STORM)],
      names=["big.json", "run.warmup_ns + run.duration_ns"])
 # A trace workload's keys are described as every other type's are.
 case("params-trace-workload-block", ["params", "workloads[] (type trace)"], 0, None, [],
      stdout_holds=["events", "[[t_ns, \"device\", queue], ...]"])
+# The --set blamed is the one that broke the key the final error names.
+case("run-set-blame-the-key-giver", ["run", "tiny.json", "-q", "--set", "devices.0.irq_cpus=[1]",
+                                     "--set", "run.seed=-5"], 2, "run.seed", [TINY],
+     names=["--set run.seed=-5"], stderr_lacks=["--set devices.0.irq_cpus"])
+for tag, sets, blamed in [
+        ("loop-limit", ["devices.0.irq_cpus=[5]", "handler.loop_limit=99", "topology.cpus=6"],
+         "handler.loop_limit=99"),
+        ("second-device", ["devices.0.irq_cpus=[5]", "devices.1.irq_cpus=[6]", "topology.cpus=6"],
+         "devices.1.irq_cpus=[6]")]:
+    argv = ["run", "pb.json", "-q"]
+    for x in sets:
+        argv += ["--set", x]
+    case(f"run-set-later-fixes-{tag}", argv, 2, None,
+         [{"path": "pb.json", "repo": "configs/examples/posted-bursty.json"}],
+         names=[f"--set {blamed}"], stderr_lacks=["--set devices.0.irq_cpus"])
+case("explain-set-later-fixes-earlier",
+     ["explain", "burst", "--set", "devices.0.irq_cpus=[5]", "--set", "topology.cpus=6",
+      "--set", "handler.loop_limit=99"], 2, "expected an integer in [1, 64]", [],
+     names=["--set handler.loop_limit=99", "handler.loop_limit"], stderr_lacks=["CPU 5"])
+# A clash an include has alone is told as that include tells it, at every level.
+B4 = js("inc/b.json", {"platform": "generic", "topology": {"cpus": 4}, "lapic": {"timer_period_ns": 0},
+                       "run": {"duration_ns": 20000}, "devices": [{"name": "d", "irq_cpus": [3]}],
+                       "workloads": [{"type": "periodic", "device": "d", "period_ns": 1000}]})
+case("run-include-clash-one-level-deeper", ["run", "inc/top3.json", "-q"], 2, "which loads alone",
+     [B4, js("inc/a2.json", {"include": "b.json", "topology": {"cpus": 2}}),
+      js("inc/top3.json", {"include": ["a2.json"]})],
+     names=['inc/top3.json: include "a2.json": inc/a2.json: devices[0].irq_cpus[0]',
+            "with what is added"])
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups

@@ -42,6 +42,23 @@ TEST_CASE("bytes that are not UTF-8 are shown by their value") {
     CHECK(filtered("overlong \xc0\x9b") == "overlong <0xC0><0x9B>");
 }
 
+TEST_CASE("an overlong form or a surrogate is no character: its bytes are shown") {
+    CHECK(filtered("x\xe0\x82\x9b" "2J") == "x<0xE0><0x82><0x9B>2J");  // CSI, overlong
+    CHECK(filtered("\xed\xa0\x80") == "<0xED><0xA0><0x80>");            // a surrogate
+    CHECK(filtered("\xf4\x90\x80\x80") == "<0xF4><0x90><0x80><0x80>");  // past U+10FFFF
+}
+
+TEST_CASE("characters written one at a time are judged as text written at once") {
+    std::ostringstream sink;
+    {
+        cidsim::PrintableStreambuf filter(sink.rdbuf());
+        std::ostream out(&filter);
+        for (const char c : std::string("a\n\tb\x1b\xe2\x80\xae")) out.put(c);
+    }
+    CHECK(sink.str() == "a\n\tb<U+001B><U+202E>");
+    CHECK(cidsim::printable("row \x1b[2J") == "row <U+001B>[2J");
+}
+
 TEST_CASE("a character split across two writes is judged whole") {
     CHECK(filtered("x\xe2\x80\xae" "y", 2) == "x<U+202E>y");
     CHECK(filtered("caf\xc3\xa9", 4) == "caf\xc3\xa9");
