@@ -694,9 +694,9 @@ int cmd_reproduce(int argc, char** argv) {
             for (const std::string* which : {&v.zeros, &v.rare})
                 if (!which->empty())
                     v.misses += (v.misses.empty() ? "" : "; ") + *which +
-                                (which == &v.zeros ? " 0 or undefined in every window"
-                                                   : " too rare") +
-                                " in a shortened run";
+                                (which == &v.zeros
+                                     ? " 0 or undefined in every window of a shortened run"
+                                     : " too rare in a shortened run");
             v.zeros.clear();
             v.rare.clear();
             v.precise = false;

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -149,9 +150,18 @@ void SweepDir::refuse_foreign_files(const std::vector<SweepPoint>& points, const
         throw BadInput("--out " + shown + ": base.json is not of a sweep (there is no "
                        "sweep.json nor .sweep.lock), and a sweep of an inline base would replace "
                        "it: move it away, or name another directory");
+    // Each point's run would refuse a path the system cannot open, only
+    // after the sweep had started: the longest is checked here.
+    const std::string absolute = fs::absolute(m_dir, ec).string();
     for (const SweepPoint& p : points)
         for (const std::string& name :
              {"points/" + p.name + ".json", "logs/" + p.name + ".stderr"}) {
+            if (absolute.size() + 1 + name.size() + std::strlen(".tmp.4294967295") >= PATH_MAX)
+                throw BadInput("--out " + shown + ": " + name + " would be " +
+                               std::to_string(absolute.size() + 1 + name.size()) + " bytes "
+                               "long from /, too long a path (" + std::to_string(PATH_MAX) +
+                               " at most, with room for a temporary name): name a shorter "
+                               "directory");
             // A FIFO would block the point's run, a directory fail it midway.
             const ForeignFile f = foreign_file(m_dir + "/" + name);
             if (!f.what.empty())

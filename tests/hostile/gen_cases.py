@@ -2831,6 +2831,11 @@ case("run-include-clash-one-level-deeper", ["run", "inc/top3.json", "-q"], 2, "w
       js("inc/top3.json", {"include": ["a2.json"]})],
      names=['inc/top3.json: include "a2.json": inc/a2.json: devices[0].irq_cpus[0]',
             "with what is added"])
+# A sweep whose point files would lie past PATH_MAX is refused before any run.
+DEEP = "/".join(["d" * 200] * 20)
+case("sweep-out-points-past-path-max", ["sweep", "spec.json", "--out", DEEP + "/sw"], 2,
+     "too long a path", [TINY, SPEC, {"path": DEEP, "dir": True}],
+     names=["--out " + DEEP + "/sw", "points/"])
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
