@@ -366,6 +366,7 @@ int cmd_reproduce(int argc, char** argv) {
     std::vector<Pending> initial;
     // Each row's config's own run.duration_ns.
     std::vector<std::vector<double>> row_length_ns(chosen.size());
+    // The most windows its reruns may have: their records must fit (most_batches).
     std::vector<std::vector<uint64_t>> row_most_windows(chosen.size());
     std::vector<std::vector<bool>> replays_trace(chosen.size());
     // Each row's config as checked here: a run reads the file again, which
@@ -691,12 +692,11 @@ int cmd_reproduce(int argc, char** argv) {
         const bool rerun_unshortened =
             (!v.zeros.empty() || !v.rare.empty()) && p.duration_ns < full_ns;
         if (rerun_unshortened) {
-            for (const std::string* which : {&v.zeros, &v.rare})
-                if (!which->empty())
-                    v.misses += (v.misses.empty() ? "" : "; ") + *which +
-                                (which == &v.zeros
-                                     ? " 0 or undefined in every window of a shortened run"
-                                     : " too rare in a shortened run");
+            const auto miss = [&](const std::string& figures, const char* why) {
+                if (!figures.empty()) v.misses += (v.misses.empty() ? "" : "; ") + figures + why;
+            };
+            miss(v.zeros, " 0 or undefined in every window of a shortened run");
+            miss(v.rare, " too rare in a shortened run");
             v.zeros.clear();
             v.rare.clear();
             v.precise = false;

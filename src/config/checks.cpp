@@ -277,15 +277,11 @@ void check_ipistorm_advances(const SimConfig& c) {
     }
 }
 
-}  // namespace
-
-namespace {
-
 // Each window of run.batches keeps its record of every CPU's, vector's and
 // NVMe job's figures until the run ends (report/results.cpp). Measured at
-// 1 024 CPUs (`/usr/bin/time -f %M cidsim run` at run.batches 1 and 5): about
-// 4.6 kB a CPU, 1.5 kB a vector and 15 kB an NVMe job per window; the budget
-// keeps a run at the documented maxima under its 2.5 GB.
+// 1 024 x86 CPUs (`/usr/bin/time -f %M cidsim run` at run.batches 1 and 5):
+// about 4.6 kB a CPU, 1.5 kB a vector and 15 kB an NVMe job per window; the
+// budget keeps a run at the documented maxima under its 2.5 GB.
 struct WindowRecord {
     uint64_t cpus = 0, vectors = 0, jobs = 0;
     double bytes() const {

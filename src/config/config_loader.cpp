@@ -361,11 +361,12 @@ const json* value_at(const json& doc, const std::vector<std::string>& keys) {
 // Which included file of `path` states `value` at `keys` (the file itself
 // wins, then the last include, as merge_includes overlays them): the chain
 // `include "x.json": dir/x.json` to it, or nullopt when the file itself does
-// or none does (the value came from a --set).
+// or none does (the value came from a --set). `named`: the include of
+// `path` the chain starts with, as written and as found.
 std::optional<std::string> included_origin(const std::string& path,
                                            const std::vector<std::string>& keys,
                                            const json& value, int depth = 0,
-                                           std::pair<std::string, std::string>* included = nullptr) {
+                                           std::pair<std::string, std::string>* named = nullptr) {
     if (depth > 8) return std::nullopt;
     json doc;
     try {
@@ -385,7 +386,7 @@ std::optional<std::string> included_origin(const std::string& path,
         const std::string name = f->get<std::string>();
         const std::string file = name[0] == '/' ? name : dir + "/" + name;
         const std::string here = "include \"" + name + "\": " + file;
-        if (included) *included = {name, file};
+        if (named) *named = {name, file};
         if (const auto deeper = included_origin(file, keys, value, depth + 1))
             return here + ": " + *deeper;
         json included;
