@@ -299,17 +299,13 @@ WindowRecord window_record(const SimConfig& c) {
     return w;
 }
 
-std::string counted(uint64_t n, const char* noun) {
-    return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
-}
-
 void check_window_memory(const SimConfig& c) {
     const uint64_t most = most_batches(c);
     if (c.run.batches <= most) return;
     const WindowRecord w = window_record(c);
     throw ConfigError("run.batches: " + std::to_string(c.run.batches) + " windows of " +
-                      counted(w.cpus, "CPU") + ", " + counted(w.vectors, "vector") + " and " +
-                      counted(w.jobs, "NVMe job") + " would keep about " +
+                      plural(w.cpus, "CPU") + ", " + plural(w.vectors, "vector") + " and " +
+                      plural(w.jobs, "NVMe job") + " would keep about " +
                       format_number(std::round(double(c.run.batches) * w.bytes() / 1e6)) +
                       " MB of window records, over the " + format_number(kMaxWindowBytes / 1e6) +
                       " MB allowed; expected " +

@@ -113,6 +113,10 @@ std::string fnv1a_hex(const std::string& text) {
     return hex;
 }
 
+std::string plural(uint64_t n, const char* noun) {
+    return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
 std::string format_number(double v) {
     std::ostringstream os;
     os << v;

@@ -106,6 +106,8 @@ std::string show_json(const nlohmann::json& j);
 // A number as a message writes it (6 significant digits), and 0x1F.
 std::string format_number(double v);
 std::string format_hex(uint64_t v);
+// "1 CPU", "2 CPUs".
+std::string plural(uint64_t n, const char* noun);
 // The known key closest to `key` when it is a plausible typo, else "".
 std::string near_miss(const std::string& key, const std::vector<std::string>& known);
 

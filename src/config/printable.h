@@ -26,21 +26,38 @@ inline bool has_control_character(const std::string& text) {
     return false;
 }
 
-// Whether `text` is UTF-8 (RFC 3629: no overlong form, surrogate or code
-// point past U+10FFFF). A file name from the command line need not be, and
-// a JSON output cannot hold it.
+// UTF-8 as RFC 3629 has it (no overlong form, surrogate or code point past
+// U+10FFFF): the length of the character `lead` starts, 0 for a byte none
+// starts with, and whether `next` may be its second byte.
+inline size_t utf8_length(unsigned char lead) {
+    if (lead < 0x80) return 1;
+    if (lead >= 0xC2 && lead <= 0xDF) return 2;
+    if ((lead >> 4) == 0x0E) return 3;
+    if (lead >= 0xF0 && lead <= 0xF4) return 4;
+    return 0;
+}
+
+inline bool utf8_second_byte_fits(unsigned char lead, unsigned char next) {
+    if ((next & 0xC0) != 0x80) return false;
+    switch (lead) {
+        case 0xE0: return next >= 0xA0;
+        case 0xED: return next <= 0x9F;
+        case 0xF0: return next >= 0x90;
+        case 0xF4: return next <= 0x8F;
+        default: return true;
+    }
+}
+
+// Whether `text` is UTF-8. A file name from the command line need not be,
+// and a JSON output cannot hold it.
 inline bool valid_utf8(const std::string& text) {
+    const auto byte = [&](size_t i) { return static_cast<unsigned char>(text[i]); };
     for (size_t i = 0; i < text.size();) {
-        const unsigned char c = static_cast<unsigned char>(text[i]);
-        const size_t n = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : (c >> 4) == 0x0E ? 3
-                         : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+        const size_t n = utf8_length(byte(i));
         if (n == 0 || i + n > text.size()) return false;
-        for (size_t k = 1; k < n; ++k)
-            if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return false;
-        const unsigned char d = static_cast<unsigned char>(text[i + 1 < text.size() ? i + 1 : i]);
-        if ((c == 0xE0 && d < 0xA0) || (c == 0xED && d > 0x9F) || (c == 0xF0 && d < 0x90) ||
-            (c == 0xF4 && d > 0x8F))
-            return false;
+        if (n > 1 && !utf8_second_byte_fits(byte(i), byte(i + 1))) return false;
+        for (size_t k = 2; k < n; ++k)
+            if ((byte(i + k) & 0xC0) != 0x80) return false;
         i += n;
     }
     return true;

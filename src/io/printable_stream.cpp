@@ -9,29 +9,6 @@
 namespace cidsim {
 namespace {
 
-// 0 for a byte no UTF-8 character starts with: a continuation byte, the
-// leads of overlong forms (0xC0, 0xC1) and those past U+10FFFF (0xF5..0xFF).
-size_t utf8_length(unsigned char lead) {
-    if (lead < 0x80) return 1;
-    if (lead >= 0xC2 && lead <= 0xDF) return 2;
-    if ((lead >> 4) == 0x0E) return 3;
-    if (lead >= 0xF0 && lead <= 0xF4) return 4;
-    return 0;
-}
-
-// Whether `next` may follow `lead` as a character's second byte: RFC 3629's
-// table, which leaves out overlong forms, surrogates and what is past U+10FFFF.
-bool second_byte_fits(unsigned char lead, unsigned char next) {
-    if ((next & 0xC0) != 0x80) return false;
-    switch (lead) {
-        case 0xE0: return next >= 0xA0;
-        case 0xED: return next <= 0x9F;
-        case 0xF0: return next >= 0x90;
-        case 0xF4: return next <= 0x8F;
-        default: return true;
-    }
-}
-
 // Printable ASCII, line feed and tab: passed on as they are, many at once.
 bool plain(unsigned char byte) { return (byte >= 0x20 && byte < 0x7F) || byte == '\n' || byte == '\t'; }
 
@@ -76,7 +53,7 @@ void PrintableStreambuf::emit_pending() {
 void PrintableStreambuf::put(char c) {
     const unsigned char byte = static_cast<unsigned char>(c);
     // A character cut short, or one no UTF-8 text holds, is shown byte by byte.
-    if (m_pending.size() == 1 && !second_byte_fits(static_cast<unsigned char>(m_pending[0]), byte))
+    if (m_pending.size() == 1 && !utf8_second_byte_fits(static_cast<unsigned char>(m_pending[0]), byte))
         emit_pending();
     else if (!m_pending.empty() && (byte & 0xC0) != 0x80)
         emit_pending();

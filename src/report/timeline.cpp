@@ -58,10 +58,6 @@ struct CpuState {
     bool handler_open = false;  // a handler call without a driver handler so far
 };
 
-std::string plural(uint64_t n, const char* word) {
-    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
-
 }  // namespace
 
 TimelineWindow parse_window(const std::string& spec, const sc_time& end) {
