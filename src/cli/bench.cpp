@@ -169,6 +169,11 @@ int cmd_bench(int argc, char** argv) {
             apply_override(file, duration);  // first, as the child gets it
             nlohmann::json j = file;
             for (const std::string& s : sets) apply_override(j, s);
+            // With several configs, a --set's refusal says whose.
+            const auto in_config = [&](const std::string& message) {
+                return configs.size() > 1 && message.rfind(c + ": ", 0) != 0 ? c + ": " + message
+                                                                             : message;
+            };
             SimConfig config;
             try {
                 config = load_config(j, c);
@@ -183,10 +188,16 @@ int cmd_bench(int argc, char** argv) {
                     loads_at_own_length = false;
                 }
                 if (loads_at_own_length)
-                    throw BadInput("--duration-ns " + vm["duration-ns"].as<std::string>() +
-                                   ": there every run is " + format_number(duration_ns) +
-                                   " ns long, and then " + e.what());
-                rethrow_against_sets(e, file, c, sets);
+                    throw BadInput(in_config("--duration-ns " +
+                                             vm["duration-ns"].as<std::string>() +
+                                             ": there every run is " +
+                                             format_number(duration_ns) + " ns long, and then " +
+                                             e.what()));
+                try {
+                    rethrow_against_sets(e, file, c, sets);
+                } catch (const ConfigError& told) {
+                    throw BadInput(in_config(told.what()));
+                }
             }
             // Every figure bench prints is per MSI.
             if (config.power_machine || config.workloads.empty())

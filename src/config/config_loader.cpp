@@ -436,8 +436,8 @@ void check_included_platform(const json& config, const json& included) {
         config["platform"] != included)
         throw ConfigError("platform: " + show_json(config["platform"]) +
                           ", but an include brings platform " + show_json(included) +
-                          "'s values, which would run under the other name: include the "
-                          "other platform's file, or none");
+                          "'s values, which would run under the other name: name platform " +
+                          show_json(included) + " or none (the include's), or drop the include");
 }
 
 SimConfig load_config(const json& config, const std::string& source) {

@@ -437,7 +437,9 @@ std::vector<SweepPoint> expand_points(const SweepSpec& spec) {
     std::vector<uint64_t> seeds = spec.seeds;
     try {
         check_included_platform(base, spec.included_platform);
-        const SimConfig c = load_config(base);  // the base alone first: clearer errors
+        // The base alone first, for clearer errors: a base file's is told
+        // against its path and the include that states the key.
+        const SimConfig c = load_config(base, spec.base_path);
         if (seeds.empty()) seeds.push_back(c.run.seed);
     } catch (const ConfigError& e) {
         throw ConfigError(std::string("base") + (spec.set.empty() ? "" : " with set") + ": " + e.what());

@@ -2836,6 +2836,32 @@ DEEP = "/".join(["d" * 200] * 20)
 case("sweep-out-points-past-path-max", ["sweep", "spec.json", "--out", DEEP + "/sw"], 2,
      "too long a path", [TINY, SPEC, {"path": DEEP, "dir": True}],
      names=["--out " + DEEP + "/sw", "points/"])
+# A sweep's base file is named in its error, and so is the include that states the key.
+BAD_TINY = json.load(open(__file__.replace("gen_cases.py", "fixtures/tiny.json")))
+BAD_TINY["handler"] = {"loop_limit": -1}
+SWEEP_OF = lambda base: {"base": base, "vary": {"mode": ["posted", "remappable"]}, "metrics": ["metrics.msis"]}
+case("sweep-base-file-error-names-the-file", ["sweep", "sw.json", "--out", "o"], 2,
+     "expected a non-negative integer in [1, 64]",
+     [js("bad.json", BAD_TINY), js("sw.json", SWEEP_OF("bad.json"))],
+     names=["sw.json: base: ", "bad.json: handler.loop_limit"])
+case("sweep-base-file-error-names-the-include", ["sweep", "sw.json", "--out", "o"], 2,
+     "expected a non-negative integer in [1, 64]",
+     [js("bad.json", BAD_TINY), js("inc.json", {"include": "bad.json"}),
+      js("sw.json", SWEEP_OF("inc.json"))],
+     names=["sw.json: base: ", 'inc.json: include "bad.json"', "bad.json: handler.loop_limit"])
+# A platform an include brings is advised by its name: only spr has a file.
+SPR_TINY = {k: v for k, v in BAD_TINY.items() if k != "handler"}
+SPR_TINY["include"] = "spr.json"
+case("run-set-platform-against-an-include", ["run", "p.json", "-q", "--set", "platform=generic"],
+     2, 'name platform "spr" or none',
+     [{"path": "spr.json", "repo": "configs/platform/spr.json"}, js("p.json", SPR_TINY)],
+     names=["--set platform=generic", "platform"], stderr_lacks=["other platform's file"])
+# With several configs, bench says whose config a --set broke.
+case("bench-set-names-the-config",
+     ["bench", "--reps", "1", "--no-floor", "--config", "tiny.json", "--config", "xen.json",
+      "--set", "mode=posted"], 2, "a Xen domain's devices are remapped by Xen",
+     [TINY, {"path": "xen.json", "repo": "configs/vm/e1-xen-eoi.json"}],
+     names=["xen.json: --set mode=posted", "mode"])
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
