@@ -15,6 +15,7 @@
 #include "config/config_loader.h"
 #include "config/platforms.h"
 #include "config/provenance.h"
+#include "report/explain_section.h"
 #include "report/metric_table.h"
 
 namespace cidsim {
@@ -212,6 +213,7 @@ int cmd_params(int argc, char** argv) {
         return status;
     if (vm.count("metrics")) return print_metrics(vm);
     nlohmann::json params = describe_parameters();
+    params["explain"] = describe_explain_section();
     try {
         attach_provenance(params);
     } catch (const BadInput& e) {

@@ -625,7 +625,8 @@ json describe_parameters() {
             "where each fitted or assumed value comes from: \"key\": {\"kind\", \"range\", "
             "\"source\"} (docs/calibration.md); cidsim params shows it, a run ignores it");
         key("explain", "object",
-            "cidsim explain's scenario (docs/teaching.md, 9. Your own scenario); a run ignores it");
+            "cidsim explain's scenario: the explain block (docs/teaching.md, 9. Your own "
+            "scenario); a run ignores it");
         out["(top level)"] = top;
     }
     // A section's defaults are what a config naming no platform gets; where

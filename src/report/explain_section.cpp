@@ -15,6 +15,7 @@ namespace {
 
 // Times in ns are bounded: beyond this a time would not fit a simulated time.
 constexpr double kMaxNs = 1e15;
+constexpr uint64_t kMinColumns = 10, kMaxColumns = 400, kMaxNarrationLines = 100000;
 
 double number_at(const json& obj, const char* key, const std::string& path, double dflt) {
     auto it = obj.find(key);
@@ -119,9 +120,60 @@ ExplainView explain_view(const json& ex) {
     };
     window_at("window_ns", v.window);
     window_at("narration_window_ns", v.narration_window);
-    v.columns = unsigned(integer_at("columns", 10, 400, 100));
-    v.narration_lines = size_t(integer_at("narration_lines", 0, 100000, 80));
+    v.columns = unsigned(integer_at("columns", kMinColumns, kMaxColumns, v.columns));
+    v.narration_lines = size_t(integer_at("narration_lines", 0, kMaxNarrationLines,
+                                          v.narration_lines));
     return v;
+}
+
+json describe_explain_section() {
+    const ExplainView view;
+    const AffinityMoveParams move;
+    const auto entry = [](const char* key, const char* type, const char* unit, json dflt,
+                          json min, json max, const char* description) {
+        return json{{"key", key},   {"type", type}, {"unit", unit},
+                    {"default", dflt}, {"min", min}, {"max", max},
+                    {"description", description}};
+    };
+    const auto whole = [](const sc_core::sc_time& t) { return json(uint64_t(ns_of(t))); };
+    return json::array({
+        entry("title", "string", "", nullptr, nullptr, nullptr,
+              "the heading of explain's output (default: the scenario's file name)"),
+        entry("variants", "objects", "", nullptr, nullptr, nullptr,
+              "[{\"label\": \"...\", \"set\": {\"key.path\": value}}, ...]: each variant runs "
+              "the scenario with its set applied (key paths as for --set); default: one run "
+              "as the file is"),
+        entry("window_ns", "window", "ns", nullptr, 0, kMaxNs,
+              "[from, to]: the part of the run the timeline shows, within the run (default: all "
+              "of it)"),
+        entry("narration_window_ns", "window", "ns", nullptr, 0, kMaxNs,
+              "[from, to]: the part of the run the narration tells (default: window_ns)"),
+        entry("columns", "integer", "", view.columns, kMinColumns, kMaxColumns,
+              "the timeline's width in characters"),
+        entry("narration_lines", "integer", "", view.narration_lines, 0, kMaxNarrationLines,
+              "at most this many narration lines per variant"),
+        entry("affinity_move.at_ns", "number", "ns", whole(move.at), 0, kMaxNs,
+              "when the device's IRTE is re-pointed to to_cpu (before the run's end)"),
+        entry("affinity_move.device", "string", "", move.device, nullptr, nullptr,
+              "the moved device, a host device of the config"),
+        entry("affinity_move.queue", "integer", "", move.queue, nullptr, nullptr,
+              "the moved queue, one of the device's vectors"),
+        entry("affinity_move.to_cpu", "integer", "", move.to_cpu, nullptr, nullptr,
+              "the CPU the queue moves to, one of topology.cpus"),
+        entry("affinity_move.cleanup_after_ns", "number", "ns", whole(move.cleanup_after), 0,
+              kMaxNs, "the cleanup timer that frees the old vector, after the move"),
+        entry("affinity_move.cleanup_retry_ns", "number", "ns", whole(move.cleanup_retry), 0,
+              kMaxNs, "the cleanup's re-arm interval while the old vector is pending (> 0)"),
+        entry("affinity_move.check_pir", "boolean", "", move.check_pir, nullptr, nullptr,
+              "whether the pending check (is_vector_pending) looks at the PIR too"),
+        entry("retrigger.at_ns", "numbers", "ns", nullptr, 0, kMaxNs,
+              "when irq_retrigger() sends the IPI, each before the run's end (required with "
+              "retrigger)"),
+        entry("retrigger.device", "string", "", RetriggerParams{}.device, nullptr, nullptr,
+              "the retriggered device, a host device of the config"),
+        entry("retrigger.queue", "integer", "", RetriggerParams{}.queue, nullptr, nullptr,
+              "the retriggered queue, one of the device's vectors"),
+    });
 }
 
 namespace {

@@ -29,6 +29,9 @@ struct ExplainView {
     size_t narration_lines = 80;
 };
 ExplainView explain_view(const nlohmann::json& explain);
+// Every key of the section with its unit, range and default, as cidsim
+// params describes a config section's.
+nlohmann::json describe_explain_section();
 // Its windows end within the variant's run.
 void check_view_in_run(const ExplainView& view, const SimConfig& config);
 

@@ -2862,6 +2862,9 @@ case("bench-set-names-the-config",
       "--set", "mode=posted"], 2, "a Xen domain's devices are remapped by Xen",
      [TINY, {"path": "xen.json", "repo": "configs/vm/e1-xen-eoi.json"}],
      names=["xen.json: --set mode=posted", "mode"])
+# The explain section's keys are described as a config section's are.
+case("params-explain-block", ["params", "explain"], 0, None, [],
+     stdout_holds=["affinity_move.check_pir", "[10, 400]", "retrigger.at_ns"])
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
