@@ -1,5 +1,4 @@
 #include "report/perfetto_writer.h"
-#include "version.h"
 
 #include <nlohmann/json.hpp>
 
@@ -9,7 +8,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr int kPid = 1;
+constexpr int kPid = kTracePid;
 constexpr int kIommuTid = 1000;
 constexpr int kDevicesTid = 1001;
 
@@ -22,35 +21,21 @@ struct Open {
 
 }  // namespace
 
-std::string perfetto_json(const std::vector<TraceRecord>& events, const TraceContext& ctx,
-                          const TimelineWindow& window, size_t max_events, bool* cut) {
-    json out = json::array();
-    out.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", kPid},
-                   {"args", {{"name", "cidsim"}}}});
-    for (unsigned c = 0; c < ctx.cpus; ++c)
-        out.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", kPid}, {"tid", c},
-                       {"args", {{"name", "CPU" + std::to_string(c)}}}});
-    out.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", kPid}, {"tid", kIommuTid},
-                   {"args", {{"name", "IOMMU"}}}});
-    out.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", kPid}, {"tid", kDevicesTid},
-                   {"args", {{"name", "devices (MSIs)"}}}});
-    const size_t metadata = out.size();
+void write_perfetto_events(TraceEventWriter& out, const std::vector<TraceRecord>& events,
+                           const TraceContext& ctx, const TimelineWindow& window) {
+    out.metadata({{"name", "process_name"}, {"ph", "M"}, {"pid", kPid},
+                  {"args", {{"name", "cidsim"}}}});
+    for (unsigned c = 0; c < ctx.cpus; ++c) out.name_track(int(c), "CPU" + std::to_string(c));
+    out.name_track(kIommuTid, "IOMMU");
+    out.name_track(kDevicesTid, "devices (MSIs)");
 
-    bool truncated = false;
     auto inside = [&](const sc_core::sc_time& t) { return t >= window.from && t < window.to; };
-    auto emit = [&](json e) {
-        if (out.size() - metadata >= max_events) {
-            truncated = true;
-            return;
-        }
-        out.push_back(std::move(e));
-    };
     auto span = [&](unsigned tid, const Open& o, const sc_core::sc_time& end, json args = {}) {
         if (!inside(o.at)) return;
         json e = {{"name", o.name}, {"cat", "cpu"}, {"ph", "X"}, {"pid", kPid}, {"tid", tid},
                   {"ts", us(o.at)}, {"dur", us(end - o.at)}};
         if (!args.is_null()) e["args"] = std::move(args);
-        emit(std::move(e));
+        out.event(e);
     };
     auto instant = [&](int tid, const sc_core::sc_time& t, const std::string& name, const char* cat,
                        json args = {}) {
@@ -58,12 +43,12 @@ std::string perfetto_json(const std::vector<TraceRecord>& events, const TraceCon
         json e = {{"name", name}, {"cat", cat}, {"ph", "i"}, {"s", "t"}, {"pid", kPid},
                   {"tid", tid}, {"ts", us(t)}};
         if (!args.is_null()) e["args"] = std::move(args);
-        emit(std::move(e));
+        out.event(e);
     };
     auto counter = [&](const sc_core::sc_time& t, const std::string& name, const char* key,
                        uint64_t v) {
         if (!inside(t)) return;
-        emit({{"name", name}, {"ph", "C"}, {"pid", kPid}, {"ts", us(t)}, {"args", {{key, v}}}});
+        out.event({{"name", name}, {"ph", "C"}, {"pid", kPid}, {"ts", us(t)}, {"args", {{key, v}}}});
     };
 
     struct CpuOpen {
@@ -73,7 +58,7 @@ std::string perfetto_json(const std::vector<TraceRecord>& events, const TraceCon
     };
     std::vector<CpuOpen> cpu(ctx.cpus);
     for (const TraceRecord& e : events) {
-        if (truncated) break;
+        if (out.truncated()) break;
         if (e.kind == TraceKind::Msi) {
             instant(kDevicesTid, e.at, "MSI " + ctx.queue_name(e.device, e.queue), "device");
             continue;
@@ -175,12 +160,6 @@ std::string perfetto_json(const std::vector<TraceRecord>& events, const TraceCon
                 break;
         }
     }
-    json doc = {{"traceEvents", out},
-                {"displayTimeUnit", "ns"},
-                {"metadata", {{"cidsim_version", version()}, {"truncated", truncated},
-                              {"max_events", max_events}}}};
-    if (cut) *cut = truncated;
-    return doc.dump() + "\n";
 }
 
 }  // namespace cidsim

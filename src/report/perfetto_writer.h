@@ -6,18 +6,18 @@
 // cleared and stranded bits. One IOMMU track with instants for posts
 // (notification sent or suppressed), remapped messages and IRTE changes; a
 // devices track with the MSIs. Counter tracks per CPU: PIR population and
-// ON. Timestamps in microseconds. Bounded by the window and by `max_events`
-// trace events (metadata "truncated" says when the limit cut it short).
+// ON. Timestamps in microseconds. Bounded by the window and by the writer's
+// limit (trace_event_writer.h).
 #include <string>
 
 #include "report/timeline.h"
+#include "report/trace_event_writer.h"
 #include "report/trace_recorder.h"
 
 namespace cidsim {
 
-// `truncated`, when given, says whether max_events cut the trace short.
-std::string perfetto_json(const std::vector<TraceRecord>& events, const TraceContext& ctx,
-                          const TimelineWindow& window, size_t max_events,
-                          bool* truncated = nullptr);
+// The host's tracks and their events inside `window`, into `out`.
+void write_perfetto_events(TraceEventWriter& out, const std::vector<TraceRecord>& events,
+                           const TraceContext& ctx, const TimelineWindow& window);
 
 }  // namespace cidsim

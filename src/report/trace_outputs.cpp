@@ -98,15 +98,15 @@ void TraceSession::finish(std::ostream& out, OutputBatch& files) {
                       vcd_text(events, ctx, whole,
                                m_vm ? m_vm->vcd_wires() : std::vector<VcdWire>{}));
         if (!m_options.perfetto_path.empty()) {
-            bool cut = false;
-            std::string text = perfetto_json(events, ctx, whole, m_options.perfetto_limit, &cut);
-            if (m_vm) text = m_vm->with_perfetto_tracks(text, whole, m_options.perfetto_limit, &cut);
-            if (cut)
+            TraceEventWriter perfetto(m_options.perfetto_limit);
+            write_perfetto_events(perfetto, events, ctx, whole);
+            if (m_vm) m_vm->add_perfetto_tracks(perfetto, whole);
+            if (perfetto.truncated())
                 std::cerr << "note: --trace-perfetto " << m_options.perfetto_path
                           << ": stopped at --trace-limit " << m_options.perfetto_limit
                           << " events; later events (of a VM run, later vCPUs' tracks) are not "
                              "in it (raise --trace-limit or narrow --window-ns)\n";
-            files.add(m_options.perfetto_path, std::move(text));
+            files.add(m_options.perfetto_path, perfetto.document());
         }
     }
     if (m_options.interrupts) {

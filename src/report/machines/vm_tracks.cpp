@@ -93,69 +93,44 @@ TimelineRow vm_timeline_row(const std::vector<VmStep>& states, const std::vector
     return {label, cells, note + ")"};
 }
 
-std::string VmTraceLogs::with_perfetto_tracks(const std::string& perfetto,
-                                              const TimelineWindow& w, size_t max_events,
-                                              bool* cut) const {
-    nlohmann::json doc = nlohmann::json::parse(perfetto);
-    nlohmann::json& ev = doc["traceEvents"];
-    const int pid = ev.empty() ? 1 : ev[0]["pid"].get<int>();
-    // The host's events count against the limit first; metadata never does.
-    size_t events = size_t(std::count_if(ev.begin(), ev.end(),
-                                         [](const nlohmann::json& e) { return e["ph"] != "M"; }));
-    bool truncated = doc["metadata"]["truncated"].get<bool>();
-    auto emit = [&](nlohmann::json e) {
-        if (events >= max_events) {
-            truncated = true;
-            return;
-        }
-        ++events;
-        ev.push_back(std::move(e));
-    };
+void VmTraceLogs::add_perfetto_tracks(TraceEventWriter& out, const TimelineWindow& w) const {
+    const int pid = kTracePid;
     auto us = [](const sc_core::sc_time& t) { return ns_of(t) / 1000.0; };
     auto inside = [&](const sc_core::sc_time& t) { return t >= w.from && t < w.to; };
-    auto name_track = [&](int tid, const std::string& name) {
-        ev.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", pid}, {"tid", tid},
-                      {"args", {{"name", name}}}});
-    };
     // A state lasts until the next change of its track, or the window's end.
     auto slice = [&](int tid, const char* cat, const std::string& what,
                      const sc_core::sc_time& from, const sc_core::sc_time& to) {
         if (!inside(from)) return;
-        emit({{"name", what}, {"cat", cat}, {"ph", "X"}, {"pid", pid}, {"tid", tid},
-              {"ts", us(from)}, {"dur", us(std::min(to, w.to) - from)}});
+        out.event({{"name", what}, {"cat", cat}, {"ph", "X"}, {"pid", pid}, {"tid", tid},
+                   {"ts", us(from)}, {"dur", us(std::min(to, w.to) - from)}});
     };
     for (unsigned i = 0; i < m_states.size(); ++i) {
         const std::string vcpu = "vcpu" + std::to_string(i);
         const std::string cpu = "CPU" + std::to_string(m_system.vmx_cpu(i).apic_id());
         const int tid = 2000 + int(i);
-        name_track(tid, vcpu + " on " + cpu);
+        out.name_track(tid, vcpu + " on " + cpu);
         const std::vector<VmStep>& st = m_states[i];
         for (size_t k = 0; k < st.size(); ++k)
             slice(tid, "vcpu", st[k].what, st[k].at, k + 1 < st.size() ? st[k + 1].at : w.to);
         for (const VmStep& s : m_steps[i])
             if (inside(s.at))
-                emit({{"name", s.what}, {"cat", "kvm"}, {"ph", "i"}, {"s", "t"}, {"pid", pid},
-                      {"tid", tid}, {"ts", us(s.at)}});
+                out.event({{"name", s.what}, {"cat", "kvm"}, {"ph", "i"}, {"s", "t"},
+                           {"pid", pid}, {"tid", tid}, {"ts", us(s.at)}});
         const std::vector<std::string> names = track_names(m_tracks[i]);
         for (size_t n = 0; n < names.size(); ++n) {
             const int t = 3000 + int(i) * 64 + int(n);
-            name_track(t, n == 0 ? vcpu + " state" : names[n] + " on " + cpu);
-            const std::vector<VmTrackChange>& log = m_tracks[i];
-            for (size_t k = 0; k < log.size(); ++k) {
-                if (log[k].track != names[n] || log[k].state == "sleeping") continue;
-                sc_core::sc_time end = w.to;
-                for (size_t j = k + 1; j < log.size(); ++j)
-                    if (log[j].track == names[n]) {
-                        end = log[j].at;
-                        break;
-                    }
-                slice(t, n == 0 ? "vcpu-state" : "irq-thread", log[k].state, log[k].at, end);
+            out.name_track(t, n == 0 ? vcpu + " state" : names[n] + " on " + cpu);
+            const char* cat = n == 0 ? "vcpu-state" : "irq-thread";
+            // Each state but sleeping, until the track's next change.
+            const VmTrackChange* open = nullptr;
+            for (const VmTrackChange& change : m_tracks[i]) {
+                if (change.track != names[n]) continue;
+                if (open) slice(t, cat, open->state, open->at, change.at);
+                open = change.state == "sleeping" ? nullptr : &change;
             }
+            if (open) slice(t, cat, open->state, open->at, w.to);
         }
     }
-    doc["metadata"]["truncated"] = truncated;
-    if (cut) *cut = truncated;
-    return doc.dump() + "\n";
 }
 
 std::vector<VcdWire> VmTraceLogs::vcd_wires() const {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "report/timeline.h"
+#include "report/trace_event_writer.h"
 #include "report/vcd_writer.h"
 #include "sim/system.h"
 
@@ -35,11 +36,8 @@ public:
     VmTraceLogs(const VmTraceLogs&) = delete;
     VmTraceLogs& operator=(const VmTraceLogs&) = delete;
 
-    // The Perfetto document with the vCPU tracks added (inside the window),
-    // at most `max_events` events in all (metadata aside): `cut` (and the
-    // document's metadata "truncated") says whether the limit left some out.
-    std::string with_perfetto_tracks(const std::string& perfetto, const TimelineWindow& w,
-                                     size_t max_events, bool* cut) const;
+    // The vCPU tracks (inside the window), after the host's in `out`.
+    void add_perfetto_tracks(TraceEventWriter& out, const TimelineWindow& w) const;
     // The VCD wires of every vCPU.
     std::vector<VcdWire> vcd_wires() const;
     // Each vCPU's timeline row (vm_timeline_row), labelled vcpuN.

@@ -1,0 +1,36 @@
+#include "report/trace_event_writer.h"
+
+#include "version.h"
+
+namespace cidsim {
+
+void TraceEventWriter::append(const nlohmann::json& event) {
+    if (!m_text.empty()) m_text += ',';
+    m_text += event.dump();
+}
+
+void TraceEventWriter::name_track(int tid, const std::string& name) {
+    metadata({{"name", "thread_name"}, {"ph", "M"}, {"pid", kTracePid}, {"tid", tid},
+              {"args", {{"name", name}}}});
+}
+
+bool TraceEventWriter::event(const nlohmann::json& event) {
+    if (m_events >= m_max) {
+        m_truncated = true;
+        return false;
+    }
+    ++m_events;
+    append(event);
+    return true;
+}
+
+std::string TraceEventWriter::document() const {
+    // As nlohmann::json writes the whole object: its keys in sorted order.
+    const nlohmann::json metadata = {{"cidsim_version", version()},
+                                     {"truncated", m_truncated},
+                                     {"max_events", m_max}};
+    return "{\"displayTimeUnit\":\"ns\",\"metadata\":" + metadata.dump() + ",\"traceEvents\":[" +
+           m_text + "]}\n";
+}
+
+}  // namespace cidsim
