@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -473,9 +474,31 @@ SimConfig load_config(const json& config, const std::string& source) {
     }
 }
 
+SetBlame blame_set(const std::string& what, size_t sets, const std::string& prefix,
+                   const std::function<std::optional<std::string>(size_t)>& error_with) {
+    // The --set after the longest run of sets that still loads: one that
+    // broke the check of another key (xen.vcpus that of xen.sockets) too.
+    // Sought from the end, where it mostly is: a refusal costs few loads.
+    SetBlame blame{0, false};
+    for (size_t k = sets; k-- > 1;)
+        if (!error_with(k)) {
+            blame.set = k;
+            break;
+        }
+    const auto unprefixed = [&](const std::string& m) {
+        return m.rfind(prefix, 0) == 0 ? m.substr(prefix.size()) : m;
+    };
+    const auto broke = error_with(blame.set + 1);
+    blame.broke_its_key =
+        !broke || error_key_segments(unprefixed(*broke)) == error_key_segments(unprefixed(what));
+    return blame;
+}
+
 void rethrow_against_sets(const ConfigError& e, const json& file, const std::string& source,
                           const std::vector<std::string>& sets) {
-    const auto error_of = [&](const json& config) -> std::optional<std::string> {
+    const auto error_with = [&](size_t n) -> std::optional<std::string> {
+        json config = file;
+        for (size_t i = 0; i < n; ++i) apply_override(config, sets[i]);
         try {
             load_config(config, source);
             return std::nullopt;
@@ -483,42 +506,22 @@ void rethrow_against_sets(const ConfigError& e, const json& file, const std::str
             return std::string(f.what());
         }
     };
-    const auto loads = [&](const json& config) { return !error_of(config); };
-    if (!loads(file)) {
+    const std::string what = e.what(), prefix = source + ": ";
+    if (error_with(0)) {
         // The file fails alone: a --set that gave the key the error names owns it.
-        const std::string told = against_sets(e.what(), source, sets);
-        if (told != e.what()) throw ConfigError(told);
+        const std::string told = against_sets(what, source, sets);
+        if (told != what) throw ConfigError(told);
         throw e;
     }
-    // The error is the final config's (one a later --set fixed is no error),
-    // told against the --set after which the config never loaded again: the
-    // one after the longest run of sets that still loads (one that broke the
-    // check of another key, as xen.vcpus that of xen.sockets, too). Sought
-    // from the end, where it mostly is: a refusal costs few loads.
+    // The error is the final config's (one a later --set fixed is no error).
     if (sets.empty()) throw e;
-    const auto with_sets = [&](size_t n) {
-        json config = file;
-        for (size_t i = 0; i < n; ++i) apply_override(config, sets[i]);
-        return config;
-    };
-    size_t from = 0;
-    for (size_t k = sets.size(); k-- > 1;)
-        if (loads(with_sets(k))) {
-            from = k;
-            break;
-        }
-    const std::string what = e.what(), prefix = source + ": ";
-    const auto unprefixed = [&](const std::string& m) {
-        return m.rfind(prefix, 0) == 0 ? m.substr(prefix.size()) : m;
-    };
-    // Blamed if it broke the key the final error names; else the error is
-    // another's (a later --set that gave its key).
-    if (const auto broke = error_of(with_sets(from + 1));
-        broke && error_key_segments(unprefixed(*broke)) != error_key_segments(unprefixed(what))) {
+    const SetBlame blame = blame_set(what, sets.size(), prefix, error_with);
+    if (!blame.broke_its_key) {
         const std::string told = against_sets(what, source, sets);
         if (told != what) throw ConfigError(told);
     }
-    throw ConfigError("--set " + sets[from] + ": " + unprefixed(what));
+    throw ConfigError("--set " + sets[blame.set] + ": " +
+                      (what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what));
 }
 
 json effective_config(json file, const std::vector<std::string>& sets, const std::string& source) {

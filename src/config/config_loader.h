@@ -6,6 +6,8 @@
 // parameter, defaults included) written back out. What it reads is the
 // table of sections (sections.h), the overrides (overrides.h) and the
 // common keys; the JSON text and the words of its messages are json_text.h's.
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,17 @@ SimConfig load_config(const nlohmann::json& config, const std::string& source = 
 // `included` (null: none) may not name another: load_config checks it for
 // the file it is told the config came from.
 void check_included_platform(const nlohmann::json& config, const nlohmann::json& included);
+// Which of the --sets a final config's error `what` is told against: the
+// one after which the config never loaded again (error_with(n): the error
+// with the first n sets applied, none when it loads). broke_its_key: that
+// set's own error names the key `what` does (messages compared without
+// `prefix`); else the error is another's, the --set that gave its key.
+struct SetBlame {
+    size_t set;
+    bool broke_its_key;
+};
+SetBlame blame_set(const std::string& what, size_t sets, const std::string& prefix,
+                   const std::function<std::optional<std::string>(size_t)>& error_with);
 // Throws e, which load_config threw for `file` (the config `source` as read)
 // with the --sets applied in order, told against the --set that caused it:
 // the first after which the config no longer loads, with that load's

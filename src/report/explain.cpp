@@ -284,7 +284,7 @@ void apply_sets(ExplainScenario& s, const std::vector<std::string>& sets) {
         // As run names it (rethrow_against_sets): the final scenario's error,
         // told against the --set after which it never read again, if that
         // one broke the key the error names, else the --set that gave it.
-        const auto error_of = [&](size_t n) -> std::optional<std::string> {
+        const auto error_with = [&](size_t n) -> std::optional<std::string> {
             ExplainScenario attempt = read;
             for (size_t i = 0; i < n; ++i) apply_override(attempt.document, sets[i]);
             try {
@@ -294,23 +294,16 @@ void apply_sets(ExplainScenario& s, const std::vector<std::string>& sets) {
                 return std::string(f.what());
             }
         };
-        const std::string what = e.what();
-        if (sets.empty() || error_of(0)) throw;
-        size_t from = 0;
-        for (size_t k = sets.size(); k-- > 1;)
-            if (!error_of(k)) {
-                from = k;
-                break;
-            }
-        const auto unprefixed = [&](const std::string& m) {
-            return m.rfind(s.path + ": ", 0) == 0 ? m.substr(s.path.size() + 2) : m;
-        };
-        if (const auto broke = error_of(from + 1);
-            broke && error_key_segments(unprefixed(*broke)) != error_key_segments(unprefixed(what))) {
-            const std::string told = against_sets(s.path + ": " + unprefixed(what), s.path, sets);
+        const std::string what = e.what(), prefix = s.path + ": ";
+        if (sets.empty() || error_with(0)) throw;
+        const SetBlame blame = blame_set(what, sets.size(), prefix, error_with);
+        if (!blame.broke_its_key) {
+            const std::string unprefixed =
+                what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what;
+            const std::string told = against_sets(prefix + unprefixed, s.path, sets);
             if (told.rfind("--set ", 0) == 0) throw ConfigError(s.path + " with " + told);
         }
-        throw ConfigError(s.path + " with --set " + sets[from] + ": " + what);
+        throw ConfigError(s.path + " with --set " + sets[blame.set] + ": " + what);
     }
     // A value every variant sets over the scenario's is never run.
     for (const std::string& set : sets) {
