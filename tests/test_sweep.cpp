@@ -25,6 +25,7 @@
 #include "report/confidence.h"
 #include "config/config_loader.h"
 #include "sweep/collect.h"
+#include "sweep/sweep_dir.h"
 #include "sweep/sweep_spec.h"
 
 using namespace cidsim;
@@ -594,4 +595,36 @@ TEST_CASE("collect names a table whose results come from more than one cidsim ve
     const auto [mixed, note] = capture(kBinary + " collect " + dir + "/o 2>&1 >/dev/null");
     CHECK(mixed == 0);
     CHECK_THAT(note, Catch::Contains("the results were made by 2 cidsim versions"));
+}
+
+TEST_CASE("collect reads a manifest larger than a config may be (70 000 points, ~20 MB)",
+          "[sweep]") {
+    const std::string dir = temp_dir("big-manifest");
+    const SweepSpec spec = parse_sweep_spec(
+        {{"base", std::string(CIDSIM_SOURCE_DIR) + "/tests/hostile/fixtures/tiny.json"},
+         {"vary", {{"handler.loop_limit", {1, 2}}}}},
+        ".");
+    std::vector<SweepPoint> points(70000);
+    for (size_t i = 0; i < points.size(); ++i) {
+        points[i].name = "a-point-whose-name-is-long-enough-" + std::to_string(i);
+        points[i].group = points[i].name;
+        points[i].params = {{"handler.loop_limit", int(i)}};
+        points[i].seed = 1;
+        points[i].config_digest = "0123456789abcdef";
+    }
+    const std::string manifest = manifest_text(spec, points);
+    REQUIRE(manifest.size() > kMaxConfigBytes);
+    std::ofstream(dir + "/sweep.json") << manifest;
+    const SweepTable table = collect_sweep(dir, {"metrics.msis"}, false);
+    CHECK(table.missing.size() == points.size());
+}
+
+TEST_CASE("a list of seeds counts against the sweep's point limit", "[sweep]") {
+    json seeds = json::array();
+    for (size_t i = 1; i <= kMaxSweepPoints + 1; ++i) seeds.push_back(i);
+    const json spec = {
+        {"base", std::string(CIDSIM_SOURCE_DIR) + "/tests/hostile/fixtures/tiny.json"},
+        {"seeds", seeds}};
+    CHECK_THROWS_WITH(parse_sweep_spec(spec, "."),
+                      Catch::Contains("seeds: 100001 seeds, more than 100000 points"));
 }

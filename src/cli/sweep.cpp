@@ -152,10 +152,11 @@ int cmd_sweep(int argc, char** argv) {
     // nor the Slurm script one of the sweep's own files.
     std::unique_ptr<SweepDir> dir_owner;
     // What this command made of --out's path: removed again if it fails before any run.
-    std::string created;
+    std::string created, manifest;
     try {
         dir_owner = std::make_unique<SweepDir>(out_dir, self_executable());
         created = dir_owner->claim_outputs(spec, [&] {
+            manifest = manifest_text(spec, points);
             dir_owner->refuse_foreign_files(points, out_dir, spec.base_path.empty());
             dir_owner->refuse_other_sweep(points, out_dir);
             if (!slurm.empty()) {
@@ -183,7 +184,7 @@ int cmd_sweep(int argc, char** argv) {
         std::filesystem::create_directories(dir.dir(), ec);
         const SweepLock lock(dir.dir());
         try {
-            dir.prepare(spec, points);
+            dir.prepare(spec, manifest);
             if (vm.count("emit-slurm")) {
                 const std::string cmds = write_slurm_script(slurm, dir, spec, points);
                 std::cerr << "cidsim sweep: wrote " << slurm << " (" << points.size()

@@ -142,10 +142,10 @@ std::string format_hex(uint64_t v) {
     return buf;
 }
 
-json read_json_file(const std::string& path, const std::string& what) {
+json read_json_file(const std::string& path, const std::string& what, size_t max_bytes) {
     std::string text;
     try {
-        text = read_input_file(path, what, kMaxConfigBytes);
+        text = read_input_file(path, what, max_bytes);
     } catch (const BadInput& e) {
         throw ConfigError(e.what());
     }

@@ -17,7 +17,8 @@ namespace cidsim {
 // file and text that is not JSON (with line and column) are ConfigErrors
 // naming the file.
 nlohmann::json read_json_file(const std::string& path,
-                              const std::string& what = "a JSON config file");
+                              const std::string& what = "a JSON config file",
+                              size_t max_bytes = kMaxConfigBytes);
 // A config file with its "include" (a path or list of paths, relative to the
 // including file) merged underneath it: included files first, in order, then
 // the file's own keys on top (overlay).

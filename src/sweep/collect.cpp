@@ -279,7 +279,8 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
         throw ConfigError(dir + ": not a directory; expected a sweep directory");
     if (!std::filesystem::exists(std::filesystem::symlink_status(manifest_path, ec)))
         throw ConfigError(manifest_path + ": no sweep manifest (run `cidsim sweep` with --out " + dir + " first)");
-    const json manifest = read_json_file(manifest_path, "a sweep manifest (JSON)");
+    const json manifest =
+        read_json_file(manifest_path, "a sweep manifest (JSON)", kMaxManifestBytes);
     const ManifestReader mr{manifest_path};
     if (!manifest.is_object()) mr.fail("(top level)", "an object", manifest);
     // Where each metric was named, for a message about one no result has.

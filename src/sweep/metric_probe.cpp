@@ -28,11 +28,13 @@ namespace {
 constexpr double kProbeNs = 1000;
 
 // The probe only learns the result's shape: a trace replay keeps the
-// events inside the probe's run (at least one, moved to its start), which
-// the loader would otherwise refuse as beyond the end of the run.
-void keep_trace_events_inside_probe(json& config) {
+// events inside the probe's run (at least one, moved to its start), and a
+// periodic workload starts at once, which the loader would otherwise
+// refuse as beyond the end of the run.
+void keep_workloads_inside_probe(json& config) {
     if (!config.contains("workloads") || !config["workloads"].is_array()) return;
     for (json& w : config["workloads"]) {
+        if (w.is_object() && w.value("type", "") == "periodic") w["phase_ns"] = 0;
         if (!w.is_object() || w.value("type", "") != "trace" || !w.contains("events") ||
             !w["events"].is_array() || w["events"].empty())
             continue;
@@ -51,7 +53,7 @@ void keep_trace_events_inside_probe(json& config) {
 json simulate_probe(json probe_config) {
     probe_config["run"]["duration_ns"] = kProbeNs;
     probe_config["run"]["warmup_ns"] = 0;
-    keep_trace_events_inside_probe(probe_config);
+    keep_workloads_inside_probe(probe_config);
     System system(load_config(probe_config));
     system.run();
     return collect_results(system);

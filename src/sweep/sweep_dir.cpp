@@ -31,16 +31,7 @@ SweepDir::SweepDir(const std::string& dir, std::string binary)
     while (m_dir.size() > 1 && m_dir.back() == '/') m_dir.pop_back();
 }
 
-void SweepDir::prepare(const SweepSpec& spec, const std::vector<SweepPoint>& points) const {
-    std::error_code ec;
-    if (fs::exists(m_dir, ec) && !fs::is_directory(m_dir, ec))
-        throw BadInput("--out " + m_dir + ": is a file; expected a sweep directory");
-    for (const char* sub : {"points", "logs"}) {
-        fs::create_directories(m_dir + "/" + sub, ec);
-        if (ec) throw std::runtime_error(m_dir + "/" + sub + ": " + ec.message());
-    }
-    if (spec.base_path.empty()) write_file_atomically(config_path(spec), spec.base.dump(2) + "\n");
-
+std::string manifest_text(const SweepSpec& spec, const std::vector<SweepPoint>& points) {
     json parameters = json::array();
     for (const SweepDimension& d : spec.dimensions)
         for (const std::string& p : d.paths) parameters.push_back(p);
@@ -59,7 +50,24 @@ void SweepDir::prepare(const SweepSpec& spec, const std::vector<SweepPoint>& poi
     const json manifest = {{"parameters", parameters},
                            {"metrics", spec.metrics},
                            {"points", list}};
-    write_file_atomically(manifest_path(), manifest.dump(2) + "\n");
+    std::string text = manifest.dump(2) + "\n";
+    if (text.size() > kMaxManifestBytes)
+        throw BadInput("the sweep's manifest would be " + std::to_string(text.size()) +
+                       " bytes, more than collect reads (" + std::to_string(kMaxManifestBytes) +
+                       "): split the sweep");
+    return text;
+}
+
+void SweepDir::prepare(const SweepSpec& spec, const std::string& manifest) const {
+    std::error_code ec;
+    if (fs::exists(m_dir, ec) && !fs::is_directory(m_dir, ec))
+        throw BadInput("--out " + m_dir + ": is a file; expected a sweep directory");
+    for (const char* sub : {"points", "logs"}) {
+        fs::create_directories(m_dir + "/" + sub, ec);
+        if (ec) throw std::runtime_error(m_dir + "/" + sub + ": " + ec.message());
+    }
+    if (spec.base_path.empty()) write_file_atomically(config_path(spec), spec.base.dump(2) + "\n");
+    write_file_atomically(manifest_path(), manifest);
 }
 
 void SweepDir::claim_outputs(const SweepSpec& spec) const {

@@ -20,14 +20,22 @@
 
 namespace cidsim {
 
+// The most a manifest may hold: collect reads it whole (the sweep's
+// points, their names and varied values; 64 000 points took 24 MB).
+constexpr size_t kMaxManifestBytes = 256u << 20;
+// The manifest sweep.json's text: BadInput when it would be larger than
+// kMaxManifestBytes.
+std::string manifest_text(const SweepSpec& spec, const std::vector<SweepPoint>& points);
+
 class SweepDir {
 public:
     // `dir` is made absolute; `binary` is the cidsim executable the commands run.
     SweepDir(const std::string& dir, std::string binary);
 
     // Creates DIR, points/, logs/, writes base.json (inline base) and the
-    // manifest. Throws std::runtime_error when DIR cannot be written.
-    void prepare(const SweepSpec& spec, const std::vector<SweepPoint>& points) const;
+    // manifest (manifest_text). Throws std::runtime_error when DIR cannot be
+    // written.
+    void prepare(const SweepSpec& spec, const std::string& manifest) const;
 
     // Creates DIR and claims (io/output_file.h) the files prepare() writes:
     // the manifest, and base.json for an inline base. BadInput when DIR is

@@ -332,6 +332,10 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
             }
             for (uint64_t i = 1; i <= n; ++i) s.seeds.push_back(i);
         } else if (seeds->is_array() && !seeds->empty()) {
+            if (seeds->size() > kMaxSweepPoints)
+                throw ConfigError("seeds: " + std::to_string(seeds->size()) + " seeds, more than " +
+                                  std::to_string(kMaxSweepPoints) + " points; split the sweep");
+            std::set<uint64_t> seen;
             for (size_t i = 0; i < seeds->size(); ++i) {
                 const std::string at = "seeds[" + std::to_string(i) + "]";
                 uint64_t seed = 0;
@@ -340,7 +344,7 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
                 } catch (const ConfigError& e) {
                     throw ConfigError(at + ": " + e.what());
                 }
-                if (std::count(s.seeds.begin(), s.seeds.end(), seed))
+                if (!seen.insert(seed).second)
                     throw ConfigError(at + ": seed " + std::to_string(seed) + " appears twice");
                 s.seeds.push_back(seed);
             }

@@ -2865,6 +2865,15 @@ case("bench-set-names-the-config",
 # The explain section's keys are described as a config section's are.
 case("params-explain-block", ["params", "explain"], 0, None, [],
      stdout_holds=["affinity_move.check_pir", "[10, 400]", "retrigger.at_ns"])
+# The metric probe's short run starts a periodic workload at once: a base whose
+# first completion is at 1 us (the default phase) is no error.
+case("sweep-periodic-base-past-the-probe", ["sweep", "sw.json", "--out", "o"], 0, None,
+     [js("per.json", {"run": {"duration_ns": 30000}, "topology": {"cpus": 1},
+                      "lapic": {"timer_period_ns": 0}, "devices": [{"name": "dev0"}],
+                      "workloads": [{"type": "periodic", "device": "dev0",
+                                     "period_ns": 10000}]}),
+      js("sw.json", {"base": "per.json", "vary": {"handler.loop_limit": [1, 2]}})],
+     stdout_holds=["2 points: 2 ran"])
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
