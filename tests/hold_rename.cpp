@@ -1,10 +1,11 @@
 // A preload library for test_signals: it holds a cidsim process at the one
 // moment a killed write could leave its temporary file behind, the rename
 // of a finished "X.tmp.PID" onto X. With CIDSIM_TEST_HOLD_RENAME=MARKER set,
-// rename() of such a file creates MARKER and waits (for the test's signal)
-// instead of renaming; without it, rename() is the C library's.
+// rename() of such a file creates MARKER and waits for the test's signal
+// before renaming; without it, rename() is the C library's.
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -17,8 +18,17 @@ extern "C" int rename(const char* from, const char* to) {
     if (marker && std::strstr(from, ".tmp.")) {
         const int fd = ::open(marker, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
         if (fd >= 0) ::close(fd);
-        // Bounded, so a test that never sends its signal still ends.
-        for (int i = 0; i < 600; ++i) ::usleep(100000);
+        // Until the test's signal ends the process, or, while cidsim holds
+        // signals over its renames, is pending (then the rename goes on);
+        // bounded, so a test that never sends its signal still ends.
+        for (int i = 0; i < 6000; ++i) {
+            sigset_t pending;
+            if (::sigpending(&pending) == 0 && (sigismember(&pending, SIGINT) ||
+                                                sigismember(&pending, SIGTERM) ||
+                                                sigismember(&pending, SIGHUP)))
+                break;
+            ::usleep(10000);
+        }
     }
     return real(from, to);
 }

@@ -9,7 +9,9 @@
 // simulated MSIs/s (the floor measured side by side, in the same invocation).
 // Hidden: --child CONFIG runs one model run and prints its JSON line;
 // --floor-child N runs the floor and prints its JSON line.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <stdexcept>
@@ -284,6 +286,10 @@ int cmd_bench(int argc, char** argv) {
         std::printf("\n");
     }
     if (vm.count("json")) try {
+            // The table printed first: lost in a full disk, so is the log.
+            if (std::fflush(stdout) != 0 || std::ferror(stdout))
+                throw std::runtime_error(std::string("writing to standard output failed: ") +
+                                         std::strerror(errno) + "; --json was not written");
             write_file_atomically(json_out, log.dump(1) + "\n");
         } catch (const std::exception& e) {
             std::cerr << "cidsim bench: " << e.what() << "\n";

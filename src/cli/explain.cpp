@@ -13,6 +13,7 @@
 #include "config/config_loader.h"
 #include "config/json_text.h"
 #include "io/child_process.h"
+#include "io/output_file.h"
 #include "report/explain.h"
 #include "report/progress.h"
 #include "report/results.h"
@@ -154,12 +155,13 @@ int cmd_explain(int argc, char** argv) {
             results.push_back(nlohmann::json::parse(child.out));
         }
         progress.clear();
-        std::cout << render_explain(scenario, results);
+        OutputBatch files;
         if (!out.empty())
-            write_file_atomically(out, nlohmann::json{{"scenario", scenario.name},
-                                                      {"title", scenario.title},
-                                                      {"variants", results}}
-                                               .dump(2) + "\n");
+            files.add(out, nlohmann::json{{"scenario", scenario.name},
+                                          {"title", scenario.title},
+                                          {"variants", results}}
+                                   .dump(2) + "\n");
+        files.write(render_explain(scenario, results));
     } catch (const std::exception& e) {
         std::cerr << "cidsim explain: failed: " << failure_text(e) << "\n";
         return kExitFailure;

@@ -205,8 +205,7 @@ int cmd_run(int argc, char** argv) {
         std::ostringstream printed;
         if (!vm.count("quiet")) printed << summary_text(results);
         session.finish(printed, files);
-        files.write();
-        std::cout << printed.str();
+        files.write(printed.str());
     } catch (const std::invalid_argument& e) {
         std::cerr << "cidsim run: " << path << ": " << e.what() << "\n";
         return kExitBadInput;

@@ -33,12 +33,21 @@ FileId identify(const std::string& path) {
         id.dev = st.st_dev;
         id.ino = st.st_ino;
     }
+    const std::string folder = fs::path(id.resolved).parent_path().string();
+    if (::stat(folder.empty() ? "/" : folder.c_str(), &st) == 0) {
+        id.folder_exists = true;
+        id.folder_dev = st.st_dev;
+        id.folder_ino = st.st_ino;
+    }
     return id;
 }
 
 bool same_file(const FileId& a, const FileId& b) {
     if (a.resolved == b.resolved) return true;
-    return a.exists && b.exists && a.dev == b.dev && a.ino == b.ino;
+    if (a.exists || b.exists) return a.exists && b.exists && a.dev == b.dev && a.ino == b.ino;
+    return a.folder_exists && b.folder_exists && a.folder_dev == b.folder_dev &&
+           a.folder_ino == b.folder_ino &&
+           fs::path(a.resolved).filename() == fs::path(b.resolved).filename();
 }
 
 }  // namespace cidsim

@@ -13,6 +13,11 @@ struct FileId {
     bool exists = false;
     dev_t dev = 0;
     ino_t ino = 0;
+    // Its folder, which names a file yet to be made: one folder may have
+    // two paths (a bind mount) that symlinks do not tell.
+    bool folder_exists = false;
+    dev_t folder_dev = 0;
+    ino_t folder_ino = 0;
 };
 
 // `path` with every symlink along it followed (also a dangling final link,

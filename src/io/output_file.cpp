@@ -1,14 +1,17 @@
 #include "io/output_file.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <climits>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <iostream>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -108,6 +111,17 @@ void claim_output(const std::string& role, const std::string& path) {
         throw BadInput(role + " " + path + ": cannot write here: " + std::strerror(ENAMETOOLONG) +
                        " (a file name has at most " + std::to_string(NAME_MAX) + " bytes)");
     refuse_inputs(role, path, id);
+    // By its own name, the file behind a redirection (`> log`): renamed
+    // over, what the command prints after would go nowhere.
+    for (const auto& [fd, stream] : {std::make_pair(STDOUT_FILENO, "standard output"),
+                                     std::make_pair(STDERR_FILENO, "standard error")}) {
+        struct stat st;
+        if (id.exists && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == id.dev &&
+            st.st_ino == id.ino)
+            throw BadInput(role + " " + path + ": is the file " + stream + " goes to (a `>` or "
+                           "`>>` of this command); it would be replaced, and what is printed "
+                           "there lost");
+    }
     if (const FileId self = identify("/proc/self/exe"); self.exists && same_file(self, id))
         throw BadInput(role + " " + path + ": is the cidsim binary itself");
     {
@@ -242,16 +256,60 @@ void StagedFile::undo() noexcept {
 }  // namespace
 
 void write_file_atomically(const std::string& path, const std::string& text) {
-    StagedFile(path, text).place();
+    OutputBatch one;
+    one.add(path, text);
+    one.write();
 }
 
 void OutputBatch::add(const std::string& path, std::string text) {
     if (!path.empty()) m_files.emplace_back(path, std::move(text));
 }
 
-void OutputBatch::write() {
+namespace {
+
+// The signals that end cidsim (io/cleanup.h) wait while the files are
+// renamed: one between two renames would leave new files beside old ones
+// (and, the old ones waiting under the temporary names, remove those).
+class SignalsHeld {
+public:
+    SignalsHeld() {
+        sigemptyset(&m_held);
+        for (const int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) sigaddset(&m_held, sig);
+        ::pthread_sigmask(SIG_BLOCK, &m_held, &m_before);
+    }
+    ~SignalsHeld() { ::pthread_sigmask(SIG_SETMASK, &m_before, nullptr); }
+    SignalsHeld(const SignalsHeld&) = delete;
+    SignalsHeld& operator=(const SignalsHeld&) = delete;
+    // One came while they were held: it ends the process once let through.
+    bool one_came() const {
+        sigset_t pending;
+        if (::sigpending(&pending) != 0) return false;
+        for (const int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE})
+            if (sigismember(&m_held, sig) && sigismember(&pending, sig) &&
+                !sigismember(&m_before, sig))
+                return true;
+        return false;
+    }
+
+private:
+    sigset_t m_held, m_before;
+};
+
+}  // namespace
+
+void OutputBatch::write(const std::string& printed) {
+    // What the command prints comes first: printed into a full disk or a
+    // closed pipe (SIGPIPE ends the process), it is lost, and then so are
+    // the files, as on any failed write.
+    errno = 0;
+    if (!printed.empty() && !(std::cout << printed << std::flush)) {
+        const std::string why = errno ? std::strerror(errno) : "an error";
+        throw std::runtime_error("writing to standard output failed: " + why +
+                                 (m_files.empty() ? "" : "; no output file was written"));
+    }
     std::vector<std::unique_ptr<StagedFile>> staged;
     for (const auto& [path, text] : m_files) staged.push_back(std::make_unique<StagedFile>(path, text));
+    const SignalsHeld held;
     // One that cannot be placed (an immutable target, a mount point) takes
     // back those placed before it: all are in place, or none.
     for (size_t i = 0; i < staged.size(); ++i) {
@@ -262,6 +320,10 @@ void OutputBatch::write() {
             throw;
         }
     }
+    // Interrupted, the command ends with none of its files, as before it
+    // began to rename them.
+    if (held.one_came())
+        for (size_t i = staged.size(); i-- > 0;) staged[i]->undo();
     m_files.clear();
 }
 

@@ -43,7 +43,9 @@ ForeignFile foreign_file(const std::string& path);
 class OutputBatch {
 public:
     void add(const std::string& path, std::string text);  // an empty path adds nothing
-    void write();
+    // Prints `printed` on standard output, then writes the files: should the
+    // print fail (a full disk), none is written (std::runtime_error).
+    void write(const std::string& printed = "");
 
 private:
     std::vector<std::pair<std::string, std::string>> m_files;

@@ -2874,6 +2874,21 @@ case("sweep-periodic-base-past-the-probe", ["sweep", "sw.json", "--out", "o"], 0
                                      "period_ns": 10000}]}),
       js("sw.json", {"base": "per.json", "vary": {"handler.loop_limit": [1, 2]}})],
      stdout_holds=["2 points: 2 ran"])
+# What a command prints comes before its files: printed into a full disk, it
+# leaves none of them.
+for cmd, argv, files, told in [
+        ("run", ["run", "tiny.json", "--out", "o.json", "--stats", "s.txt"], [TINY],
+         "no output file was written"),
+        ("explain", ["explain", "scenario.json", "--out", "o.json"], [SCEN],
+         "no output file was written"),
+        ("bench", ["bench", "--reps", "1", "--no-floor", "--config", "tiny.json", "--json",
+                   "o.json"], [TINY], "--json was not written")]:
+    case(f"{cmd}-stdout-disk-full-writes-no-output", argv, 1, told, files,
+         stdout_to="/dev/full")
+# An output that is the file a redirection of this command writes to.
+case("run-out-is-the-stdout-file", ["run", "tiny.json", "--out", "o.txt"], 2,
+     "is the file standard output goes to", [TINY, text("o.txt", "kept\n")],
+     names=["--out o.txt"], stdout_to="o.txt")
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
