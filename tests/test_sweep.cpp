@@ -628,3 +628,20 @@ TEST_CASE("a list of seeds counts against the sweep's point limit", "[sweep]") {
     CHECK_THROWS_WITH(parse_sweep_spec(spec, "."),
                       Catch::Contains("seeds: 100001 seeds, more than 100000 points"));
 }
+
+TEST_CASE("a sweep value longer than one argument of a point's command is refused", "[sweep]") {
+    json events = json::array();
+    while (events.dump().size() <= kMaxSetBytes) events.push_back({0, "dev0", 0});
+    const json spec = {
+        {"base", std::string(CIDSIM_SOURCE_DIR) + "/tests/hostile/fixtures/tiny.json"},
+        {"set", {{"workloads.0.events", events}}},
+        {"vary", {{"mode", {"posted", "remappable"}}}}};
+    CHECK_THROWS_WITH(parse_sweep_spec(spec, "."),
+                      Catch::Contains("set.workloads.0.events: ") &&
+                          Catch::Contains("more than one argument of a point's command"));
+    json varied = spec;
+    varied.erase("set");
+    varied["vary"]["workloads.0.events"] = {events, json::array({{0, "dev0", 0}})};
+    CHECK_THROWS_WITH(parse_sweep_spec(varied, "."),
+                      Catch::Contains("vary.workloads.0.events[0]: "));
+}

@@ -24,6 +24,9 @@ constexpr size_t kMaxListLength = 2048;        // any integer list (irq_cpus)
 constexpr size_t kMaxNameLength = 64;          // any string value (names)
 constexpr size_t kMaxIncludedFiles = 64;       // files included by one config, counted each time
 constexpr uint64_t kMaxOutstandingIos = 1u << 22;  // NVMe jobs x iodepth plus DSA wq_depth, summed
+// A sweep point's or reproduce row's --set, one argument of its command:
+// Linux's MAX_ARG_STRLEN (32 pages) less its terminating NUL.
+constexpr size_t kMaxSetBytes = 32 * 4096 - 1;
 // The records of run.batches' windows (config/checks.cpp, check_window_memory).
 constexpr double kMaxWindowBytes = 400e6;
 constexpr double kWindowBytesPerCpu = 5e3;

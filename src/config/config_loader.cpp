@@ -716,6 +716,9 @@ json describe_parameters() {
     limit("name length", kMaxNameLength, "characters of a string value (device names)");
     limit("included files", kMaxIncludedFiles,
           "files one config includes, directly or not, each time counted");
+    limit("set bytes", kMaxSetBytes,
+          "bytes of one key=value a sweep point or reproduce row runs with (one argument of "
+          "its command: Linux's MAX_ARG_STRLEN)");
     limit("outstanding I/Os", kMaxOutstandingIos,
           "I/Os the workloads keep outstanding: NVMe jobs x iodepth plus DSA wq_depth, summed");
     limit("window records (MB)", size_t(kMaxWindowBytes / 1e6),

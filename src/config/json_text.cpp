@@ -587,6 +587,8 @@ std::string read_by_no_run(const std::vector<std::string>& segments) {
         return "the explain section is read by `cidsim explain` only, and changes no run";
     if (segments.front() == "provenance")
         return "a config's provenance documents its values, and changes no run";
+    if (segments.size() == 1 && segments.front() == "comment")
+        return "a config's comment is free text for its reader, and changes no run";
     return "";
 }
 

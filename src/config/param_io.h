@@ -63,7 +63,12 @@ public:
     }
     void text(const char* key, std::string& value, const char*) override {
         if (const nlohmann::json* j = find(key)) {
-            if (!j->is_string()) fail(key, "expected a string, found " + json_type_name(*j));
+            if (!j->is_string())
+                fail(key, "expected a string, found " + json_type_name(*j) +
+                              (j->is_number() && std::string(key).find("cpulist") != std::string::npos
+                                   ? " (a cpulist is a string, \"5\" for one CPU: quoted for the "
+                                     "shell too, --set '" + m_path + key + "=\"5\"')"
+                                   : ""));
             value = j->get<std::string>();
             // Characters, not bytes: a UTF-8 continuation byte starts none.
             const size_t chars = size_t(std::count_if(value.begin(), value.end(), [](char b) {
@@ -101,7 +106,8 @@ public:
         }
         if (!j->is_array() || j->empty())
             fail(key, "expected a non-empty array of integers or a cpulist such as \"0-3,8\", "
-                      "found " + json_type_name(*j));
+                      "found " + json_type_name(*j) +
+                      (j->is_number() ? " (one CPU is [" + j->dump() + "])" : ""));
         if (j->size() > kMaxListLength)
             fail(key, "expected at most " + std::to_string(kMaxListLength) + " elements, found " +
                           std::to_string(j->size()));

@@ -91,9 +91,12 @@ std::string find_scenario(const std::string& name) {
     // A bare name is a built-in scenario's first: a file of that name in the
     // folder run in never replaces it (./NAME reads the file).
     const bool json_name = name.size() > 5 && name.substr(name.size() - 5) == ".json";
+    // Whatever is there takes the name (a FIFO or directory is then refused
+    // as such), never passed over for the next folder's.
     if (!json_name && name.find('/') == std::string::npos)
         for (const std::string& d : scenario_dirs())
-            if (is_file(d + "/" + name + ".json")) return d + "/" + name + ".json";
+            if (::lstat((d + "/" + name + ".json").c_str(), &st) == 0)
+                return d + "/" + name + ".json";
     // A path that exists but is no regular file (a directory, a FIFO), or a
     // name that can only be a file, is left to read_json_file, whose
     // message says what it is.
@@ -114,8 +117,8 @@ std::vector<std::pair<std::string, std::string>> list_scenarios() {
         while (dirent* e = ::readdir(dir)) {
             const std::string f = e->d_name;
             // As find_scenario takes them: a file, named as it can be printed.
-            if (f.size() < 6 || f.substr(f.size() - 5) != ".json" || !is_file(d + "/" + f) ||
-                has_control_character(f) || !seen.insert(f.substr(0, f.size() - 5)).second)
+            if (f.size() < 6 || f.substr(f.size() - 5) != ".json" || has_control_character(f) ||
+                !seen.insert(f.substr(0, f.size() - 5)).second)
                 continue;
             std::string title;
             try {

@@ -108,15 +108,16 @@ ExplainView explain_view(const json& ex) {
                               " is no window: its ends are the same picosecond");
         into = std::make_pair(win[0].get<double>(), win[1].get<double>());
     };
-    // An integer in range, so a huge number cannot wrap into one.
+    // An integer in range by the loader's rule (80.0 is 80), so a huge
+    // number cannot wrap into one.
     const auto integer_at = [&](const char* key, uint64_t lo, uint64_t hi, uint64_t dflt) {
         auto it = ex.find(key);
         if (it == ex.end()) return dflt;
-        if (!it->is_number_unsigned() || it->get<uint64_t>() < lo || it->get<uint64_t>() > hi)
-            throw ConfigError(std::string("explain.") + key + ": expected an integer " +
-                              std::to_string(lo) + ".." + std::to_string(hi) + ", found " +
-                              it->dump());
-        return it->get<uint64_t>();
+        try {
+            return whole_number(*it, lo, hi);
+        } catch (const ConfigError& e) {
+            throw ConfigError(std::string("explain.") + key + ": " + e.what());
+        }
     };
     window_at("window_ns", v.window);
     window_at("narration_window_ns", v.narration_window);
@@ -248,6 +249,9 @@ void refuse_guest_or_idle_device(const std::string& at, const DeviceConfig& dev,
 void check_affinity_refs(const AffinityMoveParams& p, const SimConfig& config) {
     const std::string at = "explain.affinity_move";
     check_in_run(p.at, at + ".at_ns", config);
+    // The move's point is the cleanup's check: one after the run shows nothing.
+    check_in_run(p.at + p.cleanup_after,
+                 at + ".at_ns + " + at + ".cleanup_after_ns (the cleanup's first check)", config);
     const auto dev = std::find_if(config.devices.begin(), config.devices.end(),
                                   [&](const DeviceConfig& d) { return d.name == p.device; });
     if (dev == config.devices.end()) {
@@ -265,6 +269,12 @@ void check_affinity_refs(const AffinityMoveParams& p, const SimConfig& config) {
         throw ConfigError(at + ".to_cpu: CPU " + std::to_string(p.to_cpu) +
                           " does not exist (topology.cpus is " +
                           std::to_string(config.topology.cpus) + ")");
+    // Linux keeps the vector of an interrupt already on a CPU of the new
+    // mask (assign_vector_locked): no move, no cleanup.
+    if (p.to_cpu == dev->irq_cpus[p.queue % dev->irq_cpus.size()])
+        throw ConfigError(at + ".to_cpu: CPU " + std::to_string(p.to_cpu) + " is where queue " +
+                          std::to_string(p.queue) + " of device \"" + p.device +
+                          "\" interrupts already (its irq_cpus); Linux would not move it");
 }
 
 void check_retrigger_refs(const RetriggerParams& p, const SimConfig& config) {

@@ -2,6 +2,7 @@
 #include "report/csv.h"
 
 #include <algorithm>
+#include <map>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -328,13 +329,16 @@ std::string text(const json& j, const std::string& at) {
 // Every key of `obj` is one of `known`; `at` prefixes the key in a message.
 void check_keys(const json& obj, std::initializer_list<const char*> known,
                 const std::string& at) {
-    for (auto it = obj.begin(); it != obj.end(); ++it)
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+        if (it.key() == "comment" && !it->is_string())
+            throw ConfigError(at + "comment: expected a string, found " + json_type_name(*it));
         if (std::none_of(known.begin(), known.end(),
                          [&](const char* k) { return it.key() == k; })) {
             std::string list;
             for (const char* k : known) list += std::string(list.empty() ? "" : ", ") + k;
             throw ConfigError(at + it.key() + ": unknown key (known: " + list + ")");
         }
+    }
 }
 
 std::vector<std::string> texts(const json& j, const std::string& at) {
@@ -395,6 +399,14 @@ TableRow load_row(const json& r, const std::string& dir, const std::string& at,
     if (cfg.empty()) throw ConfigError(at + ".config: empty");
     row.config = cfg[0] == '/' ? cfg : dir + "/" + cfg;
     if (r.contains("set")) row.overrides = texts(r["set"], at + ".set");
+    // Each is one argument of the row's command, which Linux bounds.
+    for (size_t i = 0; i < row.overrides.size(); ++i)
+        if (row.overrides[i].size() > kMaxSetBytes)
+            throw ConfigError(at + ".set[" + std::to_string(i) + "]: " +
+                              std::to_string(row.overrides[i].size()) + " bytes, more than one "
+                              "argument of the row's command may hold (" +
+                              std::to_string(kMaxSetBytes) + "; cidsim params \"(limits)\"): put "
+                              "it in the row's config");
     // A key set twice in one row is one value lost (the later wins), as in an explain variant.
     if (const auto twice = key_given_twice(row.overrides))
         throw ConfigError(at + ".set[" + std::to_string(twice->first) + "]: " +
@@ -443,6 +455,7 @@ std::vector<Table> load_tables(const std::string& path) {
                                : std::string(", found none")));
     check_keys(doc, {"tables", "comment"}, path + ": ");
     const json& tables = doc["tables"];
+    if (tables.empty()) throw ConfigError(path + ": tables: empty; expected at least one table");
     std::vector<Table> out;
     for (size_t i = 0; i < tables.size(); ++i) {
         const json& t = tables[i];
@@ -474,22 +487,22 @@ std::vector<Table> load_tables(const std::string& path) {
             throw ConfigError(at + ".rows: expected a non-empty array, got " +
                               (rows.is_array() ? std::string("an empty one")
                                                : json_type_name(rows)));
+        std::map<std::string, size_t> printed;  // a row's key as printed -> the row
         for (size_t k = 0; k < rows.size(); ++k) {
             const std::string row_at = at + ".rows[" + std::to_string(k) + "]";
             table.rows.push_back(load_row(rows[k], dir, row_at, table.metrics));
             // A row is named by its key as printed: {"a": 1} and {"a": "1"} both
             // print a=1, and the output could not tell their rows apart.
-            for (size_t before = 0; before < k; ++before) {
-                const TableRow& earlier = table.rows[before];
-                if (earlier.key == table.rows[k].key)
-                    throw ConfigError(row_at + ".key: the key of rows[" + std::to_string(before) +
-                                      "] too; a row is named by its key");
-                if (key_text(earlier.key) == key_text(table.rows[k].key))
-                    throw ConfigError(row_at + ".key: " + show_json(table.rows[k].key) +
-                                      " prints as rows[" + std::to_string(before) + "]'s key " +
-                                      show_json(earlier.key) + " does (" +
-                                      key_text(earlier.key) + "); a row is named by its key");
-            }
+            const auto [it, first] = printed.emplace(key_text(table.rows[k].key), k);
+            if (first) continue;
+            const size_t before = it->second;
+            const TableRow& earlier = table.rows[before];
+            if (earlier.key == table.rows[k].key)
+                throw ConfigError(row_at + ".key: the key of rows[" + std::to_string(before) +
+                                  "] too; a row is named by its key");
+            throw ConfigError(row_at + ".key: " + show_json(table.rows[k].key) + " prints as rows[" +
+                              std::to_string(before) + "]'s key " + show_json(earlier.key) +
+                              " does (" + it->first + "); a row is named by its key");
         }
         out.push_back(table);
     }

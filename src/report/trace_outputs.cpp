@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "config/json_text.h"
 #include "io/output_file.h"
 #include "report/interrupts_table.h"
 #include "report/perfetto_writer.h"
@@ -15,10 +16,20 @@ namespace cidsim {
 
 TraceSession::TraceSession(const TraceOutputs& options, System& system)
     : m_options(options), m_system(system) {
-    if (!options.window.empty())
-        parse_window(options.window, system.config().run.warmup + system.config().run.duration);
     if (options.columns < 10 || options.columns > 1000)
         throw std::invalid_argument("--columns: expected 10..1000");
+    if (!options.window.empty()) {
+        const TimelineWindow w =
+            parse_window(options.window, system.config().run.warmup + system.config().run.duration);
+        // A column shorter than the simulation's picosecond shows nothing of its own.
+        if (options.timeline && w.to - w.from < sc_core::sc_time(options.columns, sc_core::SC_PS))
+            throw std::invalid_argument("--window-ns " + options.window + ": " +
+                                        format_number(ns_of(w.to - w.from) * 1000) +
+                                        " ps in " + std::to_string(options.columns) +
+                                        " columns: one column would be below a picosecond, the "
+                                        "simulation's resolution (a wider window or fewer "
+                                        "--columns)");
+    }
     if (options.records()) {
         m_recorder = std::make_unique<TraceRecorder>();
         system.attach_observer(m_recorder.get());

@@ -147,9 +147,11 @@ const json* json_at_path(const json& j, const std::string& path) {
             if (it == node->end()) return nullptr;
             node = &*it;
         } else if (node->is_array()) {
-            char* end = nullptr;
-            const unsigned long i = std::strtoul(k.c_str(), &end, 10);
-            if (k.empty() || *end || i >= node->size()) return nullptr;
+            // Digits only: "+0", " 0" and "-0" would be a second name of element 0.
+            if (k.empty() || k.size() > 9 || k.find_first_not_of("0123456789") != std::string::npos)
+                return nullptr;
+            const unsigned long i = std::stoul(k);
+            if (i >= node->size()) return nullptr;
             node = &(*node)[i];
         } else {
             return nullptr;
@@ -382,8 +384,9 @@ SweepTable collect_sweep(const std::string& dir, std::vector<std::string> metric
         // A result left by an earlier, different spec must not pass for this point.
         if (!result_matches(result, seed, pparams, digest != pt.end() ? &*digest : nullptr))
             throw ConfigError(path + ": the result is for another seed or config than point " +
-                              r.name + " (rerun `cidsim sweep` to refresh it; other shipped "
-                              "files, a CIDSIM_DATA_DIR, make another config too)");
+                              r.name + " (remove it and rerun `cidsim sweep` to make it "
+                              "again; other shipped files, a CIDSIM_DATA_DIR, make another "
+                              "config too)");
         // One that names none is of an unknown version: not one of the others.
         if (const auto ver = result.find("cidsim_version"); ver != result.end() && ver->is_string())
             ++versions[ver->get<std::string>()];

@@ -162,12 +162,16 @@ std::string same_run_text(const SweepSpec& spec, const std::vector<size_t>& earl
             }
         }
     }
+    // The result records the loaded config: two values it does not tell
+    // apart ("0" and [0]; any two of a key no result depends on, as
+    // run.run_ahead) are one run.
     if (keys.size() == 1)
-        return first_key + ": appears twice: the config loader reads it as " + first_value +
-               ", so both give one run (point " + earlier_raw + ")";
+        return first_key + ": appears twice: it gives the same run as " + first_value +
+               " (point " + earlier_raw + "): the config loader reads the two values as one, "
+               "or the key changes no result";
     return "the combination " + join_keys(keys) + ", point " + later_raw +
-           ": appears twice: it gives the same config as point " + earlier_raw +
-           " (the config loader reads their values as one)";
+           ": appears twice: it gives the same run as point " + earlier_raw +
+           " (the config loader reads their values as one, or they change no result)";
 }
 
 }  // namespace
@@ -288,6 +292,9 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
     }
     if (auto vary = spec.find("vary"); vary != spec.end()) {
         if (!vary->is_object()) throw ConfigError("vary: expected an object {path: [values]}, found " + json_type_name(*vary));
+        if (vary->empty())
+            throw ConfigError("vary: empty; vary a path, or drop vary (seeds alone repeat the "
+                              "base)");
         for (auto it = vary->begin(); it != vary->end(); ++it) {
             const std::string at = "vary." + it.key();
             claim(at, it.key());
@@ -296,6 +303,7 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
     }
     if (auto zip = spec.find("zip"); zip != spec.end()) {
         if (!zip->is_array()) throw ConfigError("zip: expected an array of groups {path: [values]}, found " + json_type_name(*zip));
+        if (zip->empty()) throw ConfigError("zip: empty; give a group {path: [values]}, or drop zip");
         for (size_t g = 0; g < zip->size(); ++g) {
             const json& group = (*zip)[g];
             const std::string at = "zip[" + std::to_string(g) + "]";
@@ -384,6 +392,23 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
     } else {
         s.metrics = kDefaultMetrics;
     }
+
+    // Each value is one argument of its point's command, which Linux bounds.
+    const auto check_argument = [](const std::string& at, const std::string& path,
+                                   const json& value) {
+        const size_t bytes = path.size() + 1 + override_value_text(value).size();
+        if (bytes > kMaxSetBytes)
+            throw ConfigError(at + ": " + std::to_string(bytes) + " bytes as " + path +
+                              "=VALUE, more than one argument of a point's command may hold (" +
+                              std::to_string(kMaxSetBytes) + "; cidsim params \"(limits)\"): "
+                              "put it in the base config");
+    };
+    for (const auto& [path, value] : s.set) check_argument("set." + path, path, value);
+    for (const SweepDimension& d : s.dimensions)
+        for (size_t p = 0; p < d.paths.size(); ++p)
+            for (size_t v = 0; v < d.values[p].size(); ++v)
+                check_argument(d.origin + "." + d.paths[p] + "[" + std::to_string(v) + "]",
+                               d.paths[p], d.values[p][v]);
 
     // Each point is a process and a file: refuse a product no one can run.
     size_t points = std::max<size_t>(s.seeds.size(), 1);

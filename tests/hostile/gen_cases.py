@@ -348,8 +348,8 @@ SET_BAD = [("trailing-dot", "handler.loop_limit.=2", "empty key in the path", ["
            ("nan", "run.duration_ns=NaN", "run.duration_ns", ["--set run.duration_ns=NaN: "]),
            ("devices-empty", "devices=[]", "devices: expected at least one device",
             ["--set devices=[]: "]),
-           ("comment-number", "comment=12345", "comment: expected a string, found a number",
-            ["--set comment=12345: "]),
+           ("comment-number", "comment=12345", "comment is free text for its reader, and "
+            "changes no run", ["--set comment=12345: "]),
            ("irq-cpus-cpulist-past-cpus", "devices.0.irq_cpus=\"0-1\"", "CPU 1 does not exist",
             ["--set devices.0.irq_cpus="]),
            ("irq-cpus-bad-cpulist", "devices.0.irq_cpus=\"0-\"", "is not a cpulist",
@@ -1637,9 +1637,9 @@ case("sweep-base-path-newline", ["sweep", "s.json", "--out", "sw", "--emit-comma
      names=["s.json: base"])
 case("sweep-set-value-newline", ["sweep", "s.json", "--out", "sw", "--emit-commands"], 2,
      "a control character in a value",
-     [TINY, js("s.json", {"base": "tiny.json", "set": {"comment": "a\nb"},
+     [TINY, js("s.json", {"base": "tiny.json", "set": {"devices.0.name": "a\nb"},
                           "vary": {"handler.loop_limit": [1, 2]}})],
-     names=["s.json: set.comment"])
+     names=["s.json: set.devices.0.name"])
 case("sweep-vary-key-newline", ["sweep", "s.json", "--out", "sw", "--emit-commands"], 2,
      "a control character in a key path",
      [TINY, js("s.json", {"base": "tiny.json", "vary": {"handler.loop_limit\n": [1, 2]}})],
@@ -2889,6 +2889,72 @@ for cmd, argv, files, told in [
 case("run-out-is-the-stdout-file", ["run", "tiny.json", "--out", "o.txt"], 2,
      "is the file standard output goes to", [TINY, text("o.txt", "kept\n")],
      names=["--out o.txt"], stdout_to="o.txt")
+# Round 15: an affinity move whose cleanup checks after the run, or that moves a
+# queue to the CPU it is on; explain's integers by the loader's rule.
+AM = {"path": "am.json", "repo": "configs/explain/affinity-move.json"}
+case("explain-affinity-cleanup-after-the-run",
+     ["explain", "am.json", "--set", "explain.affinity_move.cleanup_after_ns=100000"], 2,
+     "is not before the run's end", [AM],
+     names=["--set explain.affinity_move.cleanup_after_ns=100000",
+            "explain.affinity_move.cleanup_after_ns"])
+case("explain-affinity-move-to-its-own-cpu",
+     ["explain", "am.json", "--set", "explain.affinity_move.to_cpu=0"], 2,
+     "Linux would not move it", [AM], names=["explain.affinity_move.to_cpu"])
+case("explain-columns-a-whole-double", ["explain", "am.json", "--set", "explain.columns=80.0"],
+     0, None, [AM])
+# Tables: an empty list, a comment that is no text.
+case("reproduce-tables-empty-list", ["reproduce", "all", "--tables", "t.json"], 2,
+     "tables: empty", [js("t.json", {"tables": []})], names=["t.json: tables"])
+for level, doc in [
+        ("file", {"comment": {"x": 1}, "tables": [{"name": "tiny", "title": "t", "set": "prediction",
+                  "metrics": ["irq_rate_M"], "rows": [{"key": {"a": 1}, "config": "tiny.json"}]}]}),
+        ("table", {"tables": [{"name": "tiny", "title": "t", "set": "prediction", "comment": [1],
+                   "metrics": ["irq_rate_M"], "rows": [{"key": {"a": 1}, "config": "tiny.json"}]}]}),
+        ("row", {"tables": [{"name": "tiny", "title": "t", "set": "prediction", "metrics": ["irq_rate_M"],
+                 "rows": [{"key": {"a": 1}, "config": "tiny.json", "comment": None}]}]})]:
+    case(f"reproduce-tables-comment-not-text-{level}", ["reproduce", "tiny", "--tables", "t.json"],
+         2, "comment: expected a string", [TINY, js("t.json", doc)], names=["t.json", "comment"])
+# A comment changes no run: a --set of it is refused as explain's and provenance's are.
+case("run-set-comment", ["run", "tiny.json", "-q", "--set", "comment=hello"], 2,
+     "changes no run", [TINY], names=["--set comment=hello"])
+case("sweep-set-comment", ["sweep", "sw.json", "--out", "o"], 2, "changes no run",
+     [TINY, js("sw.json", {"base": "tiny.json", "set": {"comment": "x"},
+                           "vary": {"mode": ["posted", "remappable"]}})],
+     names=["sw.json", "set.comment"])
+# A cpulist of one CPU given as a number is told how to write it.
+case("run-set-cpulist-a-number", ["run", "ipi.json", "-q", "--set", "ipistorm.cpulist=5"], 2,
+     '--set \'ipistorm.cpulist="5"\'',
+     [{"path": "ipi.json", "repo": "configs/explain/ipi-storm.json"}],
+     names=["--set ipistorm.cpulist=5", "ipistorm.cpulist"])
+case("run-set-irq-cpus-a-number", ["run", "tiny.json", "-q", "--set", "devices.0.irq_cpus=0"],
+     2, "(one CPU is [0])", [TINY], names=["devices[0].irq_cpus"])
+# A timeline column below a picosecond shows nothing of its own.
+case("run-timeline-columns-below-a-picosecond",
+     ["run", "tiny.json", "-q", "--timeline", "--window-ns", "0:0.002", "--columns", "1000"], 2,
+     "below a picosecond", [TINY], names=["--window-ns 0:0.002", "--columns"])
+# A metric's index is digits: +0, -0 and " 0" are no second name of element 0.
+for tag, idx in [("plus", "+0"), ("minus", "-0"), ("space", " 0")]:
+    case(f"sweep-metric-index-{tag}-zero", ["sweep", "sw.json", "--out", "o"], 2,
+         "not in a cidsim result",
+         [TINY, js("sw.json", {"base": "tiny.json", "vary": {"mode": ["posted", "remappable"]},
+                               "metrics": ["per_cpu.0.busy_fraction",
+                                           f"per_cpu.{idx}.busy_fraction"]})],
+         names=["sw.json: metrics[1]"])
+# Empty vary and zip are lists lost on their way; two values no result tells apart are one run.
+for key, val in [("vary", {}), ("zip", [])]:
+    case(f"sweep-empty-{key}", ["sweep", "sw.json", "--out", "o"], 2, f"{key}: empty",
+         [TINY, js("sw.json", {"base": "tiny.json", key: val, "seeds": 2})],
+         names=["sw.json", key])
+case("sweep-vary-key-no-result-depends-on", ["sweep", "sw.json", "--out", "o"], 2,
+     "or the key changes no result",
+     [TINY, js("sw.json", {"base": "tiny.json", "vary": {"run.run_ahead": [True, False]}})],
+     names=["sw.json", "vary.run.run_ahead[1]"], stderr_lacks=["reads it as"])
+# A scenario in the data folder that is no file is refused, not passed over for the shipped one.
+for tag, entry in [("fifo", {"fifo": True}), ("dir", {"dir": True}),
+                   ("dangling", {"symlink": "nowhere.json"})]:
+    case(f"explain-data-dir-scenario-{tag}", ["explain", "burst"], 2, None,
+         [dict({"path": "dd/configs/explain/burst.json"}, **entry)],
+         names=["dd/configs/explain/burst.json"], env={"CIDSIM_DATA_DIR": "{dir}/dd"})
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
