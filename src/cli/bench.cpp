@@ -189,12 +189,10 @@ int cmd_bench(int argc, char** argv) {
                 } catch (const ConfigError&) {
                     loads_at_own_length = false;
                 }
-                if (loads_at_own_length)
-                    throw BadInput(in_config("--duration-ns " +
-                                             vm["duration-ns"].as<std::string>() +
-                                             ": there every run is " +
-                                             format_number(duration_ns) + " ns long, and then " +
-                                             e.what()));
+                if (loads_at_own_length)  // e names the config
+                    throw BadInput("--duration-ns " + vm["duration-ns"].as<std::string>() +
+                                   ": there every run is " + format_number(duration_ns) +
+                                   " ns long, and then " + e.what());
                 try {
                     rethrow_against_sets(e, file, c, sets);
                 } catch (const ConfigError& told) {
@@ -287,9 +285,11 @@ int cmd_bench(int argc, char** argv) {
     }
     if (vm.count("json")) try {
             // The table printed first: lost in a full disk, so is the log.
+            errno = 0;
             if (std::fflush(stdout) != 0 || std::ferror(stdout))
                 throw std::runtime_error(std::string("writing to standard output failed: ") +
-                                         std::strerror(errno) + "; --json was not written");
+                                         (errno ? std::strerror(errno) : "an error") +
+                                         "; --json was not written");
             write_file_atomically(json_out, log.dump(1) + "\n");
         } catch (const std::exception& e) {
             std::cerr << "cidsim bench: " << e.what() << "\n";

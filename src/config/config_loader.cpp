@@ -474,23 +474,20 @@ SimConfig load_config(const json& config, const std::string& source) {
     }
 }
 
-SetBlame blame_set(const std::string& what, size_t sets, const std::string& prefix,
+SetBlame blame_set(const std::string& what, size_t count, const std::string& prefix,
                    const std::function<std::optional<std::string>(size_t)>& error_with) {
     // The --set after the longest run of sets that still loads: one that
     // broke the check of another key (xen.vcpus that of xen.sockets) too.
     // Sought from the end, where it mostly is: a refusal costs few loads.
     SetBlame blame{0, false};
-    for (size_t k = sets; k-- > 1;)
+    for (size_t k = count; k-- > 1;)
         if (!error_with(k)) {
             blame.set = k;
             break;
         }
-    const auto unprefixed = [&](const std::string& m) {
-        return m.rfind(prefix, 0) == 0 ? m.substr(prefix.size()) : m;
-    };
     const auto broke = error_with(blame.set + 1);
-    blame.broke_its_key =
-        !broke || error_key_segments(unprefixed(*broke)) == error_key_segments(unprefixed(what));
+    blame.broke_its_key = !broke || error_key_segments(without_prefix(*broke, prefix)) ==
+                                        error_key_segments(without_prefix(what, prefix));
     return blame;
 }
 
@@ -520,8 +517,7 @@ void rethrow_against_sets(const ConfigError& e, const json& file, const std::str
         const std::string told = against_sets(what, source, sets);
         if (told != what) throw ConfigError(told);
     }
-    throw ConfigError("--set " + sets[blame.set] + ": " +
-                      (what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what));
+    throw ConfigError("--set " + sets[blame.set] + ": " + without_prefix(what, prefix));
 }
 
 json effective_config(json file, const std::vector<std::string>& sets, const std::string& source) {

@@ -37,7 +37,7 @@ struct SetBlame {
     size_t set;
     bool broke_its_key;
 };
-SetBlame blame_set(const std::string& what, size_t sets, const std::string& prefix,
+SetBlame blame_set(const std::string& what, size_t count, const std::string& prefix,
                    const std::function<std::optional<std::string>(size_t)>& error_with);
 // Throws e, which load_config threw for `file` (the config `source` as read)
 // with the --sets applied in order, told against the --set that caused it:

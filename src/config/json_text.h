@@ -106,6 +106,10 @@ std::string fnv1a_hex(const std::string& text);
 std::string show_json(const nlohmann::json& j);
 // A number as a message writes it (6 significant digits), and 0x1F.
 std::string format_number(double v);
+// `text` without `prefix` ("c.json: " before a message), or as it is.
+inline std::string without_prefix(const std::string& text, const std::string& prefix) {
+    return text.rfind(prefix, 0) == 0 ? text.substr(prefix.size()) : text;
+}
 std::string format_hex(uint64_t v);
 // "1 CPU", "2 CPUs".
 std::string plural(uint64_t n, const char* noun);

@@ -64,11 +64,7 @@ public:
     void text(const char* key, std::string& value, const char*) override {
         if (const nlohmann::json* j = find(key)) {
             if (!j->is_string())
-                fail(key, "expected a string, found " + json_type_name(*j) +
-                              (j->is_number() && std::string(key).find("cpulist") != std::string::npos
-                                   ? " (a cpulist is a string, \"5\" for one CPU: quoted for the "
-                                     "shell too, --set '" + m_path + key + "=\"5\"')"
-                                   : ""));
+                fail(key, "expected a string, found " + json_type_name(*j) + one_cpu_hint(key, *j));
             value = j->get<std::string>();
             // Characters, not bytes: a UTF-8 continuation byte starts none.
             const size_t chars = size_t(std::count_if(value.begin(), value.end(), [](char b) {
@@ -106,8 +102,7 @@ public:
         }
         if (!j->is_array() || j->empty())
             fail(key, "expected a non-empty array of integers or a cpulist such as \"0-3,8\", "
-                      "found " + json_type_name(*j) +
-                      (j->is_number() ? " (one CPU is [" + j->dump() + "])" : ""));
+                      "found " + json_type_name(*j) + one_cpu_hint(key, *j));
         if (j->size() > kMaxListLength)
             fail(key, "expected at most " + std::to_string(kMaxListLength) + " elements, found " +
                           std::to_string(j->size()));
@@ -144,6 +139,16 @@ private:
         if (std::find(m_known.begin(), m_known.end(), key) == m_known.end()) m_known.push_back(key);
         auto it = m_obj.find(key);
         return it == m_obj.end() ? nullptr : &*it;
+    }
+    // A CPU number where a cpulist or CPU list goes (irq_cpus, ipistorm.cpulist,
+    // overrides[].cpus): how one CPU is written, as --set passes it too.
+    std::string one_cpu_hint(const char* key, const nlohmann::json& j) const {
+        const std::string k = key;
+        if (!j.is_number_unsigned() || (k != "cpulist" && k != "cpus" && k != "irq_cpus"))
+            return "";
+        const std::string n = j.dump();
+        return " (one CPU is \"" + n + "\"" + (k == "irq_cpus" ? " or [" + n + "]" : "") +
+               ", quoted for the shell too: --set '" + m_path + k + "=\"" + n + "\"')";
     }
     [[noreturn]] void fail(const char* key, const std::string& what) const {
         throw ConfigError(m_path + key + ": " + what);

@@ -34,7 +34,7 @@ FileId identify(const std::string& path) {
         id.ino = st.st_ino;
     }
     const std::string folder = fs::path(id.resolved).parent_path().string();
-    if (::stat(folder.empty() ? "/" : folder.c_str(), &st) == 0) {
+    if (::stat(folder.empty() ? "." : folder.c_str(), &st) == 0) {
         id.folder_exists = true;
         id.folder_dev = st.st_dev;
         id.folder_ino = st.st_ino;

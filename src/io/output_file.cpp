@@ -255,9 +255,10 @@ void StagedFile::undo() noexcept {
 
 }  // namespace
 
-void write_file_atomically(const std::string& path, const std::string& text) {
+void write_file_atomically(const std::string& path, std::string text) {
+    if (path.empty()) throw BadInput("an output with an empty file name");
     OutputBatch one;
-    one.add(path, text);
+    one.add(path, std::move(text));
     one.write();
 }
 
@@ -273,26 +274,30 @@ namespace {
 class SignalsHeld {
 public:
     SignalsHeld() {
-        sigemptyset(&m_held);
-        for (const int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) sigaddset(&m_held, sig);
-        ::pthread_sigmask(SIG_BLOCK, &m_held, &m_before);
+        sigset_t held;
+        sigemptyset(&held);
+        for (const int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) sigaddset(&held, sig);
+        ::pthread_sigmask(SIG_BLOCK, &held, &m_before);
     }
     ~SignalsHeld() { ::pthread_sigmask(SIG_SETMASK, &m_before, nullptr); }
     SignalsHeld(const SignalsHeld&) = delete;
     SignalsHeld& operator=(const SignalsHeld&) = delete;
-    // One came while they were held: it ends the process once let through.
+    // One came while they were held that ends the process once let through
+    // (not one it ignores: nohup's SIGHUP is pending too, then discarded).
     bool one_came() const {
         sigset_t pending;
         if (::sigpending(&pending) != 0) return false;
-        for (const int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE})
-            if (sigismember(&m_held, sig) && sigismember(&pending, sig) &&
-                !sigismember(&m_before, sig))
+        for (const int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) {
+            struct sigaction now;
+            if (sigismember(&pending, sig) && !sigismember(&m_before, sig) &&
+                ::sigaction(sig, nullptr, &now) == 0 && now.sa_handler != SIG_IGN)
                 return true;
+        }
         return false;
     }
 
 private:
-    sigset_t m_held, m_before;
+    sigset_t m_before;
 };
 
 }  // namespace
@@ -320,8 +325,8 @@ void OutputBatch::write(const std::string& printed) {
             throw;
         }
     }
-    // Interrupted, the command ends with none of its files, as before it
-    // began to rename them.
+    // Interrupted, the command ends with none of its files: old ones swapped
+    // back (where the file system cannot swap, one a rename replaced is gone).
     if (held.one_came())
         for (size_t i = staged.size(); i-- > 0;) staged[i]->undo();
     m_files.clear();

@@ -22,7 +22,7 @@ namespace cidsim {
 
 // `role` names the output in messages: "--out", "the sweep manifest".
 void claim_output(const std::string& role, const std::string& path);
-void write_file_atomically(const std::string& path, const std::string& text);
+void write_file_atomically(const std::string& path, std::string text);
 
 // A file in a directory where a command writes only its own files (a
 // sweep's, reproduce --keep's) that it must not write: a link it would

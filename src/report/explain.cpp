@@ -116,7 +116,8 @@ std::vector<std::pair<std::string, std::string>> list_scenarios() {
         std::unique_ptr<DIR, int (*)(DIR*)> closer(dir, ::closedir);
         while (dirent* e = ::readdir(dir)) {
             const std::string f = e->d_name;
-            // As find_scenario takes them: a file, named as it can be printed.
+            // As find_scenario takes them (whatever is there: what is no file
+            // lists as unreadable), named as it can be printed.
             if (f.size() < 6 || f.substr(f.size() - 5) != ".json" || has_control_character(f) ||
                 !seen.insert(f.substr(0, f.size() - 5)).second)
                 continue;
@@ -301,9 +302,8 @@ void apply_sets(ExplainScenario& s, const std::vector<std::string>& sets) {
         if (sets.empty() || error_with(0)) throw;
         const SetBlame blame = blame_set(what, sets.size(), prefix, error_with);
         if (!blame.broke_its_key) {
-            const std::string unprefixed =
-                what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what;
-            const std::string told = against_sets(prefix + unprefixed, s.path, sets);
+            const std::string told =
+                against_sets(prefix + without_prefix(what, prefix), s.path, sets);
             if (told.rfind("--set ", 0) == 0) throw ConfigError(s.path + " with " + told);
         }
         throw ConfigError(s.path + " with --set " + sets[blame.set] + ": " + what);

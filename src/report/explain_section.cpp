@@ -130,6 +130,12 @@ ExplainView explain_view(const json& ex) {
 json describe_explain_section() {
     const ExplainView view;
     const AffinityMoveParams move;
+    const RetriggerParams retrigger;
+    // Required with its section: retrigger.at_ns.
+    const auto required = [](json e) {
+        e["required"] = true;
+        return e;
+    };
     const auto entry = [](const char* key, const char* type, const char* unit, json dflt,
                           json min, json max, const char* description) {
         return json{{"key", key},   {"type", type}, {"unit", unit},
@@ -163,16 +169,15 @@ json describe_explain_section() {
               "the CPU the queue moves to, one of topology.cpus"),
         entry("affinity_move.cleanup_after_ns", "number", "ns", whole(move.cleanup_after), 0,
               kMaxNs, "the cleanup timer that frees the old vector, after the move"),
-        entry("affinity_move.cleanup_retry_ns", "number", "ns", whole(move.cleanup_retry), 0,
-              kMaxNs, "the cleanup's re-arm interval while the old vector is pending (> 0)"),
+        entry("affinity_move.cleanup_retry_ns", "number", "ns", whole(move.cleanup_retry), 0.001,
+              kMaxNs, "the cleanup's re-arm interval while the old vector is pending"),
         entry("affinity_move.check_pir", "boolean", "", move.check_pir, nullptr, nullptr,
               "whether the pending check (is_vector_pending) looks at the PIR too"),
-        entry("retrigger.at_ns", "numbers", "ns", nullptr, 0, kMaxNs,
-              "when irq_retrigger() sends the IPI, each before the run's end (required with "
-              "retrigger)"),
-        entry("retrigger.device", "string", "", RetriggerParams{}.device, nullptr, nullptr,
+        required(entry("retrigger.at_ns", "numbers", "ns", nullptr, 0, kMaxNs,
+                       "when irq_retrigger() sends the IPI, each before the run's end")),
+        entry("retrigger.device", "string", "", retrigger.device, nullptr, nullptr,
               "the retriggered device, a host device of the config"),
-        entry("retrigger.queue", "integer", "", RetriggerParams{}.queue, nullptr, nullptr,
+        entry("retrigger.queue", "integer", "", retrigger.queue, nullptr, nullptr,
               "the retriggered queue, one of the device's vectors"),
     });
 }
@@ -249,9 +254,6 @@ void refuse_guest_or_idle_device(const std::string& at, const DeviceConfig& dev,
 void check_affinity_refs(const AffinityMoveParams& p, const SimConfig& config) {
     const std::string at = "explain.affinity_move";
     check_in_run(p.at, at + ".at_ns", config);
-    // The move's point is the cleanup's check: one after the run shows nothing.
-    check_in_run(p.at + p.cleanup_after,
-                 at + ".at_ns + " + at + ".cleanup_after_ns (the cleanup's first check)", config);
     const auto dev = std::find_if(config.devices.begin(), config.devices.end(),
                                   [&](const DeviceConfig& d) { return d.name == p.device; });
     if (dev == config.devices.end()) {
@@ -275,6 +277,9 @@ void check_affinity_refs(const AffinityMoveParams& p, const SimConfig& config) {
         throw ConfigError(at + ".to_cpu: CPU " + std::to_string(p.to_cpu) + " is where queue " +
                           std::to_string(p.queue) + " of device \"" + p.device +
                           "\" interrupts already (its irq_cpus); Linux would not move it");
+    // The move's point is the cleanup's check: one after the run shows nothing.
+    check_in_run(p.at + p.cleanup_after,
+                 at + ".at_ns + " + at + ".cleanup_after_ns (the cleanup's first check)", config);
 }
 
 void check_retrigger_refs(const RetriggerParams& p, const SimConfig& config) {

@@ -8,7 +8,6 @@ using nlohmann::json;
 
 namespace {
 
-constexpr int kPid = kTracePid;
 constexpr int kIommuTid = 1000;
 constexpr int kDevicesTid = 1001;
 
@@ -23,8 +22,7 @@ struct Open {
 
 void write_perfetto_events(TraceEventWriter& out, const std::vector<TraceRecord>& events,
                            const TraceContext& ctx, const TimelineWindow& window) {
-    out.metadata({{"name", "process_name"}, {"ph", "M"}, {"pid", kPid},
-                  {"args", {{"name", "cidsim"}}}});
+    out.name_process("cidsim");
     for (unsigned c = 0; c < ctx.cpus; ++c) out.name_track(int(c), "CPU" + std::to_string(c));
     out.name_track(kIommuTid, "IOMMU");
     out.name_track(kDevicesTid, "devices (MSIs)");
@@ -32,7 +30,7 @@ void write_perfetto_events(TraceEventWriter& out, const std::vector<TraceRecord>
     auto inside = [&](const sc_core::sc_time& t) { return t >= window.from && t < window.to; };
     auto span = [&](unsigned tid, const Open& o, const sc_core::sc_time& end, json args = {}) {
         if (!inside(o.at)) return;
-        json e = {{"name", o.name}, {"cat", "cpu"}, {"ph", "X"}, {"pid", kPid}, {"tid", tid},
+        json e = {{"name", o.name}, {"cat", "cpu"}, {"ph", "X"}, {"pid", kTracePid}, {"tid", tid},
                   {"ts", us(o.at)}, {"dur", us(end - o.at)}};
         if (!args.is_null()) e["args"] = std::move(args);
         out.event(e);
@@ -40,7 +38,7 @@ void write_perfetto_events(TraceEventWriter& out, const std::vector<TraceRecord>
     auto instant = [&](int tid, const sc_core::sc_time& t, const std::string& name, const char* cat,
                        json args = {}) {
         if (!inside(t)) return;
-        json e = {{"name", name}, {"cat", cat}, {"ph", "i"}, {"s", "t"}, {"pid", kPid},
+        json e = {{"name", name}, {"cat", cat}, {"ph", "i"}, {"s", "t"}, {"pid", kTracePid},
                   {"tid", tid}, {"ts", us(t)}};
         if (!args.is_null()) e["args"] = std::move(args);
         out.event(e);
@@ -48,7 +46,8 @@ void write_perfetto_events(TraceEventWriter& out, const std::vector<TraceRecord>
     auto counter = [&](const sc_core::sc_time& t, const std::string& name, const char* key,
                        uint64_t v) {
         if (!inside(t)) return;
-        out.event({{"name", name}, {"ph", "C"}, {"pid", kPid}, {"ts", us(t)}, {"args", {{key, v}}}});
+        out.event(
+            {{"name", name}, {"ph", "C"}, {"pid", kTracePid}, {"ts", us(t)}, {"args", {{key, v}}}});
     };
 
     struct CpuOpen {

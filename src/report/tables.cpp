@@ -2,10 +2,10 @@
 #include "report/csv.h"
 
 #include <algorithm>
-#include <map>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <sstream>
 #include <utility>
 
@@ -326,7 +326,8 @@ std::string text(const json& j, const std::string& at) {
     return t;
 }
 
-// Every key of `obj` is one of `known`; `at` prefixes the key in a message.
+// Every key of `obj` is one of `known`, and a comment is text; `at`
+// prefixes the key in a message.
 void check_keys(const json& obj, std::initializer_list<const char*> known,
                 const std::string& at) {
     for (auto it = obj.begin(); it != obj.end(); ++it) {
@@ -500,9 +501,10 @@ std::vector<Table> load_tables(const std::string& path) {
             if (earlier.key == table.rows[k].key)
                 throw ConfigError(row_at + ".key: the key of rows[" + std::to_string(before) +
                                   "] too; a row is named by its key");
-            throw ConfigError(row_at + ".key: " + show_json(table.rows[k].key) + " prints as rows[" +
-                              std::to_string(before) + "]'s key " + show_json(earlier.key) +
-                              " does (" + it->first + "); a row is named by its key");
+            throw ConfigError(row_at + ".key: " + show_json(table.rows[k].key) +
+                              " prints as rows[" + std::to_string(before) + "]'s key " +
+                              show_json(earlier.key) + " does (" + it->first +
+                              "); a row is named by its key");
         }
         out.push_back(table);
     }

@@ -9,9 +9,13 @@ void TraceEventWriter::append(const nlohmann::json& event) {
     m_text += event.dump();
 }
 
+void TraceEventWriter::name_process(const std::string& name) {
+    append({{"name", "process_name"}, {"ph", "M"}, {"pid", kTracePid}, {"args", {{"name", name}}}});
+}
+
 void TraceEventWriter::name_track(int tid, const std::string& name) {
-    metadata({{"name", "thread_name"}, {"ph", "M"}, {"pid", kTracePid}, {"tid", tid},
-              {"args", {{"name", name}}}});
+    append({{"name", "thread_name"}, {"ph", "M"}, {"pid", kTracePid}, {"tid", tid},
+            {"args", {{"name", name}}}});
 }
 
 bool TraceEventWriter::event(const nlohmann::json& event) {

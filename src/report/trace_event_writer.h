@@ -19,9 +19,9 @@ class TraceEventWriter {
 public:
     explicit TraceEventWriter(size_t max_events) : m_max(max_events) {}
 
-    // "thread_name" metadata: track `tid` is shown as `name`.
+    // Metadata: the process, and track `tid`, shown as `name`.
+    void name_process(const std::string& name);
     void name_track(int tid, const std::string& name);
-    void metadata(const nlohmann::json& event) { append(event); }
     // False, and truncated() from then on, once `max_events` are written.
     bool event(const nlohmann::json& event);
     bool truncated() const { return m_truncated; }

@@ -29,8 +29,8 @@ constexpr double kProbeNs = 1000;
 
 // The probe only learns the result's shape: a trace replay keeps the
 // events inside the probe's run (at least one, moved to its start), and a
-// periodic workload starts at once, which the loader would otherwise
-// refuse as beyond the end of the run.
+// periodic workload's first completion moves to 0: either past the probe's
+// 1 us end would be refused by the loader.
 void keep_workloads_inside_probe(json& config) {
     if (!config.contains("workloads") || !config["workloads"].is_array()) return;
     for (json& w : config["workloads"]) {

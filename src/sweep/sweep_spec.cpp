@@ -303,7 +303,8 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
     }
     if (auto zip = spec.find("zip"); zip != spec.end()) {
         if (!zip->is_array()) throw ConfigError("zip: expected an array of groups {path: [values]}, found " + json_type_name(*zip));
-        if (zip->empty()) throw ConfigError("zip: empty; give a group {path: [values]}, or drop zip");
+        if (zip->empty())
+            throw ConfigError("zip: empty; give a group {path: [values]}, or drop zip");
         for (size_t g = 0; g < zip->size(); ++g) {
             const json& group = (*zip)[g];
             const std::string at = "zip[" + std::to_string(g) + "]";

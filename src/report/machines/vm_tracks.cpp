@@ -94,14 +94,13 @@ TimelineRow vm_timeline_row(const std::vector<VmStep>& states, const std::vector
 }
 
 void VmTraceLogs::add_perfetto_tracks(TraceEventWriter& out, const TimelineWindow& w) const {
-    const int pid = kTracePid;
     auto us = [](const sc_core::sc_time& t) { return ns_of(t) / 1000.0; };
     auto inside = [&](const sc_core::sc_time& t) { return t >= w.from && t < w.to; };
     // A state lasts until the next change of its track, or the window's end.
     auto slice = [&](int tid, const char* cat, const std::string& what,
                      const sc_core::sc_time& from, const sc_core::sc_time& to) {
         if (!inside(from)) return;
-        out.event({{"name", what}, {"cat", cat}, {"ph", "X"}, {"pid", pid}, {"tid", tid},
+        out.event({{"name", what}, {"cat", cat}, {"ph", "X"}, {"pid", kTracePid}, {"tid", tid},
                    {"ts", us(from)}, {"dur", us(std::min(to, w.to) - from)}});
     };
     for (unsigned i = 0; i < m_states.size(); ++i) {
@@ -115,7 +114,7 @@ void VmTraceLogs::add_perfetto_tracks(TraceEventWriter& out, const TimelineWindo
         for (const VmStep& s : m_steps[i])
             if (inside(s.at))
                 out.event({{"name", s.what}, {"cat", "kvm"}, {"ph", "i"}, {"s", "t"},
-                           {"pid", pid}, {"tid", tid}, {"ts", us(s.at)}});
+                           {"pid", kTracePid}, {"tid", tid}, {"ts", us(s.at)}});
         const std::vector<std::string> names = track_names(m_tracks[i]);
         for (size_t n = 0; n < names.size(); ++n) {
             const int t = 3000 + int(i) * 64 + int(n);
