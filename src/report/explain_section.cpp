@@ -124,6 +124,12 @@ ExplainView explain_view(const json& ex) {
     v.columns = unsigned(integer_at("columns", kMinColumns, kMaxColumns, v.columns));
     v.narration_lines = size_t(integer_at("narration_lines", 0, kMaxNarrationLines,
                                           v.narration_lines));
+    // A column shorter than the simulation's picosecond shows nothing of its own.
+    if (v.window &&
+        ns(v.window->second) - ns(v.window->first) < sc_core::sc_time(v.columns, sc_core::SC_PS))
+        throw ConfigError("explain.window_ns: " + ex["window_ns"].dump() + " in " +
+                          std::to_string(v.columns) + " columns (explain.columns): one column "
+                          "would be below a picosecond, the simulation's resolution");
     return v;
 }
 

@@ -2955,6 +2955,9 @@ for tag, entry in [("fifo", {"fifo": True}), ("dir", {"dir": True}),
     case(f"explain-data-dir-scenario-{tag}", ["explain", "burst"], 2, None,
          [dict({"path": "dd/configs/explain/burst.json"}, **entry)],
          names=["dd/configs/explain/burst.json"], env={"CIDSIM_DATA_DIR": "{dir}/dd"})
+case("explain-window-columns-below-a-picosecond",
+     ["explain", "am.json", "--set", "explain.window_ns=[0,0.05]"], 2, "below a picosecond",
+     [AM], names=["explain.window_ns"])
 names = [c["name"] for c in cases]
 dups = {n for n in names if names.count(n) > 1}
 assert not dups, dups
