@@ -417,7 +417,8 @@ std::optional<std::string> included_origin(const std::string& path,
                                                             drop + 9 == why.size())
                 why = why.substr(0, drop) + ": name another profile, or none";
             throw ConfigError("devices[" + keys[1] + "].profile: " +
-                              show_json((*device)["profile"]) + " sets " + keys[2] + ": " + why);
+                              show_json((*device)["profile"]) + " (" + default_devices_file() +
+                              ") sets " + keys[2] + ": " + why);
         }
     }
     throw e;

@@ -1599,7 +1599,8 @@ case("run-include-bad-value-set-over-ok", ["run", "top.json", "-q", "--set", "ha
 # A device key its profile brings is the profile's error (the config never wrote it).
 case("run-profile-brings-refused-key", ["run", "c.json", "-q", "--set", "devices.0.profile=dsa"], 2,
      "name another profile, or none", [js("c.json", KVM)],
-     names=["--set devices.0.profile=dsa", 'devices[0].profile: "dsa" sets threaded_irq'])
+     names=["--set devices.0.profile=dsa", 'devices[0].profile: "dsa" (',
+            'configs/rfc/devices.json) sets threaded_irq'])
 
 # --- probe B: sweep, collect, reproduce, bench (findings 2, 3, 6, 7, 8, 9, 11, 12, 14) -------
 # reproduce --keep never writes through a link, nor onto a directory, where a row's files go (7).
