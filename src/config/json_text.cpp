@@ -462,9 +462,9 @@ void set_at(json& node, const std::vector<std::string>& keys, size_t i, const js
             for (json& element : node) set_at(element, keys, i + 1, value, walked);
             return;
         }
-        // Digits only: strtoul would also take " 0", "+0" and wrap "-1".
-        const bool digits = k.size() <= 9 && k.find_first_not_of("0123456789") == std::string::npos;
-        const unsigned long idx = digits ? std::strtoul(k.c_str(), nullptr, 10) : 0;
+        const std::optional<size_t> index = array_index(k);
+        const bool digits = index.has_value();
+        const size_t idx = index.value_or(0);
         if (!digits || idx >= node.size())
             throw ConfigError("--set " + walked + ": no element " + k + " in an array of " +
                               std::to_string(node.size()) +
@@ -575,6 +575,13 @@ std::vector<std::string> key_segments_at(const std::string& at, const std::strin
 bool has_empty_key(const std::string& path) {
     return path.empty() || path.front() == '.' || path.back() == '.' ||
            path.find("..") != std::string::npos;
+}
+
+std::string set_too_long(size_t bytes, const std::string& whose, const std::string& put_in) {
+    if (bytes <= kMaxSetBytes) return "";
+    return std::to_string(bytes) + " bytes, more than one argument of " + whose +
+           " command may hold (" + std::to_string(kMaxSetBytes) +
+           "; cidsim params \"(limits)\"): put it in " + put_in;
 }
 
 std::string set_changes_no_run(const std::string& assignment) {

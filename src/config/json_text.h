@@ -106,6 +106,17 @@ std::string fnv1a_hex(const std::string& text);
 std::string show_json(const nlohmann::json& j);
 // A number as a message writes it (6 significant digits), and 0x1F.
 std::string format_number(double v);
+// The array index a key path segment names: digits only (" 0", "+0" and
+// "-0" would be second names of element 0), at most 9 of them.
+inline std::optional<size_t> array_index(const std::string& segment) {
+    if (segment.empty() || segment.size() > 9 ||
+        segment.find_first_not_of("0123456789") != std::string::npos)
+        return std::nullopt;
+    return size_t(std::stoul(segment));
+}
+// A key=value a sweep point or reproduce row runs with, `bytes` long, that
+// one argument of its command cannot hold (kMaxSetBytes): the message, or "".
+std::string set_too_long(size_t bytes, const std::string& whose, const std::string& put_in);
 // `text` without `prefix` ("c.json: " before a message), or as it is.
 inline std::string without_prefix(const std::string& text, const std::string& prefix) {
     return text.rfind(prefix, 0) == 0 ? text.substr(prefix.size()) : text;

@@ -402,12 +402,10 @@ TableRow load_row(const json& r, const std::string& dir, const std::string& at,
     if (r.contains("set")) row.overrides = texts(r["set"], at + ".set");
     // Each is one argument of the row's command, which Linux bounds.
     for (size_t i = 0; i < row.overrides.size(); ++i)
-        if (row.overrides[i].size() > kMaxSetBytes)
-            throw ConfigError(at + ".set[" + std::to_string(i) + "]: " +
-                              std::to_string(row.overrides[i].size()) + " bytes, more than one "
-                              "argument of the row's command may hold (" +
-                              std::to_string(kMaxSetBytes) + "; cidsim params \"(limits)\"): put "
-                              "it in the row's config");
+        if (const std::string why =
+                set_too_long(row.overrides[i].size(), "the row's", "the row's config");
+            !why.empty())
+            throw ConfigError(at + ".set[" + std::to_string(i) + "]: " + why);
     // A key set twice in one row is one value lost (the later wins), as in an explain variant.
     if (const auto twice = key_given_twice(row.overrides))
         throw ConfigError(at + ".set[" + std::to_string(twice->first) + "]: " +

@@ -28,13 +28,15 @@ bool TraceEventWriter::event(const nlohmann::json& event) {
     return true;
 }
 
-std::string TraceEventWriter::document() const {
+std::string TraceEventWriter::take_document() && {
     // As nlohmann::json writes the whole object: its keys in sorted order.
     const nlohmann::json metadata = {{"cidsim_version", version()},
                                      {"truncated", m_truncated},
                                      {"max_events", m_max}};
-    return "{\"displayTimeUnit\":\"ns\",\"metadata\":" + metadata.dump() + ",\"traceEvents\":[" +
-           m_text + "]}\n";
+    m_text.insert(0, "{\"displayTimeUnit\":\"ns\",\"metadata\":" + metadata.dump() +
+                         ",\"traceEvents\":[");
+    m_text += "]}\n";
+    return std::move(m_text);
 }
 
 }  // namespace cidsim

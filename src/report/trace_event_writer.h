@@ -25,8 +25,9 @@ public:
     // False, and truncated() from then on, once `max_events` are written.
     bool event(const nlohmann::json& event);
     bool truncated() const { return m_truncated; }
-    // The whole document, with metadata cidsim_version, max_events, truncated.
-    std::string document() const;
+    // The whole document, with metadata cidsim_version, max_events,
+    // truncated; built around the events' text, which it takes.
+    std::string take_document() &&;
 
 private:
     void append(const nlohmann::json& event);

@@ -117,7 +117,7 @@ void TraceSession::finish(std::ostream& out, OutputBatch& files) {
                           << ": stopped at --trace-limit " << m_options.perfetto_limit
                           << " events; later events (of a VM run, later vCPUs' tracks) are not "
                              "in it (raise --trace-limit or narrow --window-ns)\n";
-            files.add(m_options.perfetto_path, perfetto.document());
+            files.add(m_options.perfetto_path, std::move(perfetto).take_document());
         }
     }
     if (m_options.interrupts) {

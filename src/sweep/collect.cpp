@@ -147,12 +147,9 @@ const json* json_at_path(const json& j, const std::string& path) {
             if (it == node->end()) return nullptr;
             node = &*it;
         } else if (node->is_array()) {
-            // Digits only: "+0", " 0" and "-0" would be a second name of element 0.
-            if (k.empty() || k.size() > 9 || k.find_first_not_of("0123456789") != std::string::npos)
-                return nullptr;
-            const unsigned long i = std::stoul(k);
-            if (i >= node->size()) return nullptr;
-            node = &(*node)[i];
+            const std::optional<size_t> i = array_index(k);
+            if (!i || *i >= node->size()) return nullptr;
+            node = &(*node)[*i];
         } else {
             return nullptr;
         }

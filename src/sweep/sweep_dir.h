@@ -21,7 +21,8 @@
 namespace cidsim {
 
 // The most a manifest may hold: collect reads it whole (the sweep's
-// points, their names and varied values; 64 000 points took 24 MB).
+// points, their names and varied values: a few hundred bytes a point, so
+// kMaxSweepPoints fit unless the varied values are large).
 constexpr size_t kMaxManifestBytes = 256u << 20;
 // The manifest sweep.json's text: BadInput when it would be larger than
 // kMaxManifestBytes.

@@ -397,12 +397,9 @@ SweepSpec parse_sweep_spec(const json& spec, const std::string& spec_dir) {
     // Each value is one argument of its point's command, which Linux bounds.
     const auto check_argument = [](const std::string& at, const std::string& path,
                                    const json& value) {
-        const size_t bytes = path.size() + 1 + override_value_text(value).size();
-        if (bytes > kMaxSetBytes)
-            throw ConfigError(at + ": " + std::to_string(bytes) + " bytes as " + path +
-                              "=VALUE, more than one argument of a point's command may hold (" +
-                              std::to_string(kMaxSetBytes) + "; cidsim params \"(limits)\"): "
-                              "put it in the base config");
+        const std::string why = set_too_long(path.size() + 1 + override_value_text(value).size(),
+                                             "a point's", "the base config");
+        if (!why.empty()) throw ConfigError(at + ": " + path + "=VALUE: " + why);
     };
     for (const auto& [path, value] : s.set) check_argument("set." + path, path, value);
     for (const SweepDimension& d : s.dimensions)

@@ -28,7 +28,7 @@ TEST_CASE("the document is what dumping it as one JSON tree gives") {
                        {"displayTimeUnit", "ns"},
                        {"metadata", {{"cidsim_version", cidsim::version()},
                                      {"truncated", false}, {"max_events", 10}}}};
-    CHECK(out.document() == tree.dump() + "\n");
+    CHECK(std::move(out).take_document() == tree.dump() + "\n");
 }
 
 TEST_CASE("the limit counts events, never track names, and says when it cut") {
@@ -40,7 +40,7 @@ TEST_CASE("the limit counts events, never track names, and says when it cut") {
     out.name_track(6, "devices");  // names still come after the limit
     CHECK_FALSE(out.event(instant(3)));
     CHECK(out.truncated());
-    const json doc = json::parse(out.document());
+    const json doc = json::parse(std::move(out).take_document());
     CHECK(doc["metadata"]["truncated"] == true);
     CHECK(doc["metadata"]["max_events"] == 2);
     REQUIRE(doc["traceEvents"].size() == 4);
@@ -48,7 +48,7 @@ TEST_CASE("the limit counts events, never track names, and says when it cut") {
 }
 
 TEST_CASE("an empty trace is a document with no events") {
-    const json doc = json::parse(cidsim::TraceEventWriter(0).document());
+    const json doc = json::parse(cidsim::TraceEventWriter(0).take_document());
     CHECK(doc["traceEvents"].empty());
     CHECK(doc["metadata"]["truncated"] == false);
 }
